@@ -1,0 +1,110 @@
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+// Every failure leaves the service as one envelope: {"error": {"code", "message", "requestId", "details"?}}.
+// Each typed error is a tagged class for the handlers and, through `envelope`, an envelope-shaped schema
+// for the contract, so /openapi.json and generated clients see exactly what goes over the wire.
+
+export const ErrorDetail = Schema.Struct({
+  path: Schema.String.annotations({ description: "Where the problem is, e.g. `addresses[3]` or `body`." }),
+  message: Schema.String
+}).annotations({ identifier: "ErrorDetail" })
+
+const envelopeOf = (code: string, identifier: string, description: string) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literal(code).annotations({ description: "Stable machine-readable code." }),
+      message: Schema.String.annotations({ description: "Human-readable explanation." }),
+      requestId: Schema.String.annotations({ description: "Same value as the X-Request-Id response header." }),
+      details: Schema.optional(Schema.Array(ErrorDetail))
+    })
+  }).annotations({ identifier, description })
+
+interface ApiErrorClass<Self extends { readonly message: string }> extends Schema.Schema<Self, any> {
+  new(props: { readonly message: string }): Self
+}
+
+export interface ErrorInfo {
+  readonly code: string
+  readonly status: number
+}
+
+const registry = new Map<string, ErrorInfo>()
+
+/** The status and code of a typed error, by its tag. */
+export const errorInfo = (tag: string): ErrorInfo | undefined => registry.get(tag)
+
+const envelope = <Self extends { readonly _tag: string; readonly message: string }>(
+  cls: ApiErrorClass<Self>,
+  tag: Self["_tag"],
+  code: string,
+  status: number,
+  description: string
+) => {
+  registry.set(tag, { code, status })
+  const identifier = `${tag}Error`
+  return Schema.transform(envelopeOf(code, identifier, description), Schema.typeSchema(cls), {
+    strict: true,
+    decode: (body) => new cls({ message: body.error.message }),
+    encode: (error) => ({ error: { code, message: error.message, requestId: "" } })
+  }).annotations(HttpApiSchema.annotations({ status, description }))
+}
+
+const fields = { message: Schema.String }
+
+export class InvalidAddress extends Schema.TaggedError<InvalidAddress>()("InvalidAddress", fields) {}
+export const InvalidAddressError = envelope(
+  InvalidAddress, "InvalidAddress", "invalid_address", 400,
+  "The address is not base58 that decodes to 32 bytes."
+)
+
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", fields) {}
+export const InvalidRequestError = envelope(
+  InvalidRequest, "InvalidRequest", "invalid_request", 400,
+  "The request does not match the schema; `details` names each field and problem."
+)
+
+export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", fields) {}
+export const MalformedJsonError = envelope(
+  MalformedJson, "MalformedJson", "malformed_json", 400,
+  "The body is not valid JSON."
+)
+
+export class BatchTooLarge extends Schema.TaggedError<BatchTooLarge>()("BatchTooLarge", fields) {}
+export const BatchTooLargeError = envelope(
+  BatchTooLarge, "BatchTooLarge", "batch_too_large", 400,
+  "More than 50 addresses in one batch."
+)
+
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {}
+export const NotFoundError = envelope(NotFound, "NotFound", "not_found", 404, "No route at this path.")
+
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", fields) {}
+export const MethodNotAllowedError = envelope(
+  MethodNotAllowed, "MethodNotAllowed", "method_not_allowed", 405,
+  "The path exists but not with this method; the Allow header lists the methods it takes."
+)
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields) {}
+export const PayloadTooLargeError = envelope(
+  PayloadTooLarge, "PayloadTooLarge", "payload_too_large", 413,
+  "The body is larger than the limit (MAX_BODY_BYTES)."
+)
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", fields) {}
+export const UnsupportedMediaTypeError = envelope(
+  UnsupportedMediaType, "UnsupportedMediaType", "unsupported_media_type", 415,
+  "The body is not sent as application/json."
+)
+
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
+export const InternalErrorError = envelope(
+  InternalError, "InternalError", "internal_error", 500,
+  "An unexpected failure; nothing internal is disclosed. Quote the requestId to support."
+)
+
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", fields) {}
+export const ServiceUnavailableError = envelope(
+  ServiceUnavailable, "ServiceUnavailable", "service_unavailable", 503,
+  "The database is unreachable; retry after the Retry-After seconds."
+)

@@ -1,0 +1,88 @@
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect, Layer } from "effect"
+import { HttpLive, ServicesSql } from "../http/Server.ts"
+import { fileLines, importScans } from "../importer/importScans.ts"
+import { DatabaseLive } from "../sql/Database.ts"
+import { ScanRequests } from "../services/ScanRequests.ts"
+import { SeedDemoOnStart, seedDemo } from "../demo/seed.ts"
+import { VERSION } from "../version.ts"
+
+const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
+
+const serve = Command.make("serve", {}, () =>
+  Layer.launch(HttpLive.pipe(Layer.provide(SeedDemoOnStart), Layer.provide(WithDatabase)))
+).pipe(Command.withDescription("Start the HTTP server (applies migrations first; seeds demo data on a new embedded database)."))
+
+const migrate = Command.make("migrate", {}, () =>
+  Effect.zipRight(Layer.build(DatabaseLive).pipe(Effect.scoped), Console.log("migrations applied"))
+).pipe(Command.withDescription("Apply the SQL migrations to the configured database and exit."))
+
+const files = Args.file({ name: "file", exists: "yes" }).pipe(
+  Args.atLeast(1),
+  Args.withDescription("NDJSON files, one scan per line (see docs/scan-evidence.md).")
+)
+
+const importCommand = Command.make("import", { files }, ({ files }) =>
+  Effect.gen(function*() {
+    let failed = false
+    for (const file of files) {
+      const report = yield* importScans(fileLines(file))
+      for (const error of report.errors) yield* Console.error(`${file}:${error.line}: ${error.reason}`)
+      if (report.invalid > report.errors.length) {
+        yield* Console.error(`${file}: ${report.invalid - report.errors.length} more invalid lines not listed`)
+      }
+      yield* Console.log(
+        `${file}: ${report.lines} lines, ${report.inserted} imported, ${report.duplicates} already present, ${report.invalid} invalid`
+      )
+      failed = failed || report.invalid > 0
+    }
+    if (failed) return yield* Effect.fail(new ImportFailed())
+  }).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("Import scans from NDJSON files. Exits 1 if any line was invalid; re-importing is a no-op."))
+
+class ImportFailed extends Error {
+  override readonly message = "some lines were invalid"
+}
+
+const limit = Options.integer("limit").pipe(Options.withDefault(100), Options.withDescription("How many to list, oldest first."))
+const json = Options.boolean("json").pipe(Options.withDescription("One JSON object per line instead of a table."))
+
+const scanRequests = Command.make("scan-requests", { limit, json }, ({ json, limit }) =>
+  Effect.gen(function*() {
+    const pending = yield* ScanRequests.pending(limit)
+    if (json) {
+      for (const request of pending) yield* Console.log(JSON.stringify(request))
+      return
+    }
+    yield* Console.log(["mint", "requested_at", "last_requested_at", "count", "id"].join("\t"))
+    for (const r of pending) {
+      yield* Console.log([r.mint, r.requestedAt.toISOString(), r.lastRequestedAt.toISOString(), r.requestCount, r.id].join("\t"))
+    }
+  }).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("List pending scan requests for an external scanner (completed by importing a newer scan)."))
+
+const tokens = Options.integer("tokens").pipe(Options.withDefault(300), Options.withDescription("How many demo tokens."))
+const seed = Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("PRNG seed."))
+const print = Options.boolean("print").pipe(
+  Options.withDescription("Print the scans as NDJSON on stdout instead of storing them.")
+)
+
+const demo = Command.make("seed-demo", { tokens, seed, print }, (options) =>
+  options.print
+    ? seedDemo.print(options)
+    : Effect.flatMap(seedDemo.store(options), (count) => Console.log(`stored ${count} demo scans`)).pipe(
+      Effect.provide(WithDatabase)
+    )
+).pipe(Command.withDescription("Generate the deterministic demo dataset (scans timed relative to now) and store or print it."))
+
+const version = Command.make("version", {}, () => Console.log(VERSION)).pipe(
+  Command.withDescription("Print the version.")
+)
+
+export const cli = Command.make("risk-api").pipe(
+  Command.withDescription("Solana token and wallet risk evidence API."),
+  Command.withSubcommands([serve, migrate, importCommand, scanRequests, demo, version])
+)
+
+export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })
+

@@ -1,0 +1,24 @@
+import { base58 } from "@scure/base"
+import { Schema } from "effect"
+
+// A Solana address is base58 that decodes to exactly 32 bytes; a pattern alone accepts impostors.
+export const isSolanaAddress = (value: string): boolean => {
+  if (value.length < 32 || value.length > 44) return false
+  try {
+    return base58.decode(value).length === 32
+  } catch {
+    return false
+  }
+}
+
+export const Address = Schema.String.pipe(
+  Schema.filter((value) => isSolanaAddress(value) || `not a Solana address (base58 of 32 bytes): ${JSON.stringify(value)}`),
+  Schema.brand("Address")
+).annotations({
+  identifier: "Address",
+  title: "Solana address",
+  description: "Base58 string that decodes to exactly 32 bytes (a mint or wallet public key).",
+  examples: ["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as never],
+  jsonSchema: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" }
+})
+export type Address = typeof Address.Type

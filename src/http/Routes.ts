@@ -1,0 +1,37 @@
+import { HttpApi } from "@effect/platform"
+import { RiskApi } from "../api/Api.ts"
+
+// Path patterns of every route the server answers, to tell an unknown path (404) from a wrong method (405).
+interface RoutePattern {
+  readonly method: string
+  readonly pattern: RegExp
+}
+
+const compile = (path: string): RegExp =>
+  new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : escape(segment)).join("/")}/?$`)
+
+const escape = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const collect = (): ReadonlyArray<RoutePattern> => {
+  const routes: Array<RoutePattern> = [
+    { method: "GET", pattern: compile("/openapi.json") },
+    { method: "GET", pattern: compile("/docs") }
+  ]
+  HttpApi.reflect(RiskApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      routes.push({ method: endpoint.method, pattern: compile(endpoint.path) })
+    }
+  })
+  return routes
+}
+
+const routes = collect()
+
+/** Methods the path answers to; empty when no route has this path. */
+export const allowedMethods = (path: string): ReadonlyArray<string> => {
+  const methods = new Set<string>()
+  for (const route of routes) if (route.pattern.test(path)) methods.add(route.method)
+  if (methods.has("GET")) methods.add("HEAD")
+  return [...methods]
+}

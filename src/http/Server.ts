@@ -1,0 +1,33 @@
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { BunHttpServer } from "@effect/platform-bun"
+import { Effect, Layer } from "effect"
+import { RiskApi } from "../api/Api.ts"
+import { AppConfig } from "../Config.ts"
+import { ScanCacheSql } from "../services/ScanCache.ts"
+import { ScanRequestsSql } from "../services/ScanRequests.ts"
+import { ApiMiddlewareLive } from "./ApiMiddleware.ts"
+import { RiskCheckHttp } from "./RiskCheckHttp.ts"
+
+/** The HttpApi with its handlers; needs the services the handlers use. */
+export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(Layer.provide(RiskCheckHttp))
+
+/** Services over SQL; needs a SqlClient (sql/Database.ts). */
+export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql)
+
+/** Routing, docs, /openapi.json and the error envelope around the API. */
+export const AppLive = Layer.mergeAll(
+  HttpApiScalar.layer({ path: "/docs" }),
+  HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  ApiMiddlewareLive
+).pipe(Layer.provideMerge(ApiLive))
+
+const BunServerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    BunHttpServer.layer({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes }))
+)
+
+export const HttpLive = HttpApiBuilder.serve().pipe(
+  HttpServer.withLogAddress,
+  Layer.provide(AppLive),
+  Layer.provide(BunServerLive)
+)

@@ -1,0 +1,147 @@
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { ServiceUnavailable } from "../api/Errors.ts"
+import type { Address } from "../domain/Address.ts"
+import { epochMillisOf, ScanEvidence } from "../domain/ScanEvidence.ts"
+
+export interface StoredScan {
+  readonly id: string
+  readonly evidence: ScanEvidence
+}
+
+export interface RecordResult {
+  readonly inserted: number
+  readonly duplicates: number
+}
+
+// Read side of the scan history: the latest scan per mint. Write side: append-only, idempotent by hash.
+export class ScanCache extends Effect.Tag("ScanCache")<ScanCache, {
+  readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
+  readonly latestMany: (mints: ReadonlyArray<Address>) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
+  readonly record: (scans: ReadonlyArray<ScanEvidence>) => Effect.Effect<RecordResult, ServiceUnavailable>
+}>() {}
+
+const encodeEvidence = Schema.encodeSync(ScanEvidence)
+
+export const unavailable = (error: SqlError.SqlError) =>
+  Effect.zipRight(
+    Effect.logWarning("database call failed", error.message),
+    Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
+  )
+
+const hashOf = (encoded: unknown): string =>
+  new Bun.CryptoHasher("sha256").update(JSON.stringify(encoded)).digest("hex")
+
+interface Row {
+  readonly id: string
+  readonly mint: string
+  readonly evidence: unknown
+}
+
+// Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
+// form (test/services/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
+const toStored = (row: Row): StoredScan => ({ id: String(row.id), evidence: row.evidence as ScanEvidence })
+
+export const ScanCacheSql = Layer.effect(
+  ScanCache,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const latestMany = (mints: ReadonlyArray<Address>) =>
+      mints.length === 0
+        ? Effect.succeed(new Map<string, StoredScan>())
+        : sql<Row>`
+            select s.id, s.mint, s.evidence
+            from unnest(${mints}::text[]) as m(mint)
+            cross join lateral (
+              select id, mint, evidence from scans
+              where scans.mint = m.mint
+              order by scanned_at desc, id desc
+              limit 1
+            ) s`.pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))),
+          Effect.catchTag("SqlError", unavailable)
+        )
+
+    const latest = (mint: Address) =>
+      sql<Row>`
+        select id, mint, evidence from scans
+        where mint = ${mint}
+        order by scanned_at desc, id desc
+        limit 1`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
+        Effect.catchTag("SqlError", unavailable)
+      )
+
+    const record = (scans: ReadonlyArray<ScanEvidence>) =>
+      Effect.gen(function*() {
+        if (scans.length === 0) return { inserted: 0, duplicates: 0 }
+        const rows = scans.map((scan) => {
+          const evidence = encodeEvidence(scan)
+          return { mint: scan.mint, scanned_at: evidence.scannedAt, evidence: JSON.stringify(evidence), evidence_hash: hashOf(evidence) }
+        })
+        const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
+          insert into scans (mint, scanned_at, evidence, evidence_hash)
+          select mint, scanned_at, evidence::jsonb, evidence_hash
+          from unnest(
+            ${rows.map((r) => r.mint)}::text[],
+            ${rows.map((r) => r.scanned_at)}::timestamptz[],
+            ${rows.map((r) => r.evidence)}::text[],
+            ${rows.map((r) => r.evidence_hash)}::text[]
+          ) as t(mint, scanned_at, evidence, evidence_hash)
+          on conflict (evidence_hash) do nothing
+          returning id, mint, scanned_at`
+        // A newer scan answers the pending request for its mint.
+        if (inserted.length > 0) {
+          yield* sql`
+            update scan_requests r
+            set status = 'completed', completed_at = now(), completed_by_scan = i.id
+            from unnest(
+              ${inserted.map((r) => String(r.id))}::bigint[],
+              ${inserted.map((r) => r.mint)}::text[],
+              ${inserted.map((r) => new Date(r.scanned_at).toISOString())}::timestamptz[]
+            ) as i(id, mint, scanned_at)
+            where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`
+        }
+        return { inserted: inserted.length, duplicates: scans.length - inserted.length }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", unavailable))
+
+    return { latest, latestMany, record }
+  })
+)
+
+/** In-memory double with the same behaviour, for tests of code above the repository. */
+export const ScanCacheMemory = Layer.sync(ScanCache, () => {
+  const byMint = new Map<string, Array<StoredScan>>()
+  const hashes = new Set<string>()
+  let nextId = 1
+  const newest = (mint: string): StoredScan | undefined =>
+    byMint.get(mint)?.reduce<StoredScan | undefined>((best, scan) =>
+      best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt) ? scan : best, undefined)
+  return {
+    latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
+    latestMany: (mints) =>
+      Effect.sync(() => {
+        const found = new Map<string, StoredScan>()
+        for (const mint of mints) {
+          const scan = newest(mint)
+          if (scan !== undefined) found.set(mint, scan)
+        }
+        return found
+      }),
+    record: (scans) =>
+      Effect.sync(() => {
+        let inserted = 0
+        for (const scan of scans) {
+          const hash = hashOf(encodeEvidence(scan))
+          if (hashes.has(hash)) continue
+          hashes.add(hash)
+          inserted++
+          const list = byMint.get(scan.mint) ?? []
+          list.push({ id: String(nextId++), evidence: scan })
+          byMint.set(scan.mint, list)
+        }
+        return { inserted, duplicates: scans.length - inserted }
+      })
+  }
+})

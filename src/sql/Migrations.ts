@@ -1,0 +1,22 @@
+import { BunContext } from "@effect/platform-bun"
+import { PgMigrator } from "@effect/sql-pg"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import scans from "../../sql/0001_scans.sql" with { type: "text" }
+
+// Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
+const migrations: Record<string, string> = {
+  "0001_scans": scans
+}
+
+const run = (text: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)
+
+export const MigrationsLive = PgMigrator.layer({
+  loader: PgMigrator.fromRecord(
+    Object.fromEntries(Object.entries(migrations).map(([name, text]) => [name, run(text)]))
+  ),
+  table: "schema_migrations"
+}).pipe(Layer.provide(BunContext.layer)) // the migrator's types ask for a platform; it only uses one for schema dumps
+
+export const latestMigration = Object.keys(migrations).sort().at(-1) ?? ""

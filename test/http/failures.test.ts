@@ -1,0 +1,47 @@
+import { describe, expect, test } from "bun:test"
+import { SqlError } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { ScanCache } from "../../src/services/ScanCache.ts"
+import { ScanRequests } from "../../src/services/ScanRequests.ts"
+import { ServiceUnavailable } from "../../src/api/Errors.ts"
+import { runtimeFor } from "../support/effect.ts"
+import { read, testApp } from "../support/http.ts"
+import { newAddress } from "../support/fixtures.ts"
+
+// Services that fail the way a lost database and a bug do: the envelope says 503 and 500, and leaks nothing.
+const down = Layer.succeed(ScanCache, {
+  latest: () => Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
+  latestMany: () => Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
+  record: () => Effect.die(new Error("not used"))
+})
+const buggy = Layer.succeed(ScanRequests, {
+  request: () => Effect.die(new Error("secret internals: password=hunter2")),
+  pending: () => Effect.die(new Error("not used"))
+})
+const { runtime } = runtimeFor(Layer.mergeAll(down, buggy))
+const app = testApp((await runtime.runtime()).context)
+
+describe("failure statuses", () => {
+  test("a typed unavailable database is 503 service_unavailable with Retry-After", async () => {
+    const got = await read(await app(`/api/risk-check/${newAddress()}`))
+    expect({ status: got.status, code: got.body.error.code, retry: got.headers["retry-after"] })
+      .toEqual({ status: 503, code: "service_unavailable", retry: "5" })
+  })
+
+  test("a SQL defect is 503 too, without the driver's message", async () => {
+    const got = await read(await app("/api/risk-check/batch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ addresses: [newAddress()] })
+    }))
+    expect({ status: got.status, code: got.body.error.code }).toEqual({ status: 503, code: "service_unavailable" })
+    expect(JSON.stringify(got.body)).not.toContain("ECONNREFUSED")
+  })
+
+  test("a defect is 500 internal_error and discloses nothing", async () => {
+    const got = await read(await app(`/api/risk-check/${newAddress()}/rescan`, { method: "POST" }))
+    expect({ status: got.status, code: got.body.error.code }).toEqual({ status: 500, code: "internal_error" })
+    expect(JSON.stringify(got.body)).not.toContain("hunter2")
+    expect(got.body.error.requestId).toBe(got.headers["x-request-id"])
+  })
+})

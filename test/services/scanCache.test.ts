@@ -1,0 +1,84 @@
+import { describe, expect } from "bun:test"
+import { Effect, Layer, Option } from "effect"
+import { ScanCache, ScanCacheMemory, ScanCacheSql } from "../../src/services/ScanCache.ts"
+import { ScanRequests, ScanRequestsMemory, ScanRequestsSql } from "../../src/services/ScanRequests.ts"
+import { TestDatabase, databaseKind } from "../support/database.ts"
+import { runtimeFor } from "../support/effect.ts"
+import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
+
+// The SQL repositories and their in-memory doubles must behave the same: one suite, both layers.
+const suite = (name: string, layer: Layer.Layer<ScanCache | ScanRequests>) =>
+  describe(name, () => {
+    const { it } = runtimeFor(layer)
+
+    it("latest is none for a mint never scanned", () =>
+      Effect.gen(function*() {
+        const found = yield* ScanCache.latest(newAddress())
+        expect(Option.isNone(found)).toBe(true)
+      }))
+
+    it("latest returns the scan with the newest scannedAt, whatever the insert order", () =>
+      Effect.gen(function*() {
+        const mint = newAddress()
+        yield* ScanCache.record([
+          decodeScan(cleanScan(mint, { scannedAt: minutesAgo(5), symbol: "MID" })),
+          decodeScan(cleanScan(mint, { scannedAt: minutesAgo(1), symbol: "NEW" })),
+          decodeScan(cleanScan(mint, { scannedAt: minutesAgo(60), symbol: "OLD" }))
+        ])
+        yield* ScanCache.record([decodeScan(cleanScan(mint, { scannedAt: minutesAgo(30), symbol: "LATE" }))])
+        const latest = yield* ScanCache.latest(mint)
+        expect(Option.map(latest, (scan) => scan.evidence.symbol)).toEqual(Option.some("NEW"))
+      }))
+
+    it("record is idempotent: the same scan twice is stored once", () =>
+      Effect.gen(function*() {
+        const scan = decodeScan(cleanScan(newAddress()))
+        const first = yield* ScanCache.record([scan, scan])
+        const second = yield* ScanCache.record([scan])
+        expect([first, second]).toEqual([{ inserted: 1, duplicates: 1 }, { inserted: 0, duplicates: 1 }])
+      }))
+
+    it("latestMany answers only the scanned mints, each with its latest scan", () =>
+      Effect.gen(function*() {
+        const [a, b, never] = [newAddress(), newAddress(), newAddress()]
+        yield* ScanCache.record([
+          decodeScan(cleanScan(a, { scannedAt: minutesAgo(10), symbol: "A1" })),
+          decodeScan(cleanScan(a, { scannedAt: minutesAgo(2), symbol: "A2" })),
+          decodeScan(cleanScan(b, { symbol: "B" }))
+        ])
+        const found = yield* ScanCache.latestMany([a, b, never])
+        expect([...found].map(([mint, scan]) => [mint, scan.evidence.symbol]).sort()).toEqual(
+          [[a, "A2"], [b, "B"]].sort()
+        )
+      }))
+
+    it("a repeated scan request returns the same pending request with its count raised", () =>
+      Effect.gen(function*() {
+        const mint = newAddress()
+        const first = yield* ScanRequests.request(mint)
+        const second = yield* ScanRequests.request(mint)
+        expect({ sameId: second.id === first.id, count: second.requestCount }).toEqual({ sameId: true, count: 2 })
+        const pending = yield* ScanRequests.pending(10_000)
+        expect(pending.filter((request) => request.mint === mint).length).toBe(1)
+      }))
+  })
+
+suite("in-memory services", Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory))
+
+const sqlLayer = Layer.mergeAll(ScanCacheSql, ScanRequestsSql).pipe(Layer.provideMerge(TestDatabase))
+suite(`SQL services on ${databaseKind}`, sqlLayer)
+
+describe(`SQL-only behaviour on ${databaseKind}`, () => {
+  const { it } = runtimeFor(sqlLayer)
+
+  it("importing a newer scan completes the pending request; an older one does not", () =>
+    Effect.gen(function*() {
+      const mint = newAddress()
+      yield* ScanRequests.request(mint)
+      yield* ScanCache.record([decodeScan(cleanScan(mint, { scannedAt: minutesAgo(60) }))])
+      const stillPending = (yield* ScanRequests.pending(10_000)).some((request) => request.mint === mint)
+      yield* ScanCache.record([decodeScan(cleanScan(mint, { scannedAt: new Date(Date.now() + 1000).toISOString() }))])
+      const afterNewer = (yield* ScanRequests.pending(10_000)).some((request) => request.mint === mint)
+      expect({ stillPending, afterNewer }).toEqual({ stillPending: true, afterNewer: false })
+    }))
+})

@@ -1,0 +1,39 @@
+import { PgClient } from "@effect/sql-pg"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Redacted } from "effect"
+import { embeddedPostgres } from "../../src/sql/Database.ts"
+import { MigrationsLive } from "../../src/sql/Migrations.ts"
+
+// Tests run on PostgreSQL when TEST_DATABASE_URL is set (each test file in its own schema, dropped
+// afterwards), otherwise on an embedded in-memory PGlite, through the same PgClient and migrations.
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL
+
+export const databaseKind = testDatabaseUrl === undefined ? "embedded PGlite" : "PostgreSQL"
+
+const isolatedSchema = (url: string) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const schema = `test_${crypto.randomUUID().replaceAll("-", "")}`
+      const admin = PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })
+      const run = (statement: string) =>
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(Effect.provide(admin), Effect.orDie)
+      yield* run(`create schema ${schema}`)
+      yield* Effect.addFinalizer(() => run(`drop schema ${schema} cascade`))
+      const separator = url.includes("?") ? "&" : "?"
+      return PgClient.layer({
+        url: Redacted.make(`${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`),
+        maxConnections: 8
+      })
+    })
+  )
+
+const embedded = Layer.unwrapScoped(
+  Effect.map(embeddedPostgres("memory://"), ({ host, port }) =>
+    PgClient.layer({ host, port, database: "postgres", username: "postgres", maxConnections: 1 }))
+)
+
+/** A migrated, empty database for one test file. Build it once per file (PGlite takes seconds to start). */
+export const TestDatabase = Layer.provideMerge(
+  MigrationsLive,
+  testDatabaseUrl === undefined ? embedded : isolatedSchema(testDatabaseUrl)
+).pipe(Layer.orDie)

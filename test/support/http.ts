@@ -1,0 +1,38 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { afterAll } from "bun:test"
+import { type Context, Layer } from "effect"
+import { AppLive } from "../../src/http/Server.ts"
+import type { ScanCache } from "../../src/services/ScanCache.ts"
+import type { ScanRequests } from "../../src/services/ScanRequests.ts"
+
+export type AppServices = ScanCache | ScanRequests
+
+/** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
+export const testApp = (services: Context.Context<AppServices>) => {
+  const { dispose, handler } = HttpApiBuilder.toWebHandler(
+    Layer.mergeAll(AppLive.pipe(Layer.provide(Layer.succeedContext(services))), HttpServer.layerContext)
+  )
+  afterAll(() => dispose())
+  return (path: string, init?: RequestInit): Promise<Response> => handler(new Request(`http://localhost${path}`, init))
+}
+
+/** A POST as an HTTP client sends it, Content-Length included. */
+export const postJson = (body: unknown, headers: Record<string, string> = {}): RequestInit => {
+  const text = typeof body === "string" ? body : JSON.stringify(body)
+  return {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers },
+    body: text
+  }
+}
+
+/** Status, headers we assert on, and the parsed body, for readable failure output. */
+// Bodies are whatever the server sent: tests index into them freely and assert on the values.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = any
+
+export const read = async (response: Response): Promise<{ status: number; headers: Record<string, string>; body: Body }> => ({
+  status: response.status,
+  headers: Object.fromEntries(response.headers),
+  body: response.headers.get("content-type")?.includes("json") ? await response.json() : await response.text()
+})

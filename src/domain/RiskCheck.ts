@@ -45,7 +45,9 @@ export const BatchItemError = Schema.Struct({
 }).annotations({ identifier: "BatchItemError", description: "An address of the batch that could not be checked." })
 
 export const BatchRequest = Schema.Struct({
-  addresses: Schema.Array(Schema.String.pipe(Schema.maxLength(128))).pipe(Schema.minItems(1)).annotations({
+  addresses: Schema.Array(
+    Schema.String.pipe(Schema.maxLength(128, { message: () => "an address is at most 128 characters" }))
+  ).pipe(Schema.minItems(1, { message: () => "at least one address is required" })).annotations({
     description: "1 to 50 mint addresses. Duplicates are answered once.",
     jsonSchema: { maxItems: 50 }
   })

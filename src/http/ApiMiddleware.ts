@@ -7,29 +7,47 @@ import { CurrentRequestId, requestIdFrom } from "./RequestId.ts"
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
-// Reject what must not reach a handler before the body is read: oversize and non-JSON bodies.
-const precheck = (request: HttpServerRequest.HttpServerRequest, maxBodyBytes: number): Failure | undefined => {
-  if (!BODY_METHODS.has(request.method)) return undefined
-  const length = Number(request.headers["content-length"] ?? "0")
-  if (length > maxBodyBytes) {
-    return { status: 413, code: "payload_too_large", message: `The body is ${length} bytes; the limit is ${maxBodyBytes}.` }
-  }
+const tooLarge = (length: number, maxBodyBytes: number): Failure => ({
+  status: 413,
+  code: "payload_too_large",
+  message: `The body is ${length} bytes or more; the limit is ${maxBodyBytes}.`
+})
+
+// Reject what must not reach a handler: oversize and non-JSON bodies. A declared length is checked
+// before reading; a chunked body is read here (the request caches it for the handler) and measured.
+const precheck = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBodyBytes: number
+): Effect.Effect<Failure | undefined> => {
+  if (!BODY_METHODS.has(request.method)) return Effect.succeed(undefined)
   const contentType = request.headers["content-type"]
   if (contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
-    return {
+    return Effect.succeed({
       status: 415,
       code: "unsupported_media_type",
       message: `Content-Type ${contentType} is not accepted; send application/json.`
-    }
+    })
   }
-  return undefined
+  const declared = request.headers["content-length"]
+  if (declared !== undefined) {
+    const length = Number(declared)
+    return Effect.succeed(length > maxBodyBytes ? tooLarge(length, maxBodyBytes) : undefined)
+  }
+  if (request.headers["transfer-encoding"] === undefined) return Effect.succeed(undefined)
+  return request.text.pipe(
+    Effect.map((text) => {
+      const length = Buffer.byteLength(text)
+      return length > maxBodyBytes ? tooLarge(length, maxBodyBytes) : undefined
+    }),
+    Effect.orElseSucceed(() => undefined) // a body that cannot be read fails later, as malformed
+  )
 }
 
 export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
-    const rejected = precheck(request, maxBodyBytes)
+    const rejected = yield* precheck(request, maxBodyBytes)
     const response = rejected !== undefined
       ? envelopeResponse(rejected, requestId)
       : yield* app.pipe(

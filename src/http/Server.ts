@@ -23,7 +23,8 @@ export const AppLive = Layer.mergeAll(
 
 const BunServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    BunHttpServer.layer({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes }))
+    // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from ApiMiddleware below it.
+    BunHttpServer.layer({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes * 16 }))
 )
 
 export const HttpLive = HttpApiBuilder.serve().pipe(

@@ -71,6 +71,12 @@ describe("error envelope", () => {
     await expectEnvelope(await app("/api/risk-check/batch", postJson(huge)), 413, "payload_too_large")
   })
 
+  test("a chunked body over the limit is 413 payload_too_large too", async () => {
+    const huge = JSON.stringify({ addresses: ["1".repeat(70_000)] })
+    const init = { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, body: huge }
+    await expectEnvelope(await app("/api/risk-check/batch", init), 413, "payload_too_large")
+  })
+
   test("a non-JSON content type is 415 unsupported_media_type", async () => {
     const init = { method: "POST", headers: { "content-type": "text/plain", "content-length": "9" }, body: "addresses" }
     await expectEnvelope(await app("/api/risk-check/batch", init), 415, "unsupported_media_type")

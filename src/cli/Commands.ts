@@ -1,5 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Layer } from "effect"
+import { Console, Data, Effect, Layer } from "effect"
 import { HttpLive, ServicesSql } from "../http/Server.ts"
 import { fileLines, importScans } from "../importer/importScans.ts"
 import { DatabaseLive } from "../sql/Database.ts"
@@ -40,9 +40,8 @@ const importCommand = Command.make("import", { files }, ({ files }) =>
   }).pipe(Effect.provide(WithDatabase))
 ).pipe(Command.withDescription("Import scans from NDJSON files. Exits 1 if any line was invalid; re-importing is a no-op."))
 
-class ImportFailed extends Error {
-  override readonly message = "some lines were invalid"
-}
+/** Ends the import with exit code 1; the invalid lines were already reported. */
+export class ImportFailed extends Data.TaggedError("ImportFailed") {}
 
 const limit = Options.integer("limit").pipe(Options.withDefault(100), Options.withDescription("How many to list, oldest first."))
 const json = Options.boolean("json").pipe(Options.withDescription("One JSON object per line instead of a table."))

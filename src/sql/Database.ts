@@ -3,6 +3,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Option } from "effect"
 import { DatabaseConfig, type DatabaseConfig as Settings } from "../Config.ts"
+import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
 import { MigrationsLive } from "./Migrations.ts"
 
 const clientOptions = {
@@ -18,8 +19,8 @@ export const embeddedPostgres = (dataDir: string) =>
       Effect.promise(() => PGlite.create(dataDir)),
       (db) => Effect.promise(() => db.close())
     )
-    // PGlite is one session: a pool of one keeps transactions from interleaving on it.
-    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
+    // PGlite is one session; the socket server queues queries and keeps a transaction to its connection.
+    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 })
     yield* Effect.acquireRelease(
       Effect.promise(() => server.start()),
       () => Effect.promise(() => server.stop())
@@ -28,12 +29,26 @@ export const embeddedPostgres = (dataDir: string) =>
     return { host: host ?? "127.0.0.1", port: Number(port) }
   })
 
+/** The embedded database of `dataDir`: started here, or the one another process of ours already runs. */
+const embeddedOnDisk = (dataDir: string) =>
+  Effect.gen(function*() {
+    const owner = claimOrFindOwner(dataDir)
+    if (owner !== undefined) {
+      yield* Effect.logInfo(`using the embedded database of process ${owner.pid} (${dataDir})`)
+      return { host: "127.0.0.1", port: owner.port }
+    }
+    yield* Effect.addFinalizer(() => Effect.sync(() => releaseOwner(dataDir)))
+    const address = yield* embeddedPostgres(dataDir)
+    recordOwner(dataDir, address.port)
+    return address
+  })
+
 const clientLayer = (settings: Settings) =>
   Option.match(settings.url, {
     onSome: (url) => PgClient.layer({ ...clientOptions, url, maxConnections: settings.poolSize }),
     onNone: () =>
       Layer.unwrapScoped(
-        Effect.map(embeddedPostgres(settings.dataDir), ({ host, port }) =>
+        Effect.map(embeddedOnDisk(settings.dataDir), ({ host, port }) =>
           PgClient.layer({ ...clientOptions, host, port, database: "postgres", username: "postgres", maxConnections: 1 })
         )
       )

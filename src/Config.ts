@@ -4,7 +4,6 @@ import { Config, Option } from "effect"
 export const AppConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  publicUrl: Config.string("PUBLIC_URL").pipe(Config.option),
   maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
     Config.validate({ message: "MAX_BODY_BYTES must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 }),
     Config.withDefault(65_536)

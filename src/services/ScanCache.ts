@@ -42,6 +42,14 @@ interface Row {
 // form (test/services/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
 const toStored = (row: Row): StoredScan => ({ id: String(row.id), evidence: row.evidence as ScanEvidence })
 
+/** The latest-scan lookup: an index probe on scans_latest however long the history (test/services holds it). */
+export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
+  sql<Row>`
+    select id, mint, evidence from scans
+    where mint = ${mint}
+    order by scanned_at desc, id desc
+    limit 1`
+
 export const ScanCacheSql = Layer.effect(
   ScanCache,
   Effect.gen(function*() {
@@ -64,11 +72,7 @@ export const ScanCacheSql = Layer.effect(
         )
 
     const latest = (mint: Address) =>
-      sql<Row>`
-        select id, mint, evidence from scans
-        where mint = ${mint}
-        order by scanned_at desc, id desc
-        limit 1`.pipe(
+      latestScanStatement(sql, mint).pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
         Effect.catchTag("SqlError", unavailable)
       )

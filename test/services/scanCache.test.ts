@@ -1,6 +1,7 @@
 import { describe, expect } from "bun:test"
 import { Effect, Layer, Option } from "effect"
-import { ScanCache, ScanCacheMemory, ScanCacheSql } from "../../src/services/ScanCache.ts"
+import { SqlClient } from "@effect/sql"
+import { latestScanStatement, ScanCache, ScanCacheMemory, ScanCacheSql } from "../../src/services/ScanCache.ts"
 import { ScanRequests, ScanRequestsMemory, ScanRequestsSql } from "../../src/services/ScanRequests.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -81,4 +82,17 @@ describe(`SQL-only behaviour on ${databaseKind}`, () => {
       const afterNewer = (yield* ScanRequests.pending(10_000)).some((request) => request.mint === mint)
       expect({ stillPending, afterNewer }).toEqual({ stillPending: true, afterNewer: false })
     }))
+
+  it("the latest-scan lookup is an index probe, not a scan of the history", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const mints = Array.from({ length: 300 }, () => newAddress())
+      yield* ScanCache.record(mints.flatMap((mint) =>
+        [1, 2, 3, 4, 5, 6, 7, 8].map((hours) => decodeScan(cleanScan(mint, { scannedAt: minutesAgo(hours * 60) })))
+      ))
+      yield* sql`analyze scans`
+      const plan = yield* sql<{ "QUERY PLAN": string }>`explain ${latestScanStatement(sql, mints[7]!)}`
+      const text = plan.map((row) => row["QUERY PLAN"]).join("\n")
+      expect({ usesIndex: text.includes("scans_latest"), seqScan: text.includes("Seq Scan") }).toEqual({ usesIndex: true, seqScan: false })
+    }), 60_000)
 })

@@ -1,6 +1,6 @@
 import { ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
-import { Effect } from "effect"
+import { Console, Effect, Logger, Predicate } from "effect"
 import { ImportFailed, runCli } from "./cli/Commands.ts"
 
 const exitWith = (code: number) => Effect.sync(() => void (process.exitCode = code))
@@ -10,6 +10,14 @@ const exitWith = (code: number) => Effect.sync(() => void (process.exitCode = co
 runCli(process.argv).pipe(
   Effect.catchIf((error) => error instanceof ImportFailed, () => exitWith(1)),
   Effect.catchIf(ValidationError.isValidationError, () => exitWith(2)),
+  // Operator mistakes (unknown account or key, bad plan) and an unreachable database: one line, exit 1.
+  Effect.catchIf(
+    (error) => Predicate.isTagged(error, "AccountNotFound") || Predicate.isTagged(error, "KeyNotFound") ||
+      Predicate.isTagged(error, "InvalidPlan") || Predicate.isTagged(error, "ServiceUnavailable"),
+    (error) => Effect.zipRight(Console.error(`risk-api: ${error.message}`), exitWith(1))
+  ),
   Effect.provide(BunContext.layer),
-  BunRuntime.runMain
+  // Logs go to stderr, so a command's output on stdout (a new key, NDJSON) stays clean for pipes.
+  Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))),
+  BunRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -2,11 +2,13 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalErrorError, ServiceUnavailableError } from "./Errors.ts"
 import { documentEnvelopeOnly } from "./OpenApiEnvelope.ts"
 import { RiskCheckApi } from "./RiskCheckApi.ts"
+import { TokenApi } from "./TokenApi.ts"
 
 export const API_VERSION = "0.1.0"
 
 export class RiskApi extends HttpApi.make("risk")
   .add(RiskCheckApi)
+  .add(TokenApi)
   .addError(InternalErrorError)
   .addError(ServiceUnavailableError)
   .annotate(OpenApi.Title, "Solana Risk Evidence API")

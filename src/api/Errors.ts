@@ -97,6 +97,36 @@ export const UnsupportedMediaTypeError = envelope(
   "The body is not sent as application/json."
 )
 
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
+export const UnauthorizedError = envelope(
+  Unauthorized, "Unauthorized", "unauthorized", 401,
+  "No valid API key: missing, malformed, unknown, revoked or expired (all answer the same)."
+)
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields) {}
+export const ForbiddenError = envelope(
+  Forbidden, "Forbidden", "forbidden", 403,
+  "The key is valid but lacks the scope this route needs; the message names it."
+)
+
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", fields) {}
+export const RateLimitedError = envelope(
+  RateLimited, "RateLimited", "rate_limited", 429,
+  "Over the plan's requests per minute; Retry-After says when the window resets."
+)
+
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", fields) {}
+export const QuotaExceededError = envelope(
+  QuotaExceeded, "QuotaExceeded", "quota_exceeded", 429,
+  "The plan's monthly cost units are used up; Retry-After says when the month resets (UTC)."
+)
+
+export class NotScanned extends Schema.TaggedError<NotScanned>()("NotScanned", fields) {}
+export const NotScannedError = envelope(
+  NotScanned, "NotScanned", "not_scanned", 404,
+  "The mint has never been scanned; the message gives the rescan URL. Not charged."
+)
+
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
 export const InternalErrorError = envelope(
   InternalError, "InternalError", "internal_error", 500,

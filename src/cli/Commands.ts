@@ -6,6 +6,7 @@ import { DatabaseLive } from "../sql/Database.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
 import { SeedDemoOnStart, seedDemo } from "../demo/seed.ts"
 import { VERSION } from "../version.ts"
+import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 
 const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
 
@@ -78,9 +79,12 @@ const version = Command.make("version", {}, () => Console.log(VERSION)).pipe(
   Command.withDescription("Print the version.")
 )
 
+const accounts = accountsCommand.pipe(Command.provide(WithDatabase))
+const keys = keysCommand.pipe(Command.provide(WithDatabase))
+
 export const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
-  Command.withSubcommands([serve, migrate, importCommand, scanRequests, demo, version])
+  Command.withSubcommands([serve, migrate, importCommand, scanRequests, demo, accounts, keys, version])
 )
 
 export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })

@@ -3,7 +3,7 @@ import type { HttpApp } from "@effect/platform"
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
 import { envelopeResponse, renderCause, type Failure } from "./ErrorEnvelope.ts"
-import { CurrentRequestId, requestIdFrom } from "./RequestId.ts"
+import { CurrentRequest, newRequestContext, type RequestContext } from "./RequestContext.ts"
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
@@ -43,18 +43,54 @@ const precheck = (
   )
 }
 
+/** IETF RateLimit draft headers plus the widely used X-RateLimit-* ones, for the per-minute window. */
+const withStanding = (response: HttpServerResponse.HttpServerResponse, context: RequestContext) => {
+  const standing = context.standing
+  if (standing === undefined) return response
+  const { quota, rate } = standing
+  const headers: Record<string, string> = {
+    "ratelimit-policy": `"minute";q=${rate.limit};w=60, "month";q=${quota.limit}`,
+    "ratelimit": `"minute";r=${rate.remaining};t=${rate.resetSeconds}`,
+    "x-ratelimit-limit": String(rate.limit),
+    "x-ratelimit-remaining": String(rate.remaining),
+    "x-ratelimit-reset": String(rate.resetSeconds),
+    "x-quota-limit": String(quota.limit),
+    "x-quota-remaining": String(quota.remaining)
+  }
+  if (context.retryAfterSeconds !== undefined) headers["retry-after"] = String(context.retryAfterSeconds)
+  return HttpServerResponse.setHeaders(response, headers)
+}
+
+// A failed or abandoned call is never charged: its reserved quota goes back, and the headers say so.
+const refundUnlessSucceeded = (context: RequestContext, status: number | undefined) => {
+  const refund = context.refund
+  if (refund === undefined || (status !== undefined && status < 400)) return Effect.void
+  context.refund = undefined
+  return refund.run.pipe(
+    Effect.tap(() => {
+      const standing = context.standing
+      if (standing === undefined) return
+      const used = Math.max(0, standing.quota.used - refund.cost)
+      context.standing = { ...standing, quota: { ...standing.quota, used, remaining: Math.max(0, standing.quota.limit - used) } }
+    }),
+    Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
+  )
+}
+
 export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const requestId = requestIdFrom(request.headers["x-request-id"])
+    const context = newRequestContext(request.headers["x-request-id"])
     const rejected = yield* precheck(request, maxBodyBytes)
     const response = rejected !== undefined
-      ? envelopeResponse(rejected, requestId)
+      ? envelopeResponse(rejected, context.id)
       : yield* app.pipe(
-        Effect.catchAllCause((cause) => renderCause(cause, request, requestId)),
-        Effect.locally(CurrentRequestId, requestId)
+        Effect.catchAllCause((cause) => renderCause(cause, request, context.id)),
+        Effect.onInterrupt(() => refundUnlessSucceeded(context, undefined)),
+        Effect.locally(CurrentRequest, context)
       )
-    return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+    yield* refundUnlessSucceeded(context, response.status)
+    return HttpServerResponse.setHeader(withStanding(response, context), "x-request-id", context.id)
   })
 
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(

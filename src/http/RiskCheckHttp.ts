@@ -15,7 +15,7 @@ const invalidAddress = (address: string) =>
     message: `${JSON.stringify(address.length > 64 ? `${address.slice(0, 64)}…` : address)} is not a Solana address (base58 of 32 bytes).`
   })
 
-const parseAddress = (address: string): Effect.Effect<Address, InvalidAddress> =>
+export const parseAddress = (address: string): Effect.Effect<Address, InvalidAddress> =>
   isSolanaAddress(address) ? Effect.succeed(address as Address) : Effect.fail(invalidAddress(address))
 
 const setHeader = (name: string, value: string) =>

@@ -3,10 +3,12 @@ import { PgMigrator } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import scans from "../../sql/0001_scans.sql" with { type: "text" }
+import accounts from "../../sql/0002_accounts.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
-  "0001_scans": scans
+  "0001_scans": scans,
+  "0002_accounts": accounts
 }
 
 const run = (text: string) =>

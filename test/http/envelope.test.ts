@@ -2,12 +2,14 @@ import { describe, expect, test } from "bun:test"
 import { Layer } from "effect"
 import { ScanCacheMemory } from "../../src/services/ScanCache.ts"
 import { ScanRequestsMemory } from "../../src/services/ScanRequests.ts"
+import { AccountsMemory } from "../../src/services/Accounts.ts"
+import { QuotaMemory } from "../../src/services/Quota.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
 
 // Every failure, whatever its origin, is {"error": {code, message, requestId, details?}} with its status.
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory))
 const app = testApp((await runtime.runtime()).context)
 
 const expectEnvelope = async (response: Response, status: number, code: string) => {

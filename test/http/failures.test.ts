@@ -4,6 +4,8 @@ import { Effect, Layer } from "effect"
 import { ScanCache } from "../../src/services/ScanCache.ts"
 import { ScanRequests } from "../../src/services/ScanRequests.ts"
 import { ServiceUnavailable } from "../../src/api/Errors.ts"
+import { AccountsMemory } from "../../src/services/Accounts.ts"
+import { QuotaMemory } from "../../src/services/Quota.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
@@ -18,7 +20,7 @@ const buggy = Layer.succeed(ScanRequests, {
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
   pending: () => Effect.die(new Error("not used"))
 })
-const { runtime } = runtimeFor(Layer.mergeAll(down, buggy))
+const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory))
 const app = testApp((await runtime.runtime()).context)
 
 describe("failure statuses", () => {

@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
 import { ScanCache, ScanCacheSql } from "../../src/services/ScanCache.ts"
 import { ScanRequestsSql } from "../../src/services/ScanRequests.ts"
+import { AccountsSql } from "../../src/services/Accounts.ts"
+import { QuotaSql } from "../../src/services/Quota.ts"
 import type { ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -9,7 +11,7 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The public routes end to end: HttpApi, handlers, SQL services and the real database.
-const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql).pipe(Layer.provideMerge(TestDatabase)))
+const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql).pipe(Layer.provideMerge(TestDatabase)))
 const app = testApp((await runtime.runtime()).context)
 
 const stored = async (scan: ScanEvidenceEncoded): Promise<string> => {

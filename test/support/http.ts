@@ -4,8 +4,10 @@ import { type Context, Layer } from "effect"
 import { AppLive } from "../../src/http/Server.ts"
 import type { ScanCache } from "../../src/services/ScanCache.ts"
 import type { ScanRequests } from "../../src/services/ScanRequests.ts"
+import type { Accounts } from "../../src/services/Accounts.ts"
+import type { Quota } from "../../src/services/Quota.ts"
 
-export type AppServices = ScanCache | ScanRequests
+export type AppServices = ScanCache | ScanRequests | Accounts | Quota
 
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {

@@ -1,0 +1,24 @@
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import type { Scope } from "../domain/Scope.ts"
+import type { Caller } from "../services/Accounts.ts"
+import { ForbiddenError, ServiceUnavailableError, UnauthorizedError } from "./Errors.ts"
+
+/** The authenticated caller of a keyed route, provided by its group's auth middleware. */
+export class CurrentCaller extends Context.Tag("CurrentCaller")<CurrentCaller, Caller & { readonly scope: Scope }>() {}
+
+export const bearer = HttpApiSecurity.bearer.pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "API key created with the operator CLI (`risk-api keys create`), sent as `Authorization: Bearer rsk_…`. " +
+      "Each key carries scopes; a route needs the scope named in its description."
+  ),
+  HttpApiSecurity.annotate(OpenApi.Format, "rsk_<38 base58 characters>")
+)
+
+// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7).
+export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", {
+  failure: Schema.Union(UnauthorizedError, ForbiddenError, ServiceUnavailableError),
+  provides: CurrentCaller,
+  security: { bearer }
+}) {}

@@ -1,0 +1,25 @@
+import { Effect, FiberRef } from "effect"
+import type { QuotaExceeded, RateLimited, ServiceUnavailable } from "../api/Errors.ts"
+import type { Caller } from "../services/Accounts.ts"
+import { Quota, type Standing } from "../services/Quota.ts"
+import { CurrentRequest } from "./RequestContext.ts"
+
+/**
+ * Charge the caller `cost` units for this request, or fail with 429. The standing goes to the
+ * response headers, and the reservation is refunded by the API middleware if the call fails after all.
+ */
+export const charge = (caller: Caller, cost: number): Effect.Effect<Standing, RateLimited | QuotaExceeded | ServiceUnavailable, Quota> =>
+  Effect.gen(function*() {
+    const quota = yield* Quota
+    const context = yield* FiberRef.get(CurrentRequest)
+    const outcome = yield* quota.charge(caller, cost)
+    context.standing = outcome.standing
+    if (outcome._tag === "Refused") {
+      context.retryAfterSeconds = outcome.error._tag === "RateLimited"
+        ? outcome.standing.rate.resetSeconds
+        : outcome.standing.quota.resetSeconds
+      return yield* Effect.fail(outcome.error)
+    }
+    context.refund = { cost, run: quota.refund(outcome.reservation).pipe(Effect.orDie) }
+    return outcome.standing
+  })

@@ -22,3 +22,11 @@ export const DatabaseConfig = Config.all({
 export type DatabaseConfig = Config.Config.Success<typeof DatabaseConfig>
 
 export const isEmbedded = (config: DatabaseConfig): boolean => Option.isNone(config.url)
+
+export const PublicTrafficConfig = Config.all({
+  perMinute: Config.integer("PUBLIC_RATE_LIMIT_PER_MINUTE").pipe(
+    Config.validate({ message: "PUBLIC_RATE_LIMIT_PER_MINUTE must be >= 0 (0 turns the limit off)", validation: (n) => n >= 0 }),
+    Config.withDefault(1_200)
+  ),
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false))
+})

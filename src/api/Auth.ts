@@ -2,7 +2,7 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import type { Scope } from "../domain/Scope.ts"
 import type { Caller } from "../services/Accounts.ts"
-import { ForbiddenError, ServiceUnavailableError, UnauthorizedError } from "./Errors.ts"
+import { ForbiddenError, RateLimitedError, ServiceUnavailableError, UnauthorizedError } from "./Errors.ts"
 
 /** The authenticated caller of a keyed route, provided by its group's auth middleware. */
 export class CurrentCaller extends Context.Tag("CurrentCaller")<CurrentCaller, Caller & { readonly scope: Scope }>() {}
@@ -21,4 +21,9 @@ export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("Token
   failure: Schema.Union(UnauthorizedError, ForbiddenError, ServiceUnavailableError),
   provides: CurrentCaller,
   security: { bearer }
+}) {}
+
+/** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
+export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {
+  failure: RateLimitedError
 }) {}

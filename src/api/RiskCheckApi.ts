@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { PublicAccess } from "./Auth.ts"
 import { Schema } from "effect"
 import { BatchRequest, BatchResponse, RiskCheckResult, ScanRequest } from "../domain/RiskCheck.ts"
 import {
@@ -62,10 +63,15 @@ export class RiskCheckApi extends HttpApiGroup.make("riskCheck")
   .add(check)
   .add(batch)
   .add(rescan)
+  .middleware(PublicAccess)
   .annotate(OpenApi.Title, "Risk check")
   .annotate(
     OpenApi.Description,
-    "Open, latency-oriented verdicts for trading routers and bots. No authentication. Suggested use: refuse to " +
-      "route on block; on unknown or cold, queue a scan and warn or block by policy; on warn, show the flags."
+    "Open, latency-oriented verdicts for trading routers and bots. No authentication. An API key may be sent " +
+      "in `X-Api-Key` to attribute traffic to an account (counted, never charged; a missing or bad key never " +
+      "fails the call). Each client (its account when the key is valid, else its IP address) may make " +
+      "PUBLIC_RATE_LIMIT_PER_MINUTE requests a minute (default 1200) per server process; over it: 429 " +
+      "`rate_limited` with Retry-After. Suggested use: refuse to route on block; on unknown or cold, queue a " +
+      "scan and warn or block by policy; on warn, show the flags."
   ) {}
 

@@ -49,13 +49,15 @@ const withStanding = (response: HttpServerResponse.HttpServerResponse, context: 
   if (standing === undefined) return response
   const { quota, rate } = standing
   const headers: Record<string, string> = {
-    "ratelimit-policy": `"minute";q=${rate.limit};w=60, "month";q=${quota.limit}`,
+    "ratelimit-policy": `"minute";q=${rate.limit};w=60${quota === undefined ? "" : `, "month";q=${quota.limit}`}`,
     "ratelimit": `"minute";r=${rate.remaining};t=${rate.resetSeconds}`,
     "x-ratelimit-limit": String(rate.limit),
     "x-ratelimit-remaining": String(rate.remaining),
-    "x-ratelimit-reset": String(rate.resetSeconds),
-    "x-quota-limit": String(quota.limit),
-    "x-quota-remaining": String(quota.remaining)
+    "x-ratelimit-reset": String(rate.resetSeconds)
+  }
+  if (quota !== undefined) {
+    headers["x-quota-limit"] = String(quota.limit)
+    headers["x-quota-remaining"] = String(quota.remaining)
   }
   if (context.retryAfterSeconds !== undefined) headers["retry-after"] = String(context.retryAfterSeconds)
   return HttpServerResponse.setHeaders(response, headers)
@@ -68,10 +70,10 @@ const refundUnlessSucceeded = (context: RequestContext, status: number | undefin
   context.refund = undefined
   return refund.run.pipe(
     Effect.tap(() => {
-      const standing = context.standing
-      if (standing === undefined) return
-      const used = Math.max(0, standing.quota.used - refund.cost)
-      context.standing = { ...standing, quota: { ...standing.quota, used, remaining: Math.max(0, standing.quota.limit - used) } }
+      const quota = context.standing?.quota
+      if (context.standing === undefined || quota === undefined) return
+      const used = Math.max(0, quota.used - refund.cost)
+      context.standing = { ...context.standing, quota: { ...quota, used, remaining: Math.max(0, quota.limit - used) } }
     }),
     Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
   )

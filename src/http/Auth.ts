@@ -1,6 +1,10 @@
-import { Effect, Layer, Option, Redacted } from "effect"
-import { TokenRiskAuth } from "../api/Auth.ts"
-import { Forbidden, type ServiceUnavailable, Unauthorized } from "../api/Errors.ts"
+import { HttpServerRequest } from "@effect/platform"
+import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
+import { PublicAccess, TokenRiskAuth } from "../api/Auth.ts"
+import { Forbidden, RateLimited, type ServiceUnavailable, Unauthorized } from "../api/Errors.ts"
+import { PublicTrafficConfig } from "../Config.ts"
+import { PublicTraffic } from "../services/PublicTraffic.ts"
+import { CurrentRequest } from "./RequestContext.ts"
 import type { Scope } from "../domain/Scope.ts"
 import { Accounts, type Caller } from "../services/Accounts.ts"
 
@@ -27,4 +31,37 @@ const authorize = (
 export const TokenRiskAuthLive = Layer.effect(
   TokenRiskAuth,
   Effect.map(Accounts, (accounts) => ({ bearer: (key) => authorize(accounts, key, "token:risk:read") }))
+)
+
+// Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise
+// the socket's peer, which a client cannot forge.
+const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  const forwarded = trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
+  return forwarded || Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+export const PublicAccessLive = Layer.effect(
+  PublicAccess,
+  Effect.gen(function*() {
+    const traffic = yield* PublicTraffic
+    const { trustProxy } = yield* PublicTrafficConfig
+    return Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const apiKey = request.headers["x-api-key"]
+      const account = apiKey === undefined ? Option.none() : yield* traffic.attribute(apiKey)
+      const client = Option.match(account, {
+        onNone: () => `ip:${clientAddressOf(request, trustProxy)}`,
+        onSome: (id) => `account:${id}`
+      })
+      const decision = yield* traffic.admit(client)
+      if (decision.limit === 0) return
+      const context = yield* FiberRef.get(CurrentRequest)
+      context.standing = { rate: { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds } }
+      if (decision.admitted) return
+      context.retryAfterSeconds = decision.resetSeconds
+      return yield* new RateLimited({
+        message: `More than ${decision.limit} requests this minute from this client; retry in ${decision.resetSeconds} s.`
+      })
+    })
+  })
 )

@@ -6,7 +6,7 @@ import type { Reservation, Standing } from "../services/Quota.ts"
 // when the response is a failure or the request is interrupted.
 export interface RequestContext {
   readonly id: string
-  standing: Standing | undefined
+  standing: { readonly rate: Standing["rate"]; readonly quota?: Standing["quota"] } | undefined
   refund: { readonly cost: number; readonly run: Effect.Effect<void> } | undefined
   retryAfterSeconds: number | undefined
 }

@@ -4,22 +4,25 @@ import { Effect, Layer } from "effect"
 import { RiskApi } from "../api/Api.ts"
 import { AppConfig } from "../Config.ts"
 import { AccountsSql } from "../services/Accounts.ts"
+import { PublicTrafficLive } from "../services/PublicTraffic.ts"
 import { QuotaSql } from "../services/Quota.ts"
 import { ScanCacheSql } from "../services/ScanCache.ts"
 import { ScanRequestsSql } from "../services/ScanRequests.ts"
 import { ApiMiddlewareLive } from "./ApiMiddleware.ts"
-import { TokenRiskAuthLive } from "./Auth.ts"
+import { PublicAccessLive, TokenRiskAuthLive } from "./Auth.ts"
 import { RiskCheckHttp } from "./RiskCheckHttp.ts"
 import { TokenHttp } from "./TokenHttp.ts"
 
 /** The HttpApi with its handlers; needs the services the handlers use. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
   Layer.provide([RiskCheckHttp, TokenHttp]),
-  Layer.provide(TokenRiskAuthLive)
+  Layer.provide([TokenRiskAuthLive, PublicAccessLive])
 )
 
 /** Services over SQL; needs a SqlClient (sql/Database.ts). */
-export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql)
+export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql).pipe(
+  Layer.provideMerge(PublicTrafficLive.pipe(Layer.provide(AccountsSql)))
+)
 
 /** Routing, docs, /openapi.json and the error envelope around the API. */
 export const AppLive = Layer.mergeAll(

@@ -5,6 +5,7 @@ import { ScanCacheMemory } from "../../src/services/ScanCache.ts"
 import { ScanRequestsMemory } from "../../src/services/ScanRequests.ts"
 import { AccountsMemory } from "../../src/services/Accounts.ts"
 import { QuotaMemory } from "../../src/services/Quota.ts"
+import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { testApp } from "../support/http.ts"
 
@@ -12,7 +13,7 @@ import { testApp } from "../support/http.ts"
 // After an intended change: UPDATE_OPENAPI_SNAPSHOT=1 bun test test/api/openapi.test.ts
 const SNAPSHOT = new URL("./openapi.snapshot.json", import.meta.url).pathname
 
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited))
 const app = testApp((await runtime.runtime()).context)
 const served = async () => (await app("/openapi.json")).json() as Promise<Record<string, any>>
 
@@ -46,9 +47,9 @@ describe("/openapi.json", () => {
       }
     }
     expect(statuses).toEqual({
-      "GET /api/risk-check/{address}": ["200", "400", "500", "503"],
-      "POST /api/risk-check/batch": ["200", "400", "413", "415", "500", "503"],
-      "POST /api/risk-check/{address}/rescan": ["202", "400", "500", "503"],
+      "GET /api/risk-check/{address}": ["200", "400", "429", "500", "503"],
+      "POST /api/risk-check/batch": ["200", "400", "413", "415", "429", "500", "503"],
+      "POST /api/risk-check/{address}/rescan": ["202", "400", "429", "500", "503"],
       "POST /api/v1/token/risk": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"]
     })
   })

@@ -4,12 +4,13 @@ import { ScanCacheMemory } from "../../src/services/ScanCache.ts"
 import { ScanRequestsMemory } from "../../src/services/ScanRequests.ts"
 import { AccountsMemory } from "../../src/services/Accounts.ts"
 import { QuotaMemory } from "../../src/services/Quota.ts"
+import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
 
 // Every failure, whatever its origin, is {"error": {code, message, requestId, details?}} with its status.
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited))
 const app = testApp((await runtime.runtime()).context)
 
 const expectEnvelope = async (response: Response, status: number, code: string) => {

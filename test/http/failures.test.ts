@@ -6,6 +6,7 @@ import { ScanRequests } from "../../src/services/ScanRequests.ts"
 import { ServiceUnavailable } from "../../src/api/Errors.ts"
 import { AccountsMemory } from "../../src/services/Accounts.ts"
 import { QuotaMemory } from "../../src/services/Quota.ts"
+import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
@@ -20,7 +21,7 @@ const buggy = Layer.succeed(ScanRequests, {
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
   pending: () => Effect.die(new Error("not used"))
 })
-const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited))
 const app = testApp((await runtime.runtime()).context)
 
 describe("failure statuses", () => {

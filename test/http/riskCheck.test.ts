@@ -4,6 +4,7 @@ import { ScanCache, ScanCacheSql } from "../../src/services/ScanCache.ts"
 import { ScanRequestsSql } from "../../src/services/ScanRequests.ts"
 import { AccountsSql } from "../../src/services/Accounts.ts"
 import { QuotaSql } from "../../src/services/Quota.ts"
+import { makePublicTraffic } from "../../src/services/PublicTraffic.ts"
 import type { ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -11,7 +12,7 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The public routes end to end: HttpApi, handlers, SQL services and the real database.
-const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql).pipe(Layer.provideMerge(TestDatabase)))
+const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql))).pipe(Layer.provideMerge(TestDatabase)))
 const app = testApp((await runtime.runtime()).context)
 
 const stored = async (scan: ScanEvidenceEncoded): Promise<string> => {

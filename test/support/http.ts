@@ -7,7 +7,9 @@ import type { ScanRequests } from "../../src/services/ScanRequests.ts"
 import type { Accounts } from "../../src/services/Accounts.ts"
 import type { Quota } from "../../src/services/Quota.ts"
 
-export type AppServices = ScanCache | ScanRequests | Accounts | Quota
+import type { PublicTraffic } from "../../src/services/PublicTraffic.ts"
+
+export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic
 
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {

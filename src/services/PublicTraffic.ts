@@ -1,0 +1,122 @@
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { PublicTrafficConfig } from "../Config.ts"
+import { hashKey, isWellFormedKey } from "../domain/ApiKey.ts"
+import { Accounts } from "./Accounts.ts"
+
+export interface RateDecision {
+  readonly admitted: boolean
+  readonly limit: number
+  readonly remaining: number
+  readonly resetSeconds: number
+}
+
+// The open risk-check routes: a per-client limit per minute and attribution of traffic to the account
+// of an optional X-Api-Key. Both stay off the database on the hot path: windows live in this process,
+// key lookups are cached for a minute, and attributed counts are flushed in the background.
+export class PublicTraffic extends Effect.Tag("PublicTraffic")<PublicTraffic, {
+  readonly admit: (client: string) => Effect.Effect<RateDecision>
+  /** The account of a valid key (its traffic is counted, never charged); none for anything else. */
+  readonly attribute: (apiKey: string) => Effect.Effect<Option.Option<string>>
+  /** Write the attributed counts now (also done every 5 s and at shutdown). */
+  readonly flush: Effect.Effect<void>
+}>() {}
+
+const MINUTE_MS = 60_000
+const KEY_CACHE_MS = 60_000
+const MAX_CACHED_KEYS = 10_000
+
+/** Fixed one-minute windows per client, forgotten when the minute turns (memory stays bounded). */
+export const makeWindows = (limit: number) => {
+  let minute = 0
+  let counts = new Map<string, number>()
+  return (client: string, now: number): RateDecision => {
+    const current = Math.floor(now / MINUTE_MS) * MINUTE_MS
+    if (current !== minute) {
+      minute = current
+      counts = new Map()
+    }
+    const used = counts.get(client) ?? 0
+    const admitted = limit === 0 || used < limit
+    if (admitted) counts.set(client, used + 1)
+    return {
+      admitted,
+      limit,
+      remaining: limit === 0 ? 0 : Math.max(0, limit - used - (admitted ? 1 : 0)),
+      resetSeconds: Math.max(1, Math.ceil((current + MINUTE_MS - now) / 1000))
+    }
+  }
+}
+
+export const makePublicTraffic = (config: { readonly perMinute: number }) =>
+  Layer.scoped(
+    PublicTraffic,
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const sql = yield* SqlClient.SqlClient
+      const windows = makeWindows(config.perMinute)
+      const keyCache = new Map<string, { readonly accountId: string | null; readonly until: number }>()
+      let pending = new Map<string, number>()
+
+      const flush = Effect.suspend(() => {
+        if (pending.size === 0) return Effect.void
+        const batch = pending
+        pending = new Map()
+        return sql`
+          insert into public_usage as p (account_id, period, requests)
+          select account_id, date_trunc('month', now() at time zone 'utc')::date, requests
+          from unnest(${[...batch.keys()]}::uuid[], ${[...batch.values()]}::bigint[]) as t(account_id, requests)
+          on conflict (account_id, period) do update set requests = p.requests + excluded.requests`.pipe(
+          Effect.asVoid,
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              Effect.sync(() => {
+                for (const [account, count] of batch) pending.set(account, (pending.get(account) ?? 0) + count)
+              }),
+              Effect.logWarning("public usage flush failed; will retry", cause)
+            )
+          )
+        )
+      })
+      yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(Duration.seconds(5))))
+      yield* Effect.addFinalizer(() => flush)
+
+      const accountOf = (apiKey: string, now: number) => {
+        const hash = hashKey(apiKey)
+        const cached = keyCache.get(hash)
+        if (cached !== undefined && cached.until > now) return Effect.succeed(cached.accountId)
+        return accounts.authenticate(apiKey).pipe(
+          Effect.map((caller) => Option.getOrNull(Option.map(caller, (found) => found.accountId))),
+          Effect.tap((accountId) =>
+            Effect.sync(() => {
+              if (keyCache.size >= MAX_CACHED_KEYS) keyCache.clear()
+              keyCache.set(hash, { accountId, until: now + KEY_CACHE_MS })
+            })
+          ),
+          Effect.orElseSucceed(() => null) // an optional key never fails the call
+        )
+      }
+
+      return {
+        flush,
+        admit: (client) => Effect.sync(() => windows(client, Date.now())),
+        attribute: (apiKey) =>
+          isWellFormedKey(apiKey)
+            ? Effect.flatMap(accountOf(apiKey, Date.now()), (accountId) =>
+              Effect.sync(() => {
+                if (accountId !== null) pending.set(accountId, (pending.get(accountId) ?? 0) + 1)
+                return Option.fromNullable(accountId)
+              }))
+            : Effect.succeedNone
+      }
+    })
+  )
+
+export const PublicTrafficLive = Layer.unwrapEffect(Effect.map(PublicTrafficConfig, makePublicTraffic))
+
+/** Admits everything and attributes nothing: for tests of routes that are not about traffic. */
+export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, {
+  admit: () => Effect.succeed({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
+  attribute: () => Effect.succeedNone,
+  flush: Effect.void
+})

@@ -43,7 +43,8 @@ const batch = HttpApiEndpoint.post("batch", "/api/risk-check/batch")
   .annotate(
     OpenApi.Description,
     "Same result as the single check for each distinct address, keyed by address. An invalid address is " +
-      "reported in its own entry while the others answer. More than 50 addresses is 400 batch_too_large. " +
+      "reported in its own entry while the others answer (except `__proto__`, which JSON encoders drop as a key " +
+      "and which gets no entry). More than 50 addresses is 400 batch_too_large. " +
       "Never cached (Cache-Control: no-store)."
   )
 
@@ -51,6 +52,8 @@ const rescan = HttpApiEndpoint.post("rescan", "/api/risk-check/:address/rescan")
   .setPath(AddressParam)
   .addSuccess(ScanRequest, { status: 202 })
   .addError(InvalidAddressError)
+  .addError(PayloadTooLargeError)
+  .addError(UnsupportedMediaTypeError)
   .annotate(OpenApi.Summary, "Queue a scan of a mint")
   .annotate(
     OpenApi.Description,

@@ -1,9 +1,10 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Data, Effect, Layer } from "effect"
+import { Console, Data, Effect, Layer, Option } from "effect"
 import { HttpLive, ServicesSql } from "../http/Server.ts"
 import { fileLines, importScans } from "../importer/importScans.ts"
 import { DatabaseLive } from "../sql/Database.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
+import { MIN_DEMO_TOKENS } from "../demo/generate.ts"
 import { SeedDemoOnStart, seedDemo } from "../demo/seed.ts"
 import { VERSION } from "../version.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
@@ -44,7 +45,11 @@ const importCommand = Command.make("import", { files }, ({ files }) =>
 /** Ends the import with exit code 1; the invalid lines were already reported. */
 export class ImportFailed extends Data.TaggedError("ImportFailed") {}
 
-const limit = Options.integer("limit").pipe(Options.withDefault(100), Options.withDescription("How many to list, oldest first."))
+const limit = Options.integer("limit").pipe(
+  Options.withDefault(100),
+  Options.filterMap((n) => n >= 1 && n <= 100_000 ? Option.some(n) : Option.none(), "--limit must be between 1 and 100000"),
+  Options.withDescription("How many to list, oldest first.")
+)
 const json = Options.boolean("json").pipe(Options.withDescription("One JSON object per line instead of a table."))
 
 const scanRequests = Command.make("scan-requests", { limit, json }, ({ json, limit }) =>
@@ -61,7 +66,14 @@ const scanRequests = Command.make("scan-requests", { limit, json }, ({ json, lim
   }).pipe(Effect.provide(WithDatabase))
 ).pipe(Command.withDescription("List pending scan requests for an external scanner (completed by importing a newer scan)."))
 
-const tokens = Options.integer("tokens").pipe(Options.withDefault(300), Options.withDescription("How many demo tokens."))
+const tokens = Options.integer("tokens").pipe(
+  Options.withDefault(300),
+  Options.filterMap(
+    (n) => n >= MIN_DEMO_TOKENS && n <= 1_000_000 ? Option.some(n) : Option.none(),
+    `--tokens must be between ${MIN_DEMO_TOKENS} and 1000000`
+  ),
+  Options.withDescription(`How many demo tokens (at least ${MIN_DEMO_TOKENS}).`)
+)
 const seed = Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("PRNG seed."))
 const print = Options.boolean("print").pipe(
   Options.withDescription("Print the scans as NDJSON on stdout instead of storing them.")

@@ -20,20 +20,22 @@ const precheck = (
   maxBodyBytes: number
 ): Effect.Effect<Failure | undefined> => {
   if (!BODY_METHODS.has(request.method)) return Effect.succeed(undefined)
+  const declared = request.headers["content-length"]
+  const chunked = request.headers["transfer-encoding"] !== undefined
+  const hasBody = chunked || (declared !== undefined && Number(declared) > 0)
   const contentType = request.headers["content-type"]
-  if (contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
+  if (hasBody && contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
     return Effect.succeed({
       status: 415,
       code: "unsupported_media_type",
       message: `Content-Type ${contentType} is not accepted; send application/json.`
     })
   }
-  const declared = request.headers["content-length"]
   if (declared !== undefined) {
     const length = Number(declared)
     return Effect.succeed(length > maxBodyBytes ? tooLarge(length, maxBodyBytes) : undefined)
   }
-  if (request.headers["transfer-encoding"] === undefined) return Effect.succeed(undefined)
+  if (!chunked) return Effect.succeed(undefined)
   return request.text.pipe(
     Effect.map((text) => {
       const length = Buffer.byteLength(text)

@@ -1,7 +1,9 @@
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option, Predicate } from "effect"
+import { SqlError } from "@effect/sql"
 import { errorInfo } from "../api/Errors.ts"
+import { isUnreachable } from "../sql/SqlFailure.ts"
 import { allowedMethods } from "./Routes.ts"
 
 // The one place that turns any failure (typed error, schema failure, unknown route, defect) into the
@@ -66,8 +68,6 @@ const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest): Failur
     }
 }
 
-const isTagged = (tag: string) => (value: unknown): boolean => Predicate.isTagged(value, tag)
-
 const internal: Failure = {
   status: 500,
   code: "internal_error",
@@ -87,7 +87,7 @@ const fromValue = (value: unknown, request: HttpServerRequest.HttpServerRequest)
   if (HttpServerError.isServerError(value) && value._tag === "RequestError" && value.reason === "Decode") {
     return { status: 400, code: "malformed_json", message: "The body is not valid JSON." }
   }
-  if (isTagged("SqlError")(value)) return unavailable
+  if (value instanceof SqlError.SqlError && isUnreachable(value)) return unavailable
   if (Predicate.hasProperty(value, "_tag") && typeof value._tag === "string") {
     const info = errorInfo(value._tag)
     const message = Predicate.hasProperty(value, "message") && typeof value.message === "string" ? value.message : ""

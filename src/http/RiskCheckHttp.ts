@@ -40,7 +40,8 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
       .handle("batch", ({ payload }) =>
         Effect.gen(function*() {
           const started = performance.now()
-          const distinct = [...new Set(payload.addresses)]
+          // "__proto__" can never be a mint, and JSON object encoders drop it as a key: it gets no entry.
+          const distinct = [...new Set(payload.addresses)].filter((address) => address !== "__proto__")
           if (payload.addresses.length > MAX_BATCH) {
             return yield* new BatchTooLarge({
               message: `At most ${MAX_BATCH} addresses per batch; got ${payload.addresses.length}.`
@@ -50,12 +51,12 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
           const found = yield* scans.latestMany(valid)
           const now = yield* Clock.currentTimeMillis
           const latencyMs = Math.round(performance.now() - started)
-          const results: Record<string, BatchResponse["results"][string]> = {}
-          for (const address of distinct) {
-            results[address] = isSolanaAddress(address)
+          const results: BatchResponse["results"] = Object.fromEntries(distinct.map((address) => [
+            address,
+            isSolanaAddress(address)
               ? riskCheckOf(address, found.get(address), now, latencyMs)
-              : { address, error: { code: "invalid_address", message: invalidAddress(address).message } }
-          }
+              : { address, error: { code: "invalid_address" as const, message: invalidAddress(address).message } }
+          ]))
           yield* setHeader("cache-control", "no-store")
           return { results, count: distinct.length, latency_ms: latencyMs }
         }))

@@ -1,4 +1,4 @@
-import { Chunk, Effect, Either, Stream } from "effect"
+import { Chunk, Clock, Effect, Either, Stream } from "effect"
 import { ScanCache } from "../services/ScanCache.ts"
 import { type LineError, parseScanLine } from "./parseScanLine.ts"
 import type { ScanEvidence } from "../domain/ScanEvidence.ts"
@@ -19,9 +19,10 @@ const MAX_REPORTED_ERRORS = 1_000
 export const importScans = (lines: Stream.Stream<string, Error>) =>
   Effect.gen(function*() {
     const scans = yield* ScanCache
+    const now = yield* Clock.currentTimeMillis
     return yield* lines.pipe(
       Stream.zipWithIndex,
-      Stream.map(([text, index]) => parseScanLine(text, index + 1)),
+      Stream.map(([text, index]) => parseScanLine(text, index + 1, now)),
       Stream.grouped(BATCH),
       Stream.runFoldEffect(
         { lines: 0, inserted: 0, duplicates: 0, invalid: 0, errors: [] as Array<LineError> },

@@ -4,7 +4,7 @@ import type { ServiceUnavailable } from "../api/Errors.ts"
 import { displayPrefixOf, generateKey, hashKey, isWellFormedKey } from "../domain/ApiKey.ts"
 import { limitsOf, type Limits, type PlanName } from "../domain/Plan.ts"
 import type { Scope } from "../domain/Scope.ts"
-import { unavailable } from "./ScanCache.ts"
+import { sqlFailure } from "../sql/SqlFailure.ts"
 
 export interface Account {
   readonly id: string
@@ -125,7 +125,7 @@ export const AccountsSql = Layer.effect(
     const find = (id: string): Effect.Effect<Account, AccountNotFound | ServiceUnavailable> => {
       if (!isUuid(id)) return Effect.fail(notFound(id))
       return sql<AccountRow>`select * from accounts where id = ${id}`.pipe(
-        Effect.catchTag("SqlError", unavailable),
+        Effect.catchTag("SqlError", sqlFailure),
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(notFound(id)) : Effect.succeed(toAccount(rows[0])))
       )
     }
@@ -138,7 +138,7 @@ export const AccountsSql = Layer.effect(
             sql<AccountRow>`
               insert into accounts (id, name, plan, monthly_quota, requests_per_minute)
               values (${crypto.randomUUID()}, ${name}, ${change.plan}, ${change.monthlyQuota ?? null}, ${change.requestsPerMinute ?? null})
-              returning *`.pipe(Effect.catchTag("SqlError", unavailable))
+              returning *`.pipe(Effect.catchTag("SqlError", sqlFailure))
           ),
           Effect.map((rows) => toAccount(rows[0]!))
         ),
@@ -149,7 +149,7 @@ export const AccountsSql = Layer.effect(
             sql<AccountRow>`
               update accounts set plan = ${change.plan}, monthly_quota = ${change.monthlyQuota ?? null},
                 requests_per_minute = ${change.requestsPerMinute ?? null}
-              where id = ${id} returning *`.pipe(Effect.catchTag("SqlError", unavailable))
+              where id = ${id} returning *`.pipe(Effect.catchTag("SqlError", sqlFailure))
           ),
           Effect.map((rows) => toAccount(rows[0]!))
         ),
@@ -161,7 +161,7 @@ export const AccountsSql = Layer.effect(
             insert into api_keys (id, account_id, key_hash, display_prefix, scopes, expires_at)
             values (${crypto.randomUUID()}, ${accountId}, ${hashKey(key)}, ${displayPrefixOf(key)}, ${scopes}::text[], ${expiresAt})
             returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
-            Effect.catchTag("SqlError", unavailable)
+            Effect.catchTag("SqlError", sqlFailure)
           )
           return { key, record: toKey(rows[0]!) }
         }),
@@ -170,7 +170,7 @@ export const AccountsSql = Layer.effect(
           Effect.zipRight(
             sql<KeyRow>`
               select id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at
-              from api_keys where account_id = ${accountId} order by created_at, id`.pipe(Effect.catchTag("SqlError", unavailable))
+              from api_keys where account_id = ${accountId} order by created_at, id`.pipe(Effect.catchTag("SqlError", sqlFailure))
           ),
           Effect.map((rows) => rows.map(toKey))
         ),
@@ -179,7 +179,7 @@ export const AccountsSql = Layer.effect(
           update api_keys set revoked_at = coalesce(revoked_at, now())
           where ${isUuid(keyIdOrPrefix) ? sql`id = ${keyIdOrPrefix}` : sql`display_prefix = ${keyIdOrPrefix}`}
           returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
-          Effect.catchTag("SqlError", unavailable),
+          Effect.catchTag("SqlError", sqlFailure),
           Effect.flatMap((rows) =>
             rows.length === 1
               ? Effect.succeed(toKey(rows[0]!))
@@ -193,7 +193,7 @@ export const AccountsSql = Layer.effect(
                 a.plan, a.monthly_quota, a.requests_per_minute
               from api_keys k join accounts a on a.id = k.account_id
               where k.key_hash = ${hashKey(key)}`.pipe(
-            Effect.catchTag("SqlError", unavailable),
+            Effect.catchTag("SqlError", sqlFailure),
             Effect.map((rows) => {
               const row = rows[0]
               if (row === undefined) return Option.none()

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { QuotaExceeded, RateLimited, type ServiceUnavailable } from "../api/Errors.ts"
 import type { Caller } from "./Accounts.ts"
-import { unavailable } from "./ScanCache.ts"
+import { sqlFailure } from "../sql/SqlFailure.ts"
 
 /** The account's standing after a call: what `meta.quota` and the rate-limit headers report. */
 export interface Standing {
@@ -91,7 +91,7 @@ export const QuotaSql = Layer.effect(
             (select to_char(month_start, 'YYYY-MM-DD') from clock) as period,
             (select ceil(extract(epoch from minute + interval '1 minute' - now()))::int from clock) as rate_reset,
             (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`.pipe(
-          Effect.catchTag("SqlError", unavailable),
+          Effect.catchTag("SqlError", sqlFailure),
           Effect.map(([row]): ChargeOutcome => {
             const { monthlyQuota, requestsPerMinute } = caller.limits
             const rateCount = row!.rate_count ?? row!.rate_current ?? requestsPerMinute
@@ -112,13 +112,13 @@ export const QuotaSql = Layer.effect(
                  (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used
           from clock`.pipe(
           Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) })),
-          Effect.catchTag("SqlError", unavailable)
+          Effect.catchTag("SqlError", sqlFailure)
         ),
       refund: (reservation) =>
         sql`update quota_usage set used = used - ${reservation.cost}
             where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
           Effect.asVoid,
-          Effect.catchTag("SqlError", unavailable)
+          Effect.catchTag("SqlError", sqlFailure)
         )
     }
   })

@@ -1,6 +1,7 @@
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
-import { ServiceUnavailable } from "../api/Errors.ts"
+import type { ServiceUnavailable } from "../api/Errors.ts"
+import { sqlFailure } from "../sql/SqlFailure.ts"
 import type { Address } from "../domain/Address.ts"
 import { epochMillisOf, ScanEvidence } from "../domain/ScanEvidence.ts"
 
@@ -22,12 +23,6 @@ export class ScanCache extends Effect.Tag("ScanCache")<ScanCache, {
 }>() {}
 
 const encodeEvidence = Schema.encodeSync(ScanEvidence)
-
-export const unavailable = (error: SqlError.SqlError) =>
-  Effect.zipRight(
-    Effect.logWarning("database call failed", error.message),
-    Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
-  )
 
 const hashOf = (encoded: unknown): string =>
   new Bun.CryptoHasher("sha256").update(JSON.stringify(encoded)).digest("hex")
@@ -68,13 +63,13 @@ export const ScanCacheSql = Layer.effect(
               limit 1
             ) s`.pipe(
           Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))),
-          Effect.catchTag("SqlError", unavailable)
+          Effect.catchTag("SqlError", sqlFailure)
         )
 
     const latest = (mint: Address) =>
       latestScanStatement(sql, mint).pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
-        Effect.catchTag("SqlError", unavailable)
+        Effect.catchTag("SqlError", sqlFailure)
       )
 
     const record = (scans: ReadonlyArray<ScanEvidence>) =>
@@ -108,7 +103,7 @@ export const ScanCacheSql = Layer.effect(
             where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`
         }
         return { inserted: inserted.length, duplicates: scans.length - inserted.length }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", unavailable))
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", sqlFailure))
 
     return { latest, latestMany, record }
   })

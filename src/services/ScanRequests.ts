@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { ServiceUnavailable } from "../api/Errors.ts"
 import type { Address } from "../domain/Address.ts"
-import { unavailable } from "./ScanCache.ts"
+import { sqlFailure } from "../sql/SqlFailure.ts"
 
 export interface PendingScanRequest {
   readonly id: string
@@ -46,14 +46,14 @@ export const ScanRequestsSql = Layer.effect(
           do update set request_count = scan_requests.request_count + 1, last_requested_at = now()
           returning id, mint, requested_at, last_requested_at, request_count`.pipe(
           Effect.map((rows) => toPending(rows[0]!)),
-          Effect.catchTag("SqlError", unavailable)
+          Effect.catchTag("SqlError", sqlFailure)
         ),
       pending: (limit) =>
         sql<Row>`
           select id, mint, requested_at, last_requested_at, request_count from scan_requests
           where status = 'pending' order by requested_at, id limit ${limit}`.pipe(
           Effect.map((rows) => rows.map(toPending)),
-          Effect.catchTag("SqlError", unavailable)
+          Effect.catchTag("SqlError", sqlFailure)
         )
     }
   })

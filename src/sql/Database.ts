@@ -32,7 +32,7 @@ export const embeddedPostgres = (dataDir: string) =>
 /** The embedded database of `dataDir`: started here, or the one another process of ours already runs. */
 const embeddedOnDisk = (dataDir: string) =>
   Effect.gen(function*() {
-    const owner = claimOrFindOwner(dataDir)
+    const owner = yield* claimOrFindOwner(dataDir)
     if (owner !== undefined) {
       yield* Effect.logInfo(`using the embedded database of process ${owner.pid} (${dataDir})`)
       return { host: "127.0.0.1", port: owner.port }

@@ -49,7 +49,7 @@ describe("/openapi.json", () => {
     expect(statuses).toEqual({
       "GET /api/risk-check/{address}": ["200", "400", "429", "500", "503"],
       "POST /api/risk-check/batch": ["200", "400", "413", "415", "429", "500", "503"],
-      "POST /api/risk-check/{address}/rescan": ["202", "400", "429", "500", "503"],
+      "POST /api/risk-check/{address}/rescan": ["202", "400", "413", "415", "429", "500", "503"],
       "POST /api/v1/token/risk": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"]
     })
   })

@@ -85,6 +85,11 @@ describe("error envelope", () => {
     await expectEnvelope(await app("/api/risk-check/batch", init), 415, "unsupported_media_type")
   })
 
+  test("a bodyless POST is not refused for its Content-Type", async () => {
+    const got = await read(await app(`/api/risk-check/${newAddress()}/rescan`, { method: "POST", headers: { "content-type": "text/plain" } }))
+    expect(got.status).toBe(202)
+  })
+
   test("a client X-Request-Id is echoed in the header and the envelope", async () => {
     const got = await read(await app("/api/nope", { headers: { "x-request-id": "bot-42.attempt:1" } }))
     expect([got.headers["x-request-id"], got.body.error.requestId]).toEqual(["bot-42.attempt:1", "bot-42.attempt:1"])

@@ -134,6 +134,14 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
     })
   })
 
+  test("object-key names are answered as bad addresses; __proto__, which JSON encoders drop, is not counted", async () => {
+    const ok = await stored(okScan())
+    const got = await batch(["__proto__", ok, "constructor"])
+    expect(Object.keys(got.body.results).sort()).toEqual(["constructor", ok].sort())
+    expect(got.body.results["constructor"].error.code).toBe("invalid_address")
+    expect(got.body.count).toBe(2)
+  })
+
   test("a batch result equals the single check for the same mint", async () => {
     const address = await stored(warnScan(12))
     const single = (await check(address)).body

@@ -32,6 +32,21 @@ describe(`NDJSON import on ${databaseKind}`, () => {
       expect(Option.isSome(yield* ScanCache.latest(b))).toBe(true)
     }))
 
+  it("a NUL character or a scan dated in the future is a line error; the rest of the batch is stored", () =>
+    Effect.gen(function*() {
+      const [a, b, c] = [newAddress(), newAddress(), newAddress()]
+      const report = yield* importScans(lines(
+        JSON.stringify(cleanScan(a, { name: "Evil\u0000Token" })),
+        JSON.stringify(cleanScan(b, { scannedAt: new Date(Date.now() + 3_600_000).toISOString() })),
+        JSON.stringify(cleanScan(c))
+      ))
+      expect({ inserted: report.inserted, lines: report.errors.map((error) => error.line) }).toEqual({ inserted: 1, lines: [1, 2] })
+      expect(report.errors[0]!.reason).toContain("NUL")
+      expect(report.errors[1]!.reason).toStartWith("scannedAt: ")
+      expect(report.errors[1]!.reason).toContain("in the future")
+      expect(Option.isSome(yield* ScanCache.latest(c))).toBe(true)
+    }))
+
   it("re-importing the same lines changes nothing", () =>
     Effect.gen(function*() {
       const file = [JSON.stringify(cleanScan(newAddress())), JSON.stringify(cleanScan(newAddress()))]

@@ -34,7 +34,7 @@ const embeddedOnDisk = (dataDir: string) =>
   Effect.gen(function*() {
     const owner = yield* claimOrFindOwner(dataDir)
     if (owner !== undefined) {
-      yield* Effect.logInfo(`using the embedded database of process ${owner.pid} (${dataDir})`)
+      yield* Effect.logDebug(`using the embedded database of process ${owner.pid} (${dataDir})`)
       return { host: "127.0.0.1", port: owner.port }
     }
     yield* Effect.addFinalizer(() => Effect.sync(() => releaseOwner(dataDir)))

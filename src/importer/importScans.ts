@@ -1,57 +1,17 @@
-import { Chunk, Clock, Effect, Either, Stream } from "effect"
+import { Effect, type Stream } from "effect"
 import { ScanCache } from "../services/ScanCache.ts"
-import { type LineError, parseScanLine } from "./parseScanLine.ts"
-import type { ScanEvidence } from "../domain/ScanEvidence.ts"
+import { WalletStore } from "../services/WalletStore.ts"
+import { importNdjson } from "./importNdjson.ts"
+import { parseScanLine, parseWalletLine } from "./parseLine.ts"
 
-export interface ImportReport {
-  readonly lines: number
-  readonly inserted: number
-  readonly duplicates: number
-  /** Every rejected line is counted; the first 1,000 are listed in `errors`. */
-  readonly invalid: number
-  readonly errors: ReadonlyArray<LineError>
-}
+export { fileLines, type ImportReport } from "./importNdjson.ts"
 
-const BATCH = 500
-const MAX_REPORTED_ERRORS = 1_000
-
-/** Streams NDJSON lines into the scan history: valid lines are stored, invalid ones reported by line. */
+/** Scans from NDJSON lines into the append-only history. */
 export const importScans = (lines: Stream.Stream<string, Error>) =>
-  Effect.gen(function*() {
-    const scans = yield* ScanCache
-    const now = yield* Clock.currentTimeMillis
-    return yield* lines.pipe(
-      Stream.zipWithIndex,
-      Stream.map(([text, index]) => parseScanLine(text, index + 1, now)),
-      Stream.grouped(BATCH),
-      Stream.runFoldEffect(
-        { lines: 0, inserted: 0, duplicates: 0, invalid: 0, errors: [] as Array<LineError> },
-        (report, chunk) =>
-          Effect.gen(function*() {
-            const valid: Array<ScanEvidence> = []
-            let invalid = 0
-            for (const parsed of Chunk.toReadonlyArray(chunk)) {
-              if (Either.isLeft(parsed)) {
-                invalid++
-                if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(parsed.left)
-              } else if (parsed.right !== undefined) valid.push(parsed.right)
-            }
-            const stored = yield* scans.record(valid)
-            return {
-              lines: report.lines + chunk.length,
-              inserted: report.inserted + stored.inserted,
-              duplicates: report.duplicates + stored.duplicates,
-              invalid: report.invalid + invalid,
-              errors: report.errors
-            }
-          })
-      )
-    )
-  })
+  Effect.flatMap(ScanCache, (scans) => importNdjson(lines, parseScanLine, scans.record))
 
-/** Lines of a file, decoded as UTF-8 and split on \n or \r\n. */
-export const fileLines = (path: string): Stream.Stream<string, Error> =>
-  Stream.fromReadableStream({
-    evaluate: () => Bun.file(path).stream(),
-    onError: (cause) => new Error(`cannot read ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
-  }).pipe(Stream.decodeText(), Stream.splitLines)
+/** Wallet labels and exposures from NDJSON lines; a newer observation replaces an older one. */
+export const importWalletEvidence = (lines: Stream.Stream<string, Error>) =>
+  Effect.flatMap(WalletStore, (store) =>
+    importNdjson(lines, parseWalletLine, (records) =>
+      Effect.map(store.record(records), (result) => ({ inserted: result.stored, duplicates: result.unchanged }))))

@@ -4,11 +4,13 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import scans from "../../sql/0001_scans.sql" with { type: "text" }
 import accounts from "../../sql/0002_accounts.sql" with { type: "text" }
+import wallets from "../../sql/0003_wallets.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
   "0001_scans": scans,
-  "0002_accounts": accounts
+  "0002_accounts": accounts,
+  "0003_wallets": wallets
 }
 
 const run = (text: string) =>

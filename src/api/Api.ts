@@ -3,12 +3,15 @@ import { InternalErrorError, ServiceUnavailableError } from "./Errors.ts"
 import { documentEnvelopeOnly } from "./OpenApiEnvelope.ts"
 import { RiskCheckApi } from "./RiskCheckApi.ts"
 import { TokenApi } from "./TokenApi.ts"
+import { DeployerApi, WalletApi } from "./WalletApi.ts"
 
 export const API_VERSION = "0.1.0"
 
 export class RiskApi extends HttpApi.make("risk")
   .add(RiskCheckApi)
   .add(TokenApi)
+  .add(WalletApi)
+  .add(DeployerApi)
   .addError(InternalErrorError)
   .addError(ServiceUnavailableError)
   .annotate(OpenApi.Title, "Solana Risk Evidence API")

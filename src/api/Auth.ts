@@ -16,12 +16,16 @@ export const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(OpenApi.Format, "rsk_<38 base58 characters>")
 )
 
-// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7).
-export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", {
+const keyed = {
   failure: Schema.Union(UnauthorizedError, ForbiddenError, ServiceUnavailableError),
   provides: CurrentCaller,
   security: { bearer }
-}) {}
+} as const
+
+// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7).
+export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {}
+export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {}
+export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {}
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
 export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {

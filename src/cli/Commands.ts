@@ -1,7 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Data, Effect, Layer, Option } from "effect"
 import { HttpLive, ServicesSql } from "../http/Server.ts"
-import { fileLines, importScans } from "../importer/importScans.ts"
+import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../importer/importScans.ts"
 import { DatabaseLive } from "../sql/Database.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
 import { MIN_DEMO_TOKENS } from "../demo/generate.ts"
@@ -24,23 +24,37 @@ const files = Args.file({ name: "file", exists: "yes" }).pipe(
   Args.withDescription("NDJSON files, one scan per line (see docs/scan-evidence.md).")
 )
 
-const importCommand = Command.make("import", { files }, ({ files }) =>
+const reportImport = (file: string, report: ImportReport) =>
   Effect.gen(function*() {
-    let failed = false
-    for (const file of files) {
-      const report = yield* importScans(fileLines(file))
-      for (const error of report.errors) yield* Console.error(`${file}:${error.line}: ${error.reason}`)
-      if (report.invalid > report.errors.length) {
-        yield* Console.error(`${file}: ${report.invalid - report.errors.length} more invalid lines not listed`)
-      }
-      yield* Console.log(
-        `${file}: ${report.lines} lines, ${report.inserted} imported, ${report.duplicates} already present, ${report.invalid} invalid`
-      )
-      failed = failed || report.invalid > 0
+    for (const error of report.errors) yield* Console.error(`${file}:${error.line}: ${error.reason}`)
+    if (report.invalid > report.errors.length) {
+      yield* Console.error(`${file}: ${report.invalid - report.errors.length} more invalid lines not listed`)
     }
-    if (failed) return yield* Effect.fail(new ImportFailed())
-  }).pipe(Effect.provide(WithDatabase))
+    yield* Console.log(
+      `${file}: ${report.lines} lines, ${report.inserted} imported, ${report.duplicates} already present, ${report.invalid} invalid`
+    )
+    return report.invalid === 0
+  })
+
+const importFiles = <E, R>(files: ReadonlyArray<string>, run: (file: string) => Effect.Effect<ImportReport, E, R>) =>
+  Effect.gen(function*() {
+    let allValid = true
+    for (const file of files) allValid = (yield* Effect.flatMap(run(file), (report) => reportImport(file, report))) && allValid
+    if (!allValid) return yield* Effect.fail(new ImportFailed())
+  })
+
+const importCommand = Command.make("import", { files }, ({ files }) =>
+  importFiles(files, (file) => importScans(fileLines(file))).pipe(Effect.provide(WithDatabase))
 ).pipe(Command.withDescription("Import scans from NDJSON files. Exits 1 if any line was invalid; re-importing is a no-op."))
+
+const walletFiles = Args.file({ name: "file", exists: "yes" }).pipe(
+  Args.atLeast(1),
+  Args.withDescription("NDJSON files of wallet labels and exposures (see docs/wallet-evidence.md).")
+)
+
+const importWallets = Command.make("import-wallets", { files: walletFiles }, ({ files }) =>
+  importFiles(files, (file) => importWalletEvidence(fileLines(file))).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("Import wallet labels and exposures from NDJSON. Exits 1 if any line was invalid."))
 
 /** Ends the import with exit code 1; the invalid lines were already reported. */
 export class ImportFailed extends Data.TaggedError("ImportFailed") {}
@@ -78,13 +92,17 @@ const seed = Options.integer("seed").pipe(Options.withDefault(42), Options.withD
 const print = Options.boolean("print").pipe(
   Options.withDescription("Print the scans as NDJSON on stdout instead of storing them.")
 )
+const walletsOnly = Options.boolean("wallets").pipe(
+  Options.withDescription("With --print: print the demo wallet labels and exposures instead of the scans.")
+)
 
-const demo = Command.make("seed-demo", { tokens, seed, print }, (options) =>
+const demo = Command.make("seed-demo", { tokens, seed, print, wallets: walletsOnly }, (options) =>
   options.print
     ? seedDemo.print(options)
-    : Effect.flatMap(seedDemo.store(options), (count) => Console.log(`stored ${count} demo scans`)).pipe(
-      Effect.provide(WithDatabase)
-    )
+    : Effect.flatMap(
+      seedDemo.store(options),
+      (stored) => Console.log(`stored ${stored.scans} demo scans and ${stored.walletRecords} wallet records`)
+    ).pipe(Effect.provide(WithDatabase))
 ).pipe(Command.withDescription("Generate the deterministic demo dataset (scans timed relative to now) and store or print it."))
 
 const version = Command.make("version", {}, () => Console.log(VERSION)).pipe(
@@ -96,7 +114,7 @@ const keys = keysCommand.pipe(Command.provide(WithDatabase))
 
 export const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
-  Command.withSubcommands([serve, migrate, importCommand, scanRequests, demo, accounts, keys, version])
+  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, version])
 )
 
 export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })

@@ -2,8 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import { DatabaseConfig, isEmbedded } from "../Config.ts"
 import { ScanEvidence } from "../domain/ScanEvidence.ts"
+import { WalletEvidenceLine } from "../domain/WalletEvidence.ts"
 import { ScanCache } from "../services/ScanCache.ts"
+import { WalletStore } from "../services/WalletStore.ts"
 import { generateDemoDataset } from "./generate.ts"
+import { generateDemoWallets } from "./wallets.ts"
 
 interface SeedOptions {
   readonly tokens: number
@@ -11,22 +14,28 @@ interface SeedOptions {
 }
 
 const decodeScans = Schema.decodeUnknownSync(Schema.Array(ScanEvidence))
+const decodeWalletLines = Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))
 
-const dataset = (options: SeedOptions) =>
-  Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (now) =>
-    generateDemoDataset({ now: new Date(now), seed: options.seed, tokens: options.tokens }))
+const demo = (options: SeedOptions) =>
+  Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (millis) => {
+    const now = new Date(millis)
+    const dataset = generateDemoDataset({ now, seed: options.seed, tokens: options.tokens })
+    const wallets = generateDemoWallets({ now, dataset })
+    return { scans: [...dataset.scans, ...wallets.scans], walletLines: wallets.lines }
+  })
 
 export const seedDemo = {
   store: (options: SeedOptions) =>
     Effect.gen(function*() {
-      const { scans } = yield* dataset(options)
-      const result = yield* ScanCache.record(decodeScans(scans))
-      return result.inserted
+      const { scans, walletLines } = yield* demo(options)
+      const stored = yield* ScanCache.record(decodeScans(scans))
+      const wallets = yield* WalletStore.record(decodeWalletLines(walletLines))
+      return { scans: stored.inserted, walletRecords: wallets.stored }
     }),
-  print: (options: SeedOptions) =>
+  print: (options: SeedOptions & { readonly wallets: boolean }) =>
     Effect.gen(function*() {
-      const { scans } = yield* dataset(options)
-      for (const scan of scans) yield* Console.log(JSON.stringify(scan))
+      const { scans, walletLines } = yield* demo(options)
+      for (const line of options.wallets ? walletLines : scans) yield* Console.log(JSON.stringify(line))
     })
 }
 
@@ -40,7 +49,7 @@ export const SeedDemoOnStart = Layer.effectDiscard(
     const sql = yield* SqlClient.SqlClient
     const [row] = yield* sql<{ present: boolean }>`select exists (select 1 from scans) as present`
     if (row?.present) return
-    const inserted = yield* seedDemo.store({ tokens: 300, seed: 42 })
-    yield* Effect.logInfo(`seeded ${inserted} demo scans into the empty database`)
+    const seeded = yield* seedDemo.store({ tokens: 300, seed: 42 })
+    yield* Effect.logInfo(`seeded ${seeded.scans} demo scans and ${seeded.walletRecords} wallet records into the empty database`)
   }).pipe(Effect.orDie)
 )

@@ -1,6 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
-import { PublicAccess, TokenRiskAuth } from "../api/Auth.ts"
+import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth } from "../api/Auth.ts"
 import { Forbidden, RateLimited, type ServiceUnavailable, Unauthorized } from "../api/Errors.ts"
 import { PublicTrafficConfig } from "../Config.ts"
 import { PublicTraffic } from "../services/PublicTraffic.ts"
@@ -31,6 +31,16 @@ const authorize = (
 export const TokenRiskAuthLive = Layer.effect(
   TokenRiskAuth,
   Effect.map(Accounts, (accounts) => ({ bearer: (key) => authorize(accounts, key, "token:risk:read") }))
+)
+
+export const WalletRiskAuthLive = Layer.effect(
+  WalletRiskAuth,
+  Effect.map(Accounts, (accounts) => ({ bearer: (key) => authorize(accounts, key, "wallet:risk:read") }))
+)
+
+export const DeployerHistoryAuthLive = Layer.effect(
+  DeployerHistoryAuth,
+  Effect.map(Accounts, (accounts) => ({ bearer: (key) => authorize(accounts, key, "deployer:history:read") }))
 )
 
 // Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise

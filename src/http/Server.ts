@@ -7,21 +7,25 @@ import { AccountsSql } from "../services/Accounts.ts"
 import { PublicTrafficLive } from "../services/PublicTraffic.ts"
 import { QuotaSql } from "../services/Quota.ts"
 import { ScanCacheSql } from "../services/ScanCache.ts"
+import { WalletRiskLive } from "../services/WalletRisk.ts"
+import { WalletStoreSql } from "../services/WalletStore.ts"
 import { ScanRequestsSql } from "../services/ScanRequests.ts"
 import { ApiMiddlewareLive } from "./ApiMiddleware.ts"
-import { PublicAccessLive, TokenRiskAuthLive } from "./Auth.ts"
+import { DeployerHistoryAuthLive, PublicAccessLive, TokenRiskAuthLive, WalletRiskAuthLive } from "./Auth.ts"
+import { DeployerHttp, WalletHttp } from "./WalletHttp.ts"
 import { RiskCheckHttp } from "./RiskCheckHttp.ts"
 import { TokenHttp } from "./TokenHttp.ts"
 
 /** The HttpApi with its handlers; needs the services the handlers use. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
-  Layer.provide([RiskCheckHttp, TokenHttp]),
-  Layer.provide([TokenRiskAuthLive, PublicAccessLive])
+  Layer.provide([RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp]),
+  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, PublicAccessLive])
 )
 
 /** Services over SQL; needs a SqlClient (sql/Database.ts). */
-export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql).pipe(
-  Layer.provideMerge(PublicTrafficLive.pipe(Layer.provide(AccountsSql)))
+export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql).pipe(
+  Layer.provideMerge(PublicTrafficLive.pipe(Layer.provide(AccountsSql))),
+  Layer.provideMerge(WalletRiskLive.pipe(Layer.provide(WalletStoreSql)))
 )
 
 /** Routing, docs, /openapi.json and the error envelope around the API. */

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import type { ServiceUnavailable } from "../api/Errors.ts"
 import type { ScanEvidence } from "../domain/ScanEvidence.ts"
 import type { WalletEvidenceLine, WalletExposure, WalletLabel } from "../domain/WalletEvidence.ts"
+import { RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "../deployer/history.ts"
 import { sqlFailure } from "../sql/SqlFailure.ts"
 
 /** A mint a deployer launched: its latest scan, when it was first seen, and its peak liquidity. */
@@ -91,6 +92,10 @@ export const WalletStoreSql = Layer.effect(
   WalletStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The liquidity a scan observed, as the scoring reads it (pool figure, else market figure).
+    const liquidityOf = sql.literal(
+      "coalesce((evidence -> 'liquidity' ->> 'liquidityUsd')::float8, (evidence -> 'market' ->> 'liquidityUsd')::float8)"
+    )
 
     // An upsert that changes nothing when the stored observation is as new and identical.
     const storeLabel = (label: WalletLabel) =>
@@ -150,7 +155,7 @@ export const WalletStoreSql = Layer.effect(
           from (select distinct mint from scans where deployer = ${deployer}) launched
           cross join lateral (
             select min(scanned_at) as first_seen, count(*) as scans,
-              max(coalesce((evidence -> 'liquidity' ->> 'liquidityUsd')::float8, (evidence -> 'market' ->> 'liquidityUsd')::float8)) as peak
+              max(${liquidityOf}) as peak
             from scans where scans.mint = launched.mint
           ) history
           cross join lateral (
@@ -173,11 +178,17 @@ export const WalletStoreSql = Layer.effect(
           ? Effect.succeed(new Map())
           : sql<{ deployer: string; launches: string; rugged: string; honeypots: string }>`
               select launched.deployer, count(*) as launches,
-                count(*) filter (where latest.evidence ->> 'outcome' = 'rugged') as rugged,
+                count(*) filter (where latest.evidence ->> 'outcome' = 'rugged' or (
+                  history.peak >= ${RUG_PEAK_LIQUIDITY_USD} and latest.liquidity < history.peak * ${RUG_REMAINING_SHARE}
+                  and latest.liquidity < ${RUG_REMAINING_USD})) as rugged,
                 count(*) filter (where (latest.evidence -> 'trading' ->> 'isHoneypot')::boolean) as honeypots
               from (select distinct deployer, mint from scans where deployer = any(${deployers}::text[])) launched
               cross join lateral (
-                select evidence from scans where scans.mint = launched.mint order by scanned_at desc, id desc limit 1
+                select max(${liquidityOf}) as peak from scans where scans.mint = launched.mint
+              ) history
+              cross join lateral (
+                select evidence, ${liquidityOf} as liquidity from scans
+                where scans.mint = launched.mint order by scanned_at desc, id desc limit 1
               ) latest
               group by launched.deployer`.pipe(
             Effect.map((rows) =>
@@ -192,3 +203,12 @@ export const WalletStoreSql = Layer.effect(
     }
   })
 )
+
+/** A store that holds no evidence: for tests of routes that are not about wallets. */
+export const WalletStoreEmpty = Layer.succeed(WalletStore, {
+  record: (lines) => Effect.succeed({ stored: 0, unchanged: lines.length }),
+  labelsOf: () => Effect.succeed([]),
+  exposuresOf: () => Effect.succeed([]),
+  launchesOf: () => Effect.succeed([]),
+  deployerRecords: () => Effect.succeed(new Map())
+})

@@ -6,6 +6,8 @@ import { ScanRequestsMemory } from "../../src/services/ScanRequests.ts"
 import { AccountsMemory } from "../../src/services/Accounts.ts"
 import { QuotaMemory } from "../../src/services/Quota.ts"
 import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
+import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
+import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { testApp } from "../support/http.ts"
 
@@ -13,7 +15,7 @@ import { testApp } from "../support/http.ts"
 // After an intended change: UPDATE_OPENAPI_SNAPSHOT=1 bun test test/api/openapi.test.ts
 const SNAPSHOT = new URL("./openapi.snapshot.json", import.meta.url).pathname
 
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty))))
 const app = testApp((await runtime.runtime()).context)
 const served = async () => (await app("/openapi.json")).json() as Promise<Record<string, any>>
 
@@ -50,7 +52,9 @@ describe("/openapi.json", () => {
       "GET /api/risk-check/{address}": ["200", "400", "429", "500", "503"],
       "POST /api/risk-check/batch": ["200", "400", "413", "415", "429", "500", "503"],
       "POST /api/risk-check/{address}/rescan": ["202", "400", "413", "415", "429", "500", "503"],
-      "POST /api/v1/token/risk": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"]
+      "POST /api/v1/token/risk": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"],
+      "POST /api/v1/wallet/risk": ["200", "400", "401", "403", "413", "415", "429", "500", "503"],
+      "GET /api/v1/deployer/{wallet}/history": ["200", "400", "401", "403", "429", "500", "503"]
     })
   })
 

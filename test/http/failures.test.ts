@@ -7,6 +7,8 @@ import { ServiceUnavailable } from "../../src/api/Errors.ts"
 import { AccountsMemory } from "../../src/services/Accounts.ts"
 import { QuotaMemory } from "../../src/services/Quota.ts"
 import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
+import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
+import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
@@ -21,7 +23,7 @@ const buggy = Layer.succeed(ScanRequests, {
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
   pending: () => Effect.die(new Error("not used"))
 })
-const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited))
+const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty))))
 const app = testApp((await runtime.runtime()).context)
 
 describe("failure statuses", () => {

@@ -9,7 +9,10 @@ import type { Quota } from "../../src/services/Quota.ts"
 
 import type { PublicTraffic } from "../../src/services/PublicTraffic.ts"
 
-export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic
+import type { WalletRisk } from "../../src/services/WalletRisk.ts"
+import type { WalletStore } from "../../src/services/WalletStore.ts"
+
+export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic | WalletStore | WalletRisk
 
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {

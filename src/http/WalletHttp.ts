@@ -1,0 +1,65 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Clock, Effect } from "effect"
+import { RiskApi } from "../api/Api.ts"
+import { CurrentCaller } from "../api/Auth.ts"
+import { InvalidRequest } from "../api/Errors.ts"
+import { DEPLOYER_HISTORY_COST, WALLET_CONTRACT_VERSION, WALLET_RISK_COST } from "../api/WalletApi.ts"
+import { launchRecordOf, pageOf, parseCursor, summaryOf } from "../deployer/history.ts"
+import type { Meta } from "../domain/Meta.ts"
+import type { Standing } from "../services/Quota.ts"
+import { WalletRisk } from "../services/WalletRisk.ts"
+import { WalletStore } from "../services/WalletStore.ts"
+import { charge } from "./Metering.ts"
+import { currentRequestId } from "./RequestContext.ts"
+import { parseAddress } from "./RiskCheckHttp.ts"
+
+const metaOf = (scope: string, standing: Standing, cost: number, now: number) =>
+  Effect.map(currentRequestId, (requestId): Meta => ({
+    requestId,
+    scope,
+    quota: { limit: standing.quota.limit, used: standing.quota.used, remaining: standing.quota.remaining },
+    generatedAt: new Date(now).toISOString(),
+    contractVersion: WALLET_CONTRACT_VERSION,
+    costUnits: cost
+  }))
+
+export const WalletHttp = HttpApiBuilder.group(RiskApi, "wallet", (handlers) =>
+  Effect.gen(function*() {
+    const wallets = yield* WalletRisk
+    return handlers.handle("risk", ({ payload }) =>
+      Effect.gen(function*() {
+        const caller = yield* CurrentCaller
+        const wallet = yield* parseAddress(payload.walletAddress)
+        const standing = yield* charge(caller, WALLET_RISK_COST)
+        const now = yield* Clock.currentTimeMillis
+        const data = yield* wallets.packet(wallet, now)
+        return { data, meta: yield* metaOf(caller.scope, standing, WALLET_RISK_COST, now) }
+      }))
+  }))
+
+export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers) =>
+  Effect.gen(function*() {
+    const store = yield* WalletStore
+    return handlers.handle("history", ({ path, urlParams }) =>
+      Effect.gen(function*() {
+        const caller = yield* CurrentCaller
+        const wallet = yield* parseAddress(path.wallet)
+        const cursor = urlParams.cursor === undefined ? undefined : parseCursor(urlParams.cursor)
+        if (urlParams.cursor !== undefined && cursor === undefined) {
+          return yield* new InvalidRequest({ message: "cursor: not a cursor this route returned; start without one" })
+        }
+        const standing = yield* charge(caller, DEPLOYER_HISTORY_COST)
+        const now = yield* Clock.currentTimeMillis
+        const records = (yield* store.launchesOf(wallet)).map((launch) => launchRecordOf(launch, now))
+        const page = pageOf(records, urlParams.limit, cursor)
+        return {
+          data: {
+            deployer: wallet,
+            summary: summaryOf(records, now),
+            launches: page.launches,
+            page: { limit: urlParams.limit, nextCursor: page.nextCursor }
+          },
+          meta: yield* metaOf(caller.scope, standing, DEPLOYER_HISTORY_COST, now)
+        }
+      }))
+  }))

@@ -1,0 +1,16 @@
+export { assessWallet } from "./assess.ts"
+export { amountWeightOf, hopDecayOf } from "./exposureWeight.ts"
+export { ACTION_BY_LEVEL, riskLevelOf } from "./levels.ts"
+export { WALLET_MODEL_VERSION } from "./model.ts"
+export { SCREENING_NOTICE } from "./summary.ts"
+export type {
+  DeployedToken,
+  LaunchRecord,
+  WalletAction,
+  WalletAssessment,
+  WalletConfidence,
+  WalletEvidence,
+  WalletRiskLevel,
+  WalletSignal,
+  WalletSource
+} from "./types.ts"

@@ -1,12 +1,13 @@
 import { describe, expect } from "bun:test"
 import { Effect, Layer, Option, Stream } from "effect"
-import { importScans } from "../../src/importer/importScans.ts"
+import { importScans, importWalletEvidence } from "../../src/importer/importScans.ts"
+import { WalletStore, WalletStoreSql } from "../../src/services/WalletStore.ts"
 import { ScanCache, ScanCacheSql } from "../../src/services/ScanCache.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, minutesAgo, newAddress } from "../support/fixtures.ts"
 
-const { it } = runtimeFor(ScanCacheSql.pipe(Layer.provideMerge(TestDatabase)))
+const { it } = runtimeFor(Layer.mergeAll(ScanCacheSql, WalletStoreSql).pipe(Layer.provideMerge(TestDatabase)))
 const lines = (...text: ReadonlyArray<string>) => Stream.fromIterable(text)
 
 describe(`NDJSON import on ${databaseKind}`, () => {
@@ -70,4 +71,41 @@ describe(`NDJSON import on ${databaseKind}`, () => {
       const report = yield* importScans(lines(...many))
       expect([report.inserted, report.invalid]).toEqual([1_201, 0])
     }), 60_000)
+})
+
+describe(`wallet evidence import on ${databaseKind}`, () => {
+  const label = (address: string, observedAt: string, severity = "high") =>
+    JSON.stringify({ type: "label", address, label: "scam", category: "fraud", severity, source: "manual_review", observedAt })
+  const exposure = (wallet: string, counterparty: string, lastSeenAt: string, exposureAmountUsd: number) =>
+    JSON.stringify({
+      type: "exposure", walletAddress: wallet, counterpartyAddress: counterparty, category: "scam", direction: "outbound",
+      exposureType: "transfer", hopDistance: 1, exposureAmountUsd, exposurePct: 10, txCount: 2, lastSeenAt
+    })
+
+  it("stores labels and exposures, reports bad lines by number, and is idempotent", () =>
+    Effect.gen(function*() {
+      const [wallet, counterparty] = [newAddress(), newAddress()]
+      const file = [
+        label(counterparty, minutesAgo(60)),
+        exposure(wallet, counterparty, minutesAgo(30), 5_000),
+        JSON.stringify({ type: "label", address: counterparty }),
+        JSON.stringify({ type: "rumour", address: counterparty }),
+        label(counterparty, minutesAgo(60), "extreme")
+      ]
+      const first = yield* importWalletEvidence(lines(...file))
+      const again = yield* importWalletEvidence(lines(...file))
+      expect({ inserted: first.inserted, invalid: first.errors.map((error) => error.line) }).toEqual({ inserted: 2, invalid: [3, 4, 5] })
+      expect([again.inserted, again.duplicates]).toEqual([0, 2])
+      expect((yield* WalletStore.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([5_000])
+    }))
+
+  it("a newer observation of the same exposure replaces the older one; an older one changes nothing", () =>
+    Effect.gen(function*() {
+      const [wallet, counterparty] = [newAddress(), newAddress()]
+      yield* importWalletEvidence(lines(exposure(wallet, counterparty, minutesAgo(30), 5_000)))
+      const newer = yield* importWalletEvidence(lines(exposure(wallet, counterparty, minutesAgo(10), 9_000)))
+      const older = yield* importWalletEvidence(lines(exposure(wallet, counterparty, minutesAgo(90), 1_000)))
+      expect([newer.inserted, older.inserted]).toEqual([1, 0])
+      expect((yield* WalletStore.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([9_000])
+    }))
 })

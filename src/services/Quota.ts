@@ -68,15 +68,15 @@ export const QuotaSql = Layer.effect(
             on conflict (account_id) do update
               set window_start = excluded.window_start,
                   count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end
-              where r.window_start <> excluded.window_start or r.count < ${caller.limits.requestsPerMinute}
+              where r.window_start <> excluded.window_start or r.count < ${caller.limits.requestsPerMinute}::int
             returning count
           ),
           quota as (
             insert into quota_usage as u (account_id, period, used)
-            select ${caller.accountId}, month_start::date, ${cost} from clock, rate
-            where ${cost} <= ${caller.limits.monthlyQuota}
+            select ${caller.accountId}::uuid, month_start::date, ${cost}::bigint from clock, rate
+            where ${cost}::int <= ${caller.limits.monthlyQuota}::int
             on conflict (account_id, period) do update set used = u.used + excluded.used
-              where u.used + excluded.used <= ${caller.limits.monthlyQuota}
+              where u.used + excluded.used <= ${caller.limits.monthlyQuota}::bigint
             returning used
           ),
           touched as (

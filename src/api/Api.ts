@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalErrorError, ServiceUnavailableError } from "./Errors.ts"
 import { documentEnvelopeOnly } from "./OpenApiEnvelope.ts"
 import { RiskCheckApi } from "./RiskCheckApi.ts"
+import { DecisionApi, WatchApi } from "./DecisionApi.ts"
 import { TokenApi } from "./TokenApi.ts"
 import { DeployerApi, WalletApi } from "./WalletApi.ts"
 
@@ -12,6 +13,8 @@ export class RiskApi extends HttpApi.make("risk")
   .add(TokenApi)
   .add(WalletApi)
   .add(DeployerApi)
+  .add(DecisionApi)
+  .add(WatchApi)
   .addError(InternalErrorError)
   .addError(ServiceUnavailableError)
   .annotate(OpenApi.Title, "Solana Risk Evidence API")

@@ -25,6 +25,7 @@ const keyed = {
 // One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7).
 export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {}
 export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {}
+export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", keyed) {}
 export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {}
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */

@@ -127,6 +127,18 @@ export const NotScannedError = envelope(
   "The mint has never been scanned; the message gives the rescan URL. Not charged."
 )
 
+export class WatchNotFound extends Schema.TaggedError<WatchNotFound>()("WatchNotFound", fields) {}
+export const WatchNotFoundError = envelope(
+  WatchNotFound, "WatchNotFound", "watch_not_found", 404,
+  "No watch with this id belongs to the calling account (other accounts' watches are not visible)."
+)
+
+export class WatchLimitReached extends Schema.TaggedError<WatchLimitReached>()("WatchLimitReached", fields) {}
+export const WatchLimitReachedError = envelope(
+  WatchLimitReached, "WatchLimitReached", "watch_limit_reached", 409,
+  "The account has the maximum number of unexpired watches; delete one or let it expire."
+)
+
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", fields) {}
 export const InternalErrorError = envelope(
   InternalError, "InternalError", "internal_error", 500,

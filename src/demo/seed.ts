@@ -6,6 +6,7 @@ import { WalletEvidenceLine } from "../domain/WalletEvidence.ts"
 import { ScanCache } from "../services/ScanCache.ts"
 import { WalletStore } from "../services/WalletStore.ts"
 import { generateDemoDataset } from "./generate.ts"
+import { drainingPositionScans } from "./positions.ts"
 import { generateDemoWallets } from "./wallets.ts"
 
 interface SeedOptions {
@@ -21,7 +22,7 @@ const demo = (options: SeedOptions) =>
     const now = new Date(millis)
     const dataset = generateDemoDataset({ now, seed: options.seed, tokens: options.tokens })
     const wallets = generateDemoWallets({ now, dataset })
-    return { scans: [...dataset.scans, ...wallets.scans], walletLines: wallets.lines }
+    return { scans: [...dataset.scans, ...wallets.scans, ...drainingPositionScans(now)], walletLines: wallets.lines }
   })
 
 export const seedDemo = {

@@ -1,6 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
-import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth } from "../api/Auth.ts"
+import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth, WatchAuth } from "../api/Auth.ts"
 import { Forbidden, RateLimited, type ServiceUnavailable, Unauthorized } from "../api/Errors.ts"
 import { PublicTrafficConfig } from "../Config.ts"
 import { PublicTraffic } from "../services/PublicTraffic.ts"
@@ -36,6 +36,11 @@ export const TokenRiskAuthLive = Layer.effect(
 export const WalletRiskAuthLive = Layer.effect(
   WalletRiskAuth,
   Effect.map(Accounts, (accounts) => ({ bearer: (key) => authorize(accounts, key, "wallet:risk:read") }))
+)
+
+export const WatchAuthLive = Layer.effect(
+  WatchAuth,
+  Effect.map(Accounts, (accounts) => ({ bearer: (key) => authorize(accounts, key, "watch:write") }))
 )
 
 export const DeployerHistoryAuthLive = Layer.effect(

@@ -9,21 +9,23 @@ import { QuotaSql } from "../services/Quota.ts"
 import { ScanCacheSql } from "../services/ScanCache.ts"
 import { WalletRiskLive } from "../services/WalletRisk.ts"
 import { WalletStoreSql } from "../services/WalletStore.ts"
+import { WatchesSql } from "../services/Watches.ts"
 import { ScanRequestsSql } from "../services/ScanRequests.ts"
 import { ApiMiddlewareLive } from "./ApiMiddleware.ts"
-import { DeployerHistoryAuthLive, PublicAccessLive, TokenRiskAuthLive, WalletRiskAuthLive } from "./Auth.ts"
+import { DeployerHistoryAuthLive, PublicAccessLive, TokenRiskAuthLive, WalletRiskAuthLive, WatchAuthLive } from "./Auth.ts"
+import { DecisionHttp, WatchHttp } from "./DecisionHttp.ts"
 import { DeployerHttp, WalletHttp } from "./WalletHttp.ts"
 import { RiskCheckHttp } from "./RiskCheckHttp.ts"
 import { TokenHttp } from "./TokenHttp.ts"
 
 /** The HttpApi with its handlers; needs the services the handlers use. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
-  Layer.provide([RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp]),
-  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, PublicAccessLive])
+  Layer.provide([RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp]),
+  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, PublicAccessLive])
 )
 
 /** Services over SQL; needs a SqlClient (sql/Database.ts). */
-export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql).pipe(
+export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql, WatchesSql).pipe(
   Layer.provideMerge(PublicTrafficLive.pipe(Layer.provide(AccountsSql))),
   Layer.provideMerge(WalletRiskLive.pipe(Layer.provide(WalletStoreSql)))
 )

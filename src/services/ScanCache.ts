@@ -20,6 +20,14 @@ export class ScanCache extends Effect.Tag("ScanCache")<ScanCache, {
   readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
   readonly latestMany: (mints: ReadonlyArray<Address>) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
   readonly record: (scans: ReadonlyArray<ScanEvidence>) => Effect.Effect<RecordResult, ServiceUnavailable>
+  /**
+   * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
+   * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
+   */
+  readonly history: (
+    mint: Address,
+    options: { readonly since: string | null; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<StoredScan>, ServiceUnavailable>
 }>() {}
 
 const encodeEvidence = Schema.encodeSync(ScanEvidence)
@@ -105,7 +113,22 @@ export const ScanCacheSql = Layer.effect(
         return { inserted: inserted.length, duplicates: scans.length - inserted.length }
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", sqlFailure))
 
-    return { latest, latestMany, record }
+    const history = (mint: Address, options: { readonly since: string | null; readonly limit: number }) =>
+      sql<Row>`
+        select id, mint, evidence from (
+          select id, mint, evidence, scanned_at from scans
+          where mint = ${mint} and (${options.since}::timestamptz is null or scanned_at >= coalesce((
+            select max(scanned_at) from scans where mint = ${mint} and scanned_at <= ${options.since}::timestamptz
+          ), ${options.since}::timestamptz))
+          order by scanned_at desc, id desc
+          limit ${options.limit}
+        ) recent
+        order by scanned_at, id`.pipe(
+        Effect.map((rows) => rows.map(toStored)),
+        Effect.catchTag("SqlError", sqlFailure)
+      )
+
+    return { latest, latestMany, record, history }
   })
 )
 
@@ -117,7 +140,20 @@ export const ScanCacheMemory = Layer.sync(ScanCache, () => {
   const newest = (mint: string): StoredScan | undefined =>
     byMint.get(mint)?.reduce<StoredScan | undefined>((best, scan) =>
       best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt) ? scan : best, undefined)
+  const ordered = (mint: string) =>
+    [...(byMint.get(mint) ?? [])].sort((a, b) =>
+      epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
   return {
+    history: (mint, options) =>
+      Effect.sync(() => {
+        const all = ordered(mint)
+        const since = options.since === null ? null : epochMillisOf(options.since)
+        const atEntry = since === null
+          ? -1
+          : all.findLastIndex((scan) => epochMillisOf(scan.evidence.scannedAt) <= since)
+        const from = since === null ? 0 : atEntry === -1 ? all.findIndex((scan) => epochMillisOf(scan.evidence.scannedAt) >= since) : atEntry
+        return (from === -1 ? [] : all.slice(from)).slice(-options.limit)
+      }),
     latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
     latestMany: (mints) =>
       Effect.sync(() => {

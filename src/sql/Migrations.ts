@@ -5,12 +5,14 @@ import { Effect, Layer } from "effect"
 import scans from "../../sql/0001_scans.sql" with { type: "text" }
 import accounts from "../../sql/0002_accounts.sql" with { type: "text" }
 import wallets from "../../sql/0003_wallets.sql" with { type: "text" }
+import watches from "../../sql/0004_watches.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
   "0001_scans": scans,
   "0002_accounts": accounts,
-  "0003_wallets": wallets
+  "0003_wallets": wallets,
+  "0004_watches": watches
 }
 
 const run = (text: string) =>

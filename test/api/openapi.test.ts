@@ -8,6 +8,7 @@ import { QuotaMemory } from "../../src/services/Quota.ts"
 import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
+import { WatchesMemory } from "../../src/services/Watches.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { testApp } from "../support/http.ts"
 
@@ -15,7 +16,7 @@ import { testApp } from "../support/http.ts"
 // After an intended change: UPDATE_OPENAPI_SNAPSHOT=1 bun test test/api/openapi.test.ts
 const SNAPSHOT = new URL("./openapi.snapshot.json", import.meta.url).pathname
 
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty))))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory))
 const app = testApp((await runtime.runtime()).context)
 const served = async () => (await app("/openapi.json")).json() as Promise<Record<string, any>>
 
@@ -54,7 +55,13 @@ describe("/openapi.json", () => {
       "POST /api/risk-check/{address}/rescan": ["202", "400", "413", "415", "429", "500", "503"],
       "POST /api/v1/token/risk": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"],
       "POST /api/v1/wallet/risk": ["200", "400", "401", "403", "413", "415", "429", "500", "503"],
-      "GET /api/v1/deployer/{wallet}/history": ["200", "400", "401", "403", "429", "500", "503"]
+      "GET /api/v1/deployer/{wallet}/history": ["200", "400", "401", "403", "429", "500", "503"],
+      "POST /api/v1/decision/pre-trade": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"],
+      "POST /api/v1/decision/monitor-position": ["200", "400", "401", "403", "404", "413", "415", "429", "500", "503"],
+      "POST /api/v1/decision/set-watch": ["201", "400", "401", "403", "409", "413", "415", "429", "500", "503"],
+      "GET /api/v1/decision/watches": ["200", "401", "403", "429", "500", "503"],
+      "GET /api/v1/decision/watches/{id}": ["200", "401", "403", "404", "429", "500", "503"],
+      "DELETE /api/v1/decision/watches/{id}": ["200", "401", "403", "404", "429", "500", "503"]
     })
   })
 

@@ -9,6 +9,7 @@ import { QuotaMemory } from "../../src/services/Quota.ts"
 import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
+import { WatchesMemory } from "../../src/services/Watches.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
@@ -17,13 +18,14 @@ import { newAddress } from "../support/fixtures.ts"
 const down = Layer.succeed(ScanCache, {
   latest: () => Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
   latestMany: () => Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
-  record: () => Effect.die(new Error("not used"))
+  record: () => Effect.die(new Error("not used")),
+  history: () => Effect.die(new Error("not used"))
 })
 const buggy = Layer.succeed(ScanRequests, {
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
   pending: () => Effect.die(new Error("not used"))
 })
-const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty))))
+const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory))
 const app = testApp((await runtime.runtime()).context)
 
 describe("failure statuses", () => {

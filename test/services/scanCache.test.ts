@@ -53,6 +53,18 @@ const suite = (name: string, layer: Layer.Layer<ScanCache | ScanRequests>) =>
         )
       }))
 
+    it("history: the scan at entry and every later one, oldest first; the most recent when no entry", () =>
+      Effect.gen(function*() {
+        const mint = newAddress()
+        const at = (minutes: number, symbol: string) => decodeScan(cleanScan(mint, { scannedAt: minutesAgo(minutes), symbol }))
+        yield* ScanCache.record([at(50, "T50"), at(40, "T40"), at(30, "T30"), at(20, "T20"), at(10, "T10")])
+        const symbols = (scans: ReadonlyArray<{ evidence: { symbol: string | null } }>) => scans.map((scan) => scan.evidence.symbol)
+        expect(symbols(yield* ScanCache.history(mint, { since: minutesAgo(35), limit: 100 }))).toEqual(["T40", "T30", "T20", "T10"])
+        expect(symbols(yield* ScanCache.history(mint, { since: minutesAgo(90), limit: 100 }))).toEqual(["T50", "T40", "T30", "T20", "T10"])
+        expect(symbols(yield* ScanCache.history(mint, { since: null, limit: 2 }))).toEqual(["T20", "T10"])
+        expect(symbols(yield* ScanCache.history(newAddress(), { since: null, limit: 5 }))).toEqual([])
+      }))
+
     it("a repeated scan request returns the same pending request with its count raised", () =>
       Effect.gen(function*() {
         const mint = newAddress()

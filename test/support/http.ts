@@ -12,7 +12,9 @@ import type { PublicTraffic } from "../../src/services/PublicTraffic.ts"
 import type { WalletRisk } from "../../src/services/WalletRisk.ts"
 import type { WalletStore } from "../../src/services/WalletStore.ts"
 
-export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic | WalletStore | WalletRisk
+import type { Watches } from "../../src/services/Watches.ts"
+
+export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic | WalletStore | WalletRisk | Watches
 
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {

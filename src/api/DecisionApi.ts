@@ -13,13 +13,10 @@ import {
 import { TokenRiskAuth, WatchAuth } from "./Auth.ts"
 import {
   InvalidAddressError,
-  InvalidRequestError,
-  MalformedJsonError,
+  jsonBodyErrors,
+  meteredErrors,
   NotScannedError,
-  PayloadTooLargeError,
-  QuotaExceededError,
   RateLimitedError,
-  UnsupportedMediaTypeError,
   WatchLimitReachedError,
   WatchNotFoundError
 } from "./Errors.ts"
@@ -37,13 +34,9 @@ const preTrade = HttpApiEndpoint.post("preTrade", "/api/v1/decision/pre-trade")
   .setPayload(PreTradeRequest)
   .addSuccess(PreTradeResponse)
   .addError(InvalidAddressError)
-  .addError(InvalidRequestError)
-  .addError(MalformedJsonError)
   .addError(NotScannedError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
-  .addError(RateLimitedError)
-  .addError(QuotaExceededError)
+  .pipe(jsonBodyErrors)
+  .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Pre-trade decision")
   .annotate(
     OpenApi.Description,
@@ -57,14 +50,10 @@ const monitor = HttpApiEndpoint.post("monitorPosition", "/api/v1/decision/monito
   .setPayload(MonitorRequest)
   .addSuccess(MonitorResponse)
   .addError(InvalidAddressError)
-  .addError(InvalidRequestError)
-  .addError(MalformedJsonError)
   .addError(NotScannedError)
   .addError(WatchNotFoundError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
-  .addError(RateLimitedError)
-  .addError(QuotaExceededError)
+  .pipe(jsonBodyErrors)
+  .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Position monitoring decision")
   .annotate(
     OpenApi.Description,
@@ -87,13 +76,9 @@ const setWatch = HttpApiEndpoint.post("setWatch", "/api/v1/decision/set-watch")
   .setPayload(SetWatchRequest)
   .addSuccess(WatchResponse, { status: 201 })
   .addError(InvalidAddressError)
-  .addError(InvalidRequestError)
-  .addError(MalformedJsonError)
   .addError(WatchLimitReachedError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
-  .addError(RateLimitedError)
-  .addError(QuotaExceededError)
+  .pipe(jsonBodyErrors)
+  .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Store a watch contract")
   .annotate(
     OpenApi.Description,

@@ -1,4 +1,5 @@
-import { HttpApiSchema } from "@effect/platform"
+import { type HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Schema } from "effect"
 
 // Every failure leaves the service as one envelope: {"error": {"code", "message", "requestId", "details"?}}.
@@ -150,3 +151,37 @@ export const ServiceUnavailableError = envelope(
   ServiceUnavailable, "ServiceUnavailable", "service_unavailable", 503,
   "The database is unreachable; retry after the Retry-After seconds."
 )
+
+/** The failures of any route that takes a JSON body, before its handler runs. */
+export const jsonBodyErrors = <
+  Name extends string,
+  Method extends HttpMethod,
+  Path,
+  UrlParams,
+  Payload,
+  Headers,
+  Success,
+  Error,
+  R,
+  RE
+>(endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>) =>
+  endpoint
+    .addError(InvalidRequestError)
+    .addError(MalformedJsonError)
+    .addError(PayloadTooLargeError)
+    .addError(UnsupportedMediaTypeError)
+
+/** The refusals of a metered route. */
+export const meteredErrors = <
+  Name extends string,
+  Method extends HttpMethod,
+  Path,
+  UrlParams,
+  Payload,
+  Headers,
+  Success,
+  Error,
+  R,
+  RE
+>(endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>) =>
+  endpoint.addError(RateLimitedError).addError(QuotaExceededError)

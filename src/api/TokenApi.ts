@@ -3,13 +3,9 @@ import { TokenRiskRequest, TokenRiskResponse } from "../domain/TokenRisk.ts"
 import { TokenRiskAuth } from "./Auth.ts"
 import {
   InvalidAddressError,
-  InvalidRequestError,
-  MalformedJsonError,
-  NotScannedError,
-  PayloadTooLargeError,
-  QuotaExceededError,
-  RateLimitedError,
-  UnsupportedMediaTypeError
+  jsonBodyErrors,
+  meteredErrors,
+  NotScannedError
 } from "./Errors.ts"
 
 export const TOKEN_RISK_COST = 1
@@ -19,13 +15,9 @@ const risk = HttpApiEndpoint.post("risk", "/api/v1/token/risk")
   .setPayload(TokenRiskRequest)
   .addSuccess(TokenRiskResponse)
   .addError(InvalidAddressError)
-  .addError(InvalidRequestError)
-  .addError(MalformedJsonError)
   .addError(NotScannedError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
-  .addError(RateLimitedError)
-  .addError(QuotaExceededError)
+  .pipe(jsonBodyErrors)
+  .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Token risk packet")
   .annotate(
     OpenApi.Description,

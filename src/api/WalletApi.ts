@@ -6,11 +6,8 @@ import { DeployerHistoryAuth, WalletRiskAuth } from "./Auth.ts"
 import {
   InvalidAddressError,
   InvalidRequestError,
-  MalformedJsonError,
-  PayloadTooLargeError,
-  QuotaExceededError,
-  RateLimitedError,
-  UnsupportedMediaTypeError
+  jsonBodyErrors,
+  meteredErrors
 } from "./Errors.ts"
 
 export const WALLET_RISK_COST = 2
@@ -21,12 +18,8 @@ const risk = HttpApiEndpoint.post("risk", "/api/v1/wallet/risk")
   .setPayload(WalletRiskRequest)
   .addSuccess(WalletRiskResponse)
   .addError(InvalidAddressError)
-  .addError(InvalidRequestError)
-  .addError(MalformedJsonError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
-  .addError(RateLimitedError)
-  .addError(QuotaExceededError)
+  .pipe(jsonBodyErrors)
+  .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Wallet risk screening")
   .annotate(
     OpenApi.Description,
@@ -53,8 +46,7 @@ const history = HttpApiEndpoint.get("history", "/api/v1/deployer/:wallet/history
   .addSuccess(DeployerHistoryResponse)
   .addError(InvalidAddressError)
   .addError(InvalidRequestError)
-  .addError(RateLimitedError)
-  .addError(QuotaExceededError)
+  .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Deployer launch history")
   .annotate(
     OpenApi.Description,

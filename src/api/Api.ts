@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalErrorError, ServiceUnavailableError } from "./Errors.ts"
 import { documentEnvelopeOnly } from "./OpenApiEnvelope.ts"
 import { RiskCheckApi } from "./RiskCheckApi.ts"
+import { SystemApi } from "./SystemApi.ts"
 import { DecisionApi, WatchApi } from "./DecisionApi.ts"
 import { TokenApi } from "./TokenApi.ts"
 import { DeployerApi, WalletApi } from "./WalletApi.ts"
@@ -9,6 +10,7 @@ import { DeployerApi, WalletApi } from "./WalletApi.ts"
 export const API_VERSION = "0.1.0"
 
 export class RiskApi extends HttpApi.make("risk")
+  .add(SystemApi)
   .add(RiskCheckApi)
   .add(TokenApi)
   .add(WalletApi)

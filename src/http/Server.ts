@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { RiskApi } from "../api/Api.ts"
 import { AppConfig } from "../Config.ts"
 import { AccountsSql } from "../services/Accounts.ts"
+import { HealthSql } from "../services/Health.ts"
 import { PublicTrafficLive } from "../services/PublicTraffic.ts"
 import { QuotaSql } from "../services/Quota.ts"
 import { ScanCacheSql } from "../services/ScanCache.ts"
@@ -16,16 +17,17 @@ import { DeployerHistoryAuthLive, PublicAccessLive, TokenRiskAuthLive, WalletRis
 import { DecisionHttp, WatchHttp } from "./DecisionHttp.ts"
 import { DeployerHttp, WalletHttp } from "./WalletHttp.ts"
 import { RiskCheckHttp } from "./RiskCheckHttp.ts"
+import { SystemHttp } from "./SystemHttp.ts"
 import { TokenHttp } from "./TokenHttp.ts"
 
 /** The HttpApi with its handlers; needs the services the handlers use. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
-  Layer.provide([RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp]),
+  Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp]),
   Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, PublicAccessLive])
 )
 
 /** Services over SQL; needs a SqlClient (sql/Database.ts). */
-export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql, WatchesSql).pipe(
+export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql, WatchesSql, HealthSql).pipe(
   Layer.provideMerge(PublicTrafficLive.pipe(Layer.provide(AccountsSql))),
   Layer.provideMerge(WalletRiskLive.pipe(Layer.provide(WalletStoreSql)))
 )

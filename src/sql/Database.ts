@@ -5,6 +5,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { DatabaseConfig, type DatabaseConfig as Settings } from "../Config.ts"
 import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
 import { MigrationsLive } from "./Migrations.ts"
+import { pgliteAssets } from "./PgliteAssets.ts"
 
 const clientOptions = {
   applicationName: "risk-api",
@@ -15,8 +16,9 @@ const clientOptions = {
 /** Starts PGlite on `dataDir` behind a loopback Postgres socket so the same PgClient and SQL serve both. */
 export const embeddedPostgres = (dataDir: string) =>
   Effect.gen(function*() {
+    const assets = yield* pgliteAssets
     const db = yield* Effect.acquireRelease(
-      Effect.promise(() => PGlite.create(dataDir)),
+      Effect.promise(() => PGlite.create(dataDir, assets)),
       (db) => Effect.promise(() => db.close())
     )
     // PGlite is one session; the socket server queues queries and keeps a transaction to its connection.

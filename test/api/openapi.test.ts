@@ -9,6 +9,7 @@ import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
 import { WatchesMemory } from "../../src/services/Watches.ts"
+import { HealthAlwaysReady } from "../../src/services/Health.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { testApp } from "../support/http.ts"
 
@@ -16,7 +17,7 @@ import { testApp } from "../support/http.ts"
 // After an intended change: UPDATE_OPENAPI_SNAPSHOT=1 bun test test/api/openapi.test.ts
 const SNAPSHOT = new URL("./openapi.snapshot.json", import.meta.url).pathname
 
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory, HealthAlwaysReady))
 const app = testApp((await runtime.runtime()).context)
 const served = async () => (await app("/openapi.json")).json() as Promise<Record<string, any>>
 
@@ -50,6 +51,8 @@ describe("/openapi.json", () => {
       }
     }
     expect(statuses).toEqual({
+      "GET /health": ["200", "500", "503"],
+      "GET /ready": ["200", "500", "503"],
       "GET /api/risk-check/{address}": ["200", "400", "429", "500", "503"],
       "POST /api/risk-check/batch": ["200", "400", "413", "415", "429", "500", "503"],
       "POST /api/risk-check/{address}/rescan": ["202", "400", "413", "415", "429", "500", "503"],

@@ -11,6 +11,7 @@ import { ScanRequestsSql } from "../../src/services/ScanRequests.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStore, WalletStoreSql } from "../../src/services/WalletStore.ts"
 import { WatchesSql } from "../../src/services/Watches.ts"
+import { HealthSql } from "../../src/services/Health.ts"
 import type { ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -21,7 +22,7 @@ import { postJson, read, testApp } from "../support/http.ts"
 const services = Layer.mergeAll(
   ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql, WatchesSql,
   makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)),
-  WalletRiskLive.pipe(Layer.provide(WalletStoreSql))
+  WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), HealthSql
 ).pipe(Layer.provideMerge(TestDatabase))
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)

@@ -8,12 +8,13 @@ import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
 import { WatchesMemory } from "../../src/services/Watches.ts"
+import { HealthAlwaysReady } from "../../src/services/Health.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
 
 // Every failure, whatever its origin, is {"error": {code, message, requestId, details?}} with its status.
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory, HealthAlwaysReady))
 const app = testApp((await runtime.runtime()).context)
 
 const expectEnvelope = async (response: Response, status: number, code: string) => {

@@ -10,6 +10,7 @@ import { PublicTrafficUnlimited } from "../../src/services/PublicTraffic.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreEmpty } from "../../src/services/WalletStore.ts"
 import { WatchesMemory } from "../../src/services/Watches.ts"
+import { HealthAlwaysReady } from "../../src/services/Health.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
@@ -25,7 +26,7 @@ const buggy = Layer.succeed(ScanRequests, {
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
   pending: () => Effect.die(new Error("not used"))
 })
-const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory))
+const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory, HealthAlwaysReady))
 const app = testApp((await runtime.runtime()).context)
 
 describe("failure statuses", () => {

@@ -5,6 +5,7 @@ import { Accounts, AccountsSql } from "../../src/services/Accounts.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreSql } from "../../src/services/WalletStore.ts"
 import { WatchesSql } from "../../src/services/Watches.ts"
+import { HealthSql } from "../../src/services/Health.ts"
 import { makePublicTraffic, makeWindows, PublicTraffic } from "../../src/services/PublicTraffic.ts"
 import { QuotaSql } from "../../src/services/Quota.ts"
 import { ScanCacheSql } from "../../src/services/ScanCache.ts"
@@ -17,7 +18,7 @@ import { read, testApp } from "../support/http.ts"
 // The open routes: a per-client limit kept in memory, and X-Api-Key attribution that never fails a call.
 const LIMIT = 3
 const services = Layer.mergeAll(
-  ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: LIMIT }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql
+  ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: LIMIT }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql
 ).pipe(Layer.provideMerge(TestDatabase))
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)

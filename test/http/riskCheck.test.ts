@@ -7,6 +7,7 @@ import { QuotaSql } from "../../src/services/Quota.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreSql } from "../../src/services/WalletStore.ts"
 import { WatchesSql } from "../../src/services/Watches.ts"
+import { HealthSql } from "../../src/services/Health.ts"
 import { makePublicTraffic } from "../../src/services/PublicTraffic.ts"
 import type { ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
@@ -15,7 +16,7 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The public routes end to end: HttpApi, handlers, SQL services and the real database.
-const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql).pipe(Layer.provideMerge(TestDatabase)))
+const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql).pipe(Layer.provideMerge(TestDatabase)))
 const app = testApp((await runtime.runtime()).context)
 
 const stored = async (scan: ScanEvidenceEncoded): Promise<string> => {

@@ -6,6 +6,7 @@ import { Quota, QuotaSql } from "../../src/services/Quota.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStoreSql } from "../../src/services/WalletStore.ts"
 import { WatchesSql } from "../../src/services/Watches.ts"
+import { HealthSql } from "../../src/services/Health.ts"
 import { makePublicTraffic } from "../../src/services/PublicTraffic.ts"
 import { ScanCache, ScanCacheSql } from "../../src/services/ScanCache.ts"
 import { ScanRequestsSql } from "../../src/services/ScanRequests.ts"
@@ -15,7 +16,7 @@ import { cleanScan, decodeScan, newAddress } from "../support/fixtures.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The keyed token risk route end to end: auth, scopes, metering and the packet, on the real database.
-const services = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql).pipe(Layer.provideMerge(TestDatabase))
+const services = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql).pipe(Layer.provideMerge(TestDatabase))
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 

@@ -10,6 +10,7 @@ import { ScanRequestsSql } from "../../src/services/ScanRequests.ts"
 import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
 import { WalletStore, WalletStoreSql } from "../../src/services/WalletStore.ts"
 import { WatchesSql } from "../../src/services/Watches.ts"
+import { HealthSql } from "../../src/services/Health.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
@@ -19,7 +20,7 @@ import { postJson, read, testApp } from "../support/http.ts"
 const services = Layer.mergeAll(
   ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql,
   makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)),
-  WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql
+  WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql
 ).pipe(Layer.provideMerge(TestDatabase))
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)

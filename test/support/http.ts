@@ -13,8 +13,9 @@ import type { WalletRisk } from "../../src/services/WalletRisk.ts"
 import type { WalletStore } from "../../src/services/WalletStore.ts"
 
 import type { Watches } from "../../src/services/Watches.ts"
+import type { Health } from "../../src/services/Health.ts"
 
-export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic | WalletStore | WalletRisk | Watches
+export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic | WalletStore | WalletRisk | Watches | Health
 
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {

@@ -1,7 +1,8 @@
 import { ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
-import { Console, Effect, Logger, Predicate } from "effect"
+import { Console, Effect, Predicate } from "effect"
 import { ImportFailed, runCli } from "./cli/Commands.ts"
+import { CliLoggingLive } from "./Logging.ts"
 
 const exitWith = (code: number) => Effect.sync(() => void (process.exitCode = code))
 
@@ -17,7 +18,6 @@ runCli(process.argv).pipe(
     (error) => Effect.zipRight(Console.error(`risk-api: ${error.message}`), exitWith(1))
   ),
   Effect.provide(BunContext.layer),
-  // Logs go to stderr, so a command's output on stdout (a new key, NDJSON) stays clean for pipes.
-  Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))),
+  Effect.provide(CliLoggingLive),
   BunRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -6,13 +6,16 @@ import { DatabaseLive } from "../sql/Database.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
 import { MIN_DEMO_TOKENS } from "../demo/generate.ts"
 import { SeedDemoOnStart, seedDemo } from "../demo/seed.ts"
+import { ServerLoggingLive } from "../Logging.ts"
 import { VERSION } from "../version.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 
 const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
 
 const serve = Command.make("serve", {}, () =>
-  Layer.launch(HttpLive.pipe(Layer.provide(SeedDemoOnStart), Layer.provide(WithDatabase)))
+  Layer.launch(HttpLive.pipe(Layer.provide(SeedDemoOnStart), Layer.provide(WithDatabase))).pipe(
+    Effect.provide(ServerLoggingLive)
+  )
 ).pipe(Command.withDescription("Start the HTTP server (applies migrations first; seeds demo data on a new embedded database)."))
 
 const migrate = Command.make("migrate", {}, () =>

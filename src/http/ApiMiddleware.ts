@@ -3,7 +3,9 @@ import type { HttpApp } from "@effect/platform"
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
 import { envelopeResponse, renderCause, type Failure } from "./ErrorEnvelope.ts"
+import { inFlight, latency, refusals, requests } from "./Metrics.ts"
 import { CurrentRequest, newRequestContext, type RequestContext } from "./RequestContext.ts"
+import { routeOf } from "./Routes.ts"
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
@@ -81,10 +83,34 @@ const refundUnlessSucceeded = (context: RequestContext, status: number | undefin
   )
 }
 
+// One log line and the metrics of every request; the key never appears, the account id does.
+const observe = (request: HttpServerRequest.HttpServerRequest, context: RequestContext, status: number, started: number) => {
+  const seconds = (performance.now() - started) / 1000
+  const path = request.url.split("?")[0] ?? request.url
+  const route = routeOf(request.method, path)
+  requests.inc({ method: request.method, route, status: String(status) })
+  latency.observe({ method: request.method, route }, seconds)
+  if (context.refusal !== undefined) refusals.inc({ reason: context.refusal })
+  return Effect.logInfo("request").pipe(
+    Effect.annotateLogs({
+      method: request.method,
+      route,
+      path,
+      status,
+      durationMs: Math.round(seconds * 100_000) / 100,
+      requestId: context.id,
+      ...(context.accountId === undefined ? {} : { accountId: context.accountId })
+    })
+  )
+}
+
 export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.gen(function*() {
+    const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
     const context = newRequestContext(request.headers["x-request-id"])
+    inFlight.inc()
+    yield* Effect.addFinalizer(() => Effect.sync(() => inFlight.dec()))
     const rejected = yield* precheck(request, maxBodyBytes)
     const response = rejected !== undefined
       ? envelopeResponse(rejected, context.id)
@@ -94,8 +120,9 @@ export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): Ht
         Effect.locally(CurrentRequest, context)
       )
     yield* refundUnlessSucceeded(context, response.status)
+    yield* observe(request, context, response.status, started)
     return HttpServerResponse.setHeader(withStanding(response, context), "x-request-id", context.id)
-  })
+  }).pipe(Effect.scoped)
 
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(
   Effect.map(AppConfig, (config) => withEnvelope(config.maxBodyBytes))

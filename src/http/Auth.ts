@@ -22,9 +22,13 @@ const authorize = (
     accounts.authenticate(Redacted.value(key)),
     (found): Effect.Effect<Caller & { readonly scope: Scope }, Unauthorized | Forbidden> => {
       if (Option.isNone(found)) return Effect.fail(unauthorized)
-      return found.value.scopes.includes(scope)
-        ? Effect.succeed({ ...found.value, scope })
-        : Effect.fail(new Forbidden({ message: `This key lacks the scope this route needs: ${scope}.` }))
+      return Effect.zipRight(
+        // The account (never the key) goes into the request log.
+        Effect.map(FiberRef.get(CurrentRequest), (context) => void (context.accountId = found.value.accountId)),
+        found.value.scopes.includes(scope)
+          ? Effect.succeed({ ...found.value, scope })
+          : Effect.fail(new Forbidden({ message: `This key lacks the scope this route needs: ${scope}.` }))
+      )
     }
   )
 
@@ -68,12 +72,14 @@ export const PublicAccessLive = Layer.effect(
         onNone: () => `ip:${clientAddressOf(request, trustProxy)}`,
         onSome: (id) => `account:${id}`
       })
+      const context = yield* FiberRef.get(CurrentRequest)
+      if (Option.isSome(account)) context.accountId = account.value
       const decision = yield* traffic.admit(client)
       if (decision.limit === 0) return
-      const context = yield* FiberRef.get(CurrentRequest)
       context.standing = { rate: { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds } }
       if (decision.admitted) return
       context.retryAfterSeconds = decision.resetSeconds
+      context.refusal = "rate_limited"
       return yield* new RateLimited({
         message: `More than ${decision.limit} requests this minute from this client; retry in ${decision.resetSeconds} s.`
       })

@@ -15,6 +15,7 @@ export const charge = (caller: Caller, cost: number): Effect.Effect<Standing, Ra
     const outcome = yield* quota.charge(caller, cost)
     context.standing = outcome.standing
     if (outcome._tag === "Refused") {
+      context.refusal = outcome.error._tag === "RateLimited" ? "rate_limited" : "quota_exceeded"
       context.retryAfterSeconds = outcome.error._tag === "RateLimited"
         ? outcome.standing.rate.resetSeconds
         : outcome.standing.quota.resetSeconds

@@ -9,13 +9,17 @@ export interface RequestContext {
   standing: { readonly rate: Standing["rate"]; readonly quota?: Standing["quota"] } | undefined
   refund: { readonly cost: number; readonly run: Effect.Effect<void> } | undefined
   retryAfterSeconds: number | undefined
+  refusal: "rate_limited" | "quota_exceeded" | undefined
+  accountId: string | undefined
 }
 
 export const CurrentRequest = FiberRef.unsafeMake<RequestContext>({
   id: "",
   standing: undefined,
   refund: undefined,
-  retryAfterSeconds: undefined
+  retryAfterSeconds: undefined,
+  refusal: undefined,
+  accountId: undefined
 })
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/
@@ -28,7 +32,9 @@ export const newRequestContext = (header: string | undefined): RequestContext =>
   id: requestIdFrom(header),
   standing: undefined,
   refund: undefined,
-  retryAfterSeconds: undefined
+  retryAfterSeconds: undefined,
+  refusal: undefined,
+  accountId: undefined
 })
 
 export const currentRequestId = Effect.map(FiberRef.get(CurrentRequest), (context) => context.id)

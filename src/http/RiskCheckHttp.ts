@@ -7,6 +7,7 @@ import type { BatchResponse } from "../domain/RiskCheck.ts"
 import { cacheControlOf, checkUrlOf, riskCheckOf } from "../riskcheck/riskCheckOf.ts"
 import { ScanCache } from "../services/ScanCache.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
+import { scanLookups } from "./Metrics.ts"
 
 export const MAX_BATCH = 50
 
@@ -32,6 +33,7 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
           const started = performance.now()
           const address = yield* parseAddress(path.address)
           const scan = yield* scans.latest(address)
+          scanLookups.inc({ result: Option.isSome(scan) ? "hit" : "miss" })
           const now = yield* Clock.currentTimeMillis
           const result = riskCheckOf(address, Option.getOrUndefined(scan), now, Math.round(performance.now() - started))
           yield* setHeader("cache-control", cacheControlOf(result))
@@ -49,6 +51,8 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
           }
           const valid = distinct.filter(isSolanaAddress) as Array<Address>
           const found = yield* scans.latestMany(valid)
+          scanLookups.inc({ result: "hit" }, found.size)
+          scanLookups.inc({ result: "miss" }, valid.length - found.size)
           const now = yield* Clock.currentTimeMillis
           const latencyMs = Math.round(performance.now() - started)
           const results: BatchResponse["results"] = Object.fromEntries(distinct.map((address) => [

@@ -4,6 +4,7 @@ import { RiskApi } from "../api/Api.ts"
 // Path patterns of every route the server answers, to tell an unknown path (404) from a wrong method (405).
 interface RoutePattern {
   readonly method: string
+  readonly path: string
   readonly pattern: RegExp
 }
 
@@ -14,13 +15,14 @@ const escape = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/
 
 const collect = (): ReadonlyArray<RoutePattern> => {
   const routes: Array<RoutePattern> = [
-    { method: "GET", pattern: compile("/openapi.json") },
-    { method: "GET", pattern: compile("/docs") }
+    { method: "GET", path: "/openapi.json", pattern: compile("/openapi.json") },
+    { method: "GET", path: "/docs", pattern: compile("/docs") },
+    { method: "GET", path: "/metrics", pattern: compile("/metrics") }
   ]
   HttpApi.reflect(RiskApi, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
-      routes.push({ method: endpoint.method, pattern: compile(endpoint.path) })
+      routes.push({ method: endpoint.method, path: endpoint.path, pattern: compile(endpoint.path) })
     }
   })
   return routes
@@ -34,4 +36,13 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => {
   for (const route of routes) if (route.pattern.test(path)) methods.add(route.method)
   if (methods.has("GET")) methods.add("HEAD")
   return [...methods]
+}
+
+/** The route template a request matched (`/api/risk-check/:address`), for logs and metrics; "unmatched" otherwise. */
+export const routeOf = (method: string, path: string): string => {
+  const wanted = method === "HEAD" ? "GET" : method
+  // Literal segments win over parameters, as in the router (`/api/risk-check/batch` before `/:address`).
+  const matches = routes.filter((route) => route.method === wanted && route.pattern.test(path))
+  matches.sort((a, b) => a.path.split(":").length - b.path.split(":").length)
+  return matches[0]?.path ?? "unmatched"
 }

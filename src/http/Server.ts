@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpServer, HttpServerResponse } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
 import { RiskApi } from "../api/Api.ts"
@@ -13,6 +13,7 @@ import { WalletStoreSql } from "../services/WalletStore.ts"
 import { WatchesSql } from "../services/Watches.ts"
 import { ScanRequestsSql } from "../services/ScanRequests.ts"
 import { ApiMiddlewareLive } from "./ApiMiddleware.ts"
+import { registry } from "./Metrics.ts"
 import { DeployerHistoryAuthLive, PublicAccessLive, TokenRiskAuthLive, WalletRiskAuthLive, WatchAuthLive } from "./Auth.ts"
 import { DecisionHttp, WatchHttp } from "./DecisionHttp.ts"
 import { DeployerHttp, WalletHttp } from "./WalletHttp.ts"
@@ -32,10 +33,20 @@ export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, Account
   Layer.provideMerge(WalletRiskLive.pipe(Layer.provide(WalletStoreSql)))
 )
 
-/** Routing, docs, /openapi.json and the error envelope around the API. */
+// Prometheus text format, for scrapers; an operations endpoint, not part of the API contract.
+const MetricsLive = HttpApiBuilder.Router.use((router) =>
+  router.get(
+    "/metrics",
+    Effect.map(Effect.promise(() => registry.metrics()), (text) =>
+      HttpServerResponse.text(text, { contentType: registry.contentType }))
+  )
+)
+
+/** Routing, docs, /openapi.json, /metrics and the error envelope around the API. */
 export const AppLive = Layer.mergeAll(
   HttpApiScalar.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  MetricsLive,
   ApiMiddlewareLive
 ).pipe(Layer.provideMerge(ApiLive))
 

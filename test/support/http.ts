@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { afterAll } from "bun:test"
-import { type Context, Layer } from "effect"
+import { type Context, Layer, Logger, LogLevel } from "effect"
 import { AppLive } from "../../src/http/Server.ts"
 import type { ScanCache } from "../../src/services/ScanCache.ts"
 import type { ScanRequests } from "../../src/services/ScanRequests.ts"
@@ -20,7 +20,11 @@ export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTr
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {
   const { dispose, handler } = HttpApiBuilder.toWebHandler(
-    Layer.mergeAll(AppLive.pipe(Layer.provide(Layer.succeedContext(services))), HttpServer.layerContext)
+    Layer.mergeAll(
+      AppLive.pipe(Layer.provide(Layer.succeedContext(services))),
+      HttpServer.layerContext,
+      Logger.minimumLogLevel(LogLevel.Warning) // request lines would drown the test output
+    )
   )
   afterAll(() => dispose())
   return (path: string, init?: RequestInit): Promise<Response> => handler(new Request(`http://localhost${path}`, init))

@@ -1,0 +1,34 @@
+import { Config, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
+
+export const LogConfig = Config.all({
+  level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  format: Config.literal("json", "pretty")("LOG_FORMAT").pipe(Config.withDefault("json" as const))
+})
+
+const levelName = (level: LogLevel.LogLevel) => level.label.toLowerCase()
+
+const text = (message: unknown): string =>
+  Array.isArray(message) ? message.map(text).join(" ") : typeof message === "string" ? message : JSON.stringify(message)
+
+/** One JSON object per line on stdout: time, level, message, then the log's annotations as fields. */
+export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+  const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), message: text(message) }
+  for (const [key, value] of HashMap.toEntries(annotations)) line[key] = value
+  if (cause._tag !== "Empty") line.cause = String(cause).slice(0, 4_000)
+  process.stdout.write(`${JSON.stringify(line)}\n`)
+})
+
+/** Commands log to stderr, so what they print on stdout (a new key, NDJSON) stays clean for pipes. */
+export const cliLogger = Logger.prettyLogger({ stderr: true })
+
+export const CliLoggingLive = Logger.replace(Logger.defaultLogger, cliLogger)
+
+/** The server's logger: JSON lines on stdout (or the pretty format) at LOG_LEVEL. */
+export const ServerLoggingLive = Layer.unwrapEffect(
+  Effect.map(LogConfig, ({ format, level }) =>
+    Layer.merge(
+      Logger.replace(cliLogger, format === "json" ? jsonLineLogger : Logger.prettyLogger()),
+      Logger.minimumLogLevel(level)
+    ))
+)
+

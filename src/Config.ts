@@ -1,4 +1,4 @@
-import { Config, Option } from "effect"
+import { Config, Option, Redacted } from "effect"
 
 // Every setting comes from the environment; see the README's configuration table.
 export const AppConfig = Config.all({
@@ -11,7 +11,13 @@ export const AppConfig = Config.all({
 })
 
 export const DatabaseConfig = Config.all({
-  url: Config.redacted("DATABASE_URL").pipe(Config.option),
+  url: Config.redacted("DATABASE_URL").pipe(
+    Config.validate({
+      message: "DATABASE_URL must be a postgres:// or postgresql:// URL",
+      validation: (url) => /^postgres(ql)?:\/\/[^\s]+$/.test(Redacted.value(url)) && URL.canParse(Redacted.value(url))
+    }),
+    Config.option
+  ),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
   poolSize: Config.integer("DATABASE_POOL_SIZE").pipe(
     Config.validate({ message: "DATABASE_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 }),

@@ -1,4 +1,4 @@
-import { Config, Effect, HashMap, Layer, Logger, LogLevel } from "effect"
+import { Config, Effect, FiberRef, HashMap, HashSet, Layer, Logger, LogLevel } from "effect"
 
 export const LogConfig = Config.all({
   level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
@@ -23,11 +23,14 @@ export const cliLogger = Logger.prettyLogger({ stderr: true })
 
 export const CliLoggingLive = Logger.replace(Logger.defaultLogger, cliLogger)
 
-/** The server's logger: JSON lines on stdout (or the pretty format) at LOG_LEVEL. */
+/** The server's logger, instead of any other: JSON lines on stdout (or the pretty format) at LOG_LEVEL. */
 export const ServerLoggingLive = Layer.unwrapEffect(
   Effect.map(LogConfig, ({ format, level }) =>
     Layer.merge(
-      Logger.replace(cliLogger, format === "json" ? jsonLineLogger : Logger.prettyLogger()),
+      Layer.scopedDiscard(Effect.locallyScopedWith(
+        FiberRef.currentLoggers,
+        () => HashSet.make(format === "json" ? jsonLineLogger : Logger.prettyLogger())
+      )),
       Logger.minimumLogLevel(level)
     ))
 )

@@ -1,6 +1,6 @@
 import { ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
-import { Console, Effect, Predicate } from "effect"
+import { ConfigError, Console, Effect, Option, Predicate } from "effect"
 import { ImportFailed, runCli } from "./cli/Commands.ts"
 import { CliLoggingLive } from "./Logging.ts"
 
@@ -14,8 +14,17 @@ runCli(process.argv).pipe(
   // Operator mistakes (unknown account or key, bad plan) and an unreachable database: one line, exit 1.
   Effect.catchIf(
     (error) => Predicate.isTagged(error, "AccountNotFound") || Predicate.isTagged(error, "KeyNotFound") ||
-      Predicate.isTagged(error, "InvalidPlan") || Predicate.isTagged(error, "ServiceUnavailable"),
+      Predicate.isTagged(error, "InvalidPlan") || Predicate.isTagged(error, "ServiceUnavailable") ||
+      Predicate.isTagged(error, "SqlError"),
     (error) => Effect.zipRight(Console.error(`risk-api: ${error.message}`), exitWith(1))
+  ),
+  // Start-up problems an operator fixes (bad setting, port in use, database down): one line, exit 1.
+  Effect.catchIf(ConfigError.isConfigError, (error) =>
+    Effect.zipRight(Console.error(`risk-api: invalid configuration: ${String(error).replace(/^\(|\)$/g, "")}`), exitWith(1))),
+  Effect.catchSomeDefect((defect) =>
+    defect instanceof Error && /Failed to start server|EADDRINUSE/.test(defect.message)
+      ? Option.some(Effect.zipRight(Console.error(`risk-api: ${defect.message.split("\n")[0]}`), exitWith(1)))
+      : Option.none()
   ),
   Effect.provide(BunContext.layer),
   Effect.provide(CliLoggingLive),

@@ -1,8 +1,9 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Data, Effect, Layer, Option } from "effect"
-import { HttpLive, ServicesSql } from "../http/Server.ts"
+import { serveApi } from "../http/BunServe.ts"
+import { ServicesSql } from "../http/Server.ts"
 import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../importer/importScans.ts"
-import { DatabaseLive } from "../sql/Database.ts"
+import { databaseLayer, DatabaseLive } from "../sql/Database.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
 import { MIN_DEMO_TOKENS } from "../demo/generate.ts"
 import { SeedDemoOnStart, seedDemo } from "../demo/seed.ts"
@@ -12,10 +13,14 @@ import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 
 const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
 
+const ServeDatabase = ServicesSql.pipe(Layer.provideMerge(databaseLayer("forever")))
+
 const serve = Command.make("serve", {}, () =>
-  Layer.launch(HttpLive.pipe(Layer.provide(SeedDemoOnStart), Layer.provide(WithDatabase))).pipe(
-    Effect.provide(ServerLoggingLive)
-  )
+  Effect.gen(function*() {
+    const services = yield* Layer.build(Layer.merge(ServeDatabase, SeedDemoOnStart.pipe(Layer.provide(ServeDatabase))))
+    yield* serveApi(services, ServerLoggingLive)
+    return yield* Effect.never
+  }).pipe(Effect.scoped, Effect.provide(ServerLoggingLive))
 ).pipe(Command.withDescription("Start the HTTP server (applies migrations first; seeds demo data on a new embedded database)."))
 
 const migrate = Command.make("migrate", {}, () =>

@@ -3,6 +3,7 @@ import type { HttpApp } from "@effect/platform"
 import { Effect } from "effect"
 import { AppConfig } from "../Config.ts"
 import { envelopeResponse, renderCause, type Failure } from "./ErrorEnvelope.ts"
+import { lifecycle } from "./Lifecycle.ts"
 import { inFlight, latency, refusals, requests } from "./Metrics.ts"
 import { CurrentRequest, newRequestContext, type RequestContext } from "./RequestContext.ts"
 import { routeOf } from "./Routes.ts"
@@ -110,7 +111,12 @@ export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): Ht
     const request = yield* HttpServerRequest.HttpServerRequest
     const context = newRequestContext(request.headers["x-request-id"])
     inFlight.inc()
-    yield* Effect.addFinalizer(() => Effect.sync(() => inFlight.dec()))
+    lifecycle.inFlight++
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        inFlight.dec()
+        lifecycle.inFlight--
+      }))
     const rejected = yield* precheck(request, maxBodyBytes)
     const response = rejected !== undefined
       ? envelopeResponse(rejected, context.id)

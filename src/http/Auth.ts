@@ -4,6 +4,7 @@ import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth, Watch
 import { Forbidden, RateLimited, type ServiceUnavailable, Unauthorized } from "../api/Errors.ts"
 import { PublicTrafficConfig } from "../Config.ts"
 import { PublicTraffic } from "../services/PublicTraffic.ts"
+import { ClientAddress } from "./Lifecycle.ts"
 import { CurrentRequest } from "./RequestContext.ts"
 import type { Scope } from "../domain/Scope.ts"
 import { Accounts, type Caller } from "../services/Accounts.ts"
@@ -54,9 +55,9 @@ export const DeployerHistoryAuthLive = Layer.effect(
 
 // Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise
 // the socket's peer, which a client cannot forge.
-const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, peer: Option.Option<string>, trustProxy: boolean): string => {
   const forwarded = trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
-  return forwarded || Option.getOrElse(request.remoteAddress, () => "unknown")
+  return forwarded || Option.getOrElse(Option.orElse(peer, () => request.remoteAddress), () => "unknown")
 }
 
 export const PublicAccessLive = Layer.effect(
@@ -66,10 +67,11 @@ export const PublicAccessLive = Layer.effect(
     const { trustProxy } = yield* PublicTrafficConfig
     return Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      const peer = yield* Effect.serviceOption(ClientAddress)
       const apiKey = request.headers["x-api-key"]
       const account = apiKey === undefined ? Option.none() : yield* traffic.attribute(apiKey)
       const client = Option.match(account, {
-        onNone: () => `ip:${clientAddressOf(request, trustProxy)}`,
+        onNone: () => `ip:${clientAddressOf(request, peer, trustProxy)}`,
         onSome: (id) => `account:${id}`
       })
       const context = yield* FiberRef.get(CurrentRequest)

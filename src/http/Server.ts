@@ -1,8 +1,6 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServer, HttpServerResponse } from "@effect/platform"
-import { BunHttpServer } from "@effect/platform-bun"
+import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RiskApi } from "../api/Api.ts"
-import { AppConfig } from "../Config.ts"
 import { AccountsSql } from "../services/Accounts.ts"
 import { HealthSql } from "../services/Health.ts"
 import { PublicTrafficLive } from "../services/PublicTraffic.ts"
@@ -49,15 +47,3 @@ export const AppLive = Layer.mergeAll(
   MetricsLive,
   ApiMiddlewareLive
 ).pipe(Layer.provideMerge(ApiLive))
-
-const BunServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from ApiMiddleware below it.
-    BunHttpServer.layer({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes * 16 }))
-)
-
-export const HttpLive = HttpApiBuilder.serve().pipe(
-  HttpServer.withLogAddress,
-  Layer.provide(AppLive),
-  Layer.provide(BunServerLive)
-)

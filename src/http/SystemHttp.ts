@@ -4,6 +4,7 @@ import { RiskApi } from "../api/Api.ts"
 import type { ReadyStatus } from "../api/SystemApi.ts"
 import { Health, type Readiness } from "../services/Health.ts"
 import { VERSION } from "../version.ts"
+import { lifecycle } from "./Lifecycle.ts"
 
 const startedAt = Date.now()
 
@@ -22,8 +23,9 @@ export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
       .handle("ready", () =>
         Effect.flatMap(
           health.readiness,
+          // A draining server answers not ready, so the load balancer stops sending it traffic.
           ({ ready, ...readiness }): Effect.Effect<typeof ReadyStatus.Type | HttpServerResponse.HttpServerResponse> =>
-            ready
+            ready && !lifecycle.draining
               ? Effect.succeed({ status: "ready" as const, ...readiness })
               : notReady(readiness)
         ))

@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
 import { DatabaseConfig, type DatabaseConfig as Settings } from "../Config.ts"
 import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
 import { MigrationsLive } from "./Migrations.ts"
@@ -56,7 +56,24 @@ const clientLayer = (settings: Settings) =>
       )
   })
 
+// A database that is not up yet is waited for with backoff (0.5 s doubling to 10 s), each failure logged
+// without the URL. The server waits as long as it takes; a CLI command gives up after about 20 s.
+const connectRetries = (patience: "forever" | "brief") =>
+  Schedule.exponential(Duration.millis(500)).pipe(
+    Schedule.either(Schedule.spaced(Duration.seconds(10))),
+    Schedule.intersect(patience === "forever" ? Schedule.forever : Schedule.recurs(5)),
+    Schedule.tapInput((error: unknown) =>
+      Effect.logWarning("database not reachable yet; retrying", error instanceof Error ? error.message : String(error))
+    )
+  )
+
+const connect = (settings: Settings, patience: "forever" | "brief") =>
+  Layer.retry(clientLayer(settings), connectRetries(patience))
+
 /** SqlClient on DATABASE_URL, or on the embedded database; migrations applied before anything uses it. */
-export const DatabaseLive = Layer.unwrapEffect(
-  Effect.map(DatabaseConfig, (settings) => Layer.provideMerge(MigrationsLive, clientLayer(settings)))
-)
+export const databaseLayer = (patience: "forever" | "brief") =>
+  Layer.unwrapEffect(
+    Effect.map(DatabaseConfig, (settings) => Layer.provideMerge(MigrationsLive, connect(settings, patience)))
+  )
+
+export const DatabaseLive = databaseLayer("brief")

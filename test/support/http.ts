@@ -2,20 +2,9 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { afterAll } from "bun:test"
 import { type Context, Layer, Logger, LogLevel } from "effect"
 import { AppLive } from "../../src/http/Server.ts"
-import type { ScanCache } from "../../src/services/ScanCache.ts"
-import type { ScanRequests } from "../../src/services/ScanRequests.ts"
-import type { Accounts } from "../../src/services/Accounts.ts"
-import type { Quota } from "../../src/services/Quota.ts"
+import type { AppServices } from "../../src/http/Services.ts"
 
-import type { PublicTraffic } from "../../src/services/PublicTraffic.ts"
-
-import type { WalletRisk } from "../../src/services/WalletRisk.ts"
-import type { WalletStore } from "../../src/services/WalletStore.ts"
-
-import type { Watches } from "../../src/services/Watches.ts"
-import type { Health } from "../../src/services/Health.ts"
-
-export type AppServices = ScanCache | ScanRequests | Accounts | Quota | PublicTraffic | WalletStore | WalletRisk | Watches | Health
+export type { AppServices }
 
 /** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
 export const testApp = (services: Context.Context<AppServices>) => {

@@ -127,7 +127,8 @@ export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): Ht
       )
     yield* refundUnlessSucceeded(context, response.status)
     yield* observe(request, context, response.status, started)
-    return HttpServerResponse.setHeader(withStanding(response, context), "x-request-id", context.id)
+    const answered = HttpServerResponse.setHeader(withStanding(response, context), "x-request-id", context.id)
+    return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
   }).pipe(Effect.scoped)
 
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(

@@ -10,17 +10,30 @@ export const ShutdownConfig = Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(
   Config.withDefault(15)
 )
 
-// On shutdown: stop accepting connections, mark /ready not ready, let requests in flight finish (up to
-// SHUTDOWN_TIMEOUT_SECONDS), then close what is left. A request that was accepted is answered.
-const drain = (server: Bun.Server<undefined>, deadline: Duration.Duration, dispose: () => Promise<void>) =>
+export const ShutdownGraceConfig = Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
+  Config.validate({ message: "SHUTDOWN_GRACE_SECONDS must be between 0 and 60", validation: (n) => n >= 0 && n <= 60 }),
+  Config.withDefault(1)
+)
+
+// On shutdown: first a grace period in which /ready answers 503 (the load balancer stops sending) and
+// every response closes its connection (no client reuses a connection we are about to close); then stop
+// accepting, let requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS) and close what is left.
+const drain = (
+  server: Bun.Server<undefined>,
+  timing: { readonly grace: Duration.Duration; readonly deadline: Duration.Duration },
+  dispose: () => Promise<void>
+) =>
   Effect.gen(function*() {
     lifecycle.draining = true
-    const inFlightAtSignal = lifecycle.inFlight
+    yield* Effect.logInfo("shutting down: not ready, closing connections after each response").pipe(
+      Effect.annotateLogs({ inFlight: lifecycle.inFlight, graceSeconds: Duration.toSeconds(timing.grace) })
+    )
+    yield* Effect.sleep(timing.grace)
     server.stop(false)
-    yield* Effect.logInfo("shutting down: stopped accepting connections").pipe(Effect.annotateLogs({ inFlight: inFlightAtSignal }))
+    yield* Effect.logInfo("shutting down: stopped accepting connections").pipe(Effect.annotateLogs({ inFlight: lifecycle.inFlight }))
     const finished = yield* Effect.sync(() => lifecycle.inFlight).pipe(
       Effect.repeat({ schedule: Schedule.spaced(Duration.millis(20)), until: (count) => count === 0 }),
-      Effect.timeoutTo({ duration: deadline, onSuccess: () => true, onTimeout: () => false })
+      Effect.timeoutTo({ duration: timing.deadline, onSuccess: () => true, onTimeout: () => false })
     )
     if (!finished) {
       yield* Effect.logWarning("shutdown deadline reached; closing remaining requests").pipe(
@@ -39,7 +52,7 @@ const drain = (server: Bun.Server<undefined>, deadline: Duration.Duration, dispo
 export const serveApi = (services: Context.Context<AppServices>, logging: Layer.Layer<never, ConfigError.ConfigError>) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const deadline = Duration.seconds(yield* ShutdownConfig)
+    const timing = { grace: Duration.seconds(yield* ShutdownGraceConfig), deadline: Duration.seconds(yield* ShutdownConfig) }
     const { dispose, handler } = HttpApiBuilder.toWebHandler(
       Layer.mergeAll(AppLive.pipe(Layer.provide(Layer.succeedContext(services))), HttpServer.layerContext, logging)
     )
@@ -54,7 +67,7 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
         }),
       catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)
     }).pipe(Effect.orDie)
-    yield* Effect.addFinalizer(() => drain(server, deadline, dispose))
+    yield* Effect.addFinalizer(() => drain(server, timing, dispose))
     yield* Effect.logInfo(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`)
     return server
   })

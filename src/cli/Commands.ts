@@ -2,6 +2,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Console, Data, Effect, Layer, Option } from "effect"
 import { serveApi } from "../http/BunServe.ts"
 import { ServicesSql } from "../http/Server.ts"
+import { ScanCacheCachedLive } from "../services/ScanCacheCached.ts"
 import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../importer/importScans.ts"
 import { databaseLayer, DatabaseLive } from "../sql/Database.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
@@ -13,7 +14,8 @@ import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 
 const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
 
-const ServeDatabase = ServicesSql.pipe(Layer.provideMerge(databaseLayer("forever")))
+// The server reads latest scans through the in-process cache; one-shot commands need none.
+const ServeDatabase = Layer.merge(ServicesSql, ScanCacheCachedLive).pipe(Layer.provideMerge(databaseLayer("forever")))
 
 const serve = Command.make("serve", {}, () =>
   Effect.gen(function*() {

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Config, type ConfigError, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Config, type ConfigError, Context, Duration, Effect, Layer } from "effect"
 import { AppConfig } from "../Config.ts"
 import { AppLive } from "./Server.ts"
 import { ClientAddress, lifecycle } from "./Lifecycle.ts"
@@ -15,6 +15,19 @@ export const ShutdownGraceConfig = Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
   Config.withDefault(1)
 )
 
+// Under a steady stream of requests, timers (Effect.sleep, setTimeout) can be starved for as long as the
+// stream lasts; setImmediate runs once per turn of the event loop, so waiting on it keeps time.
+const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+
+const waitUntil = (done: () => boolean, deadline: number): Effect.Effect<boolean> =>
+  Effect.gen(function*() {
+    while (!done()) {
+      if (Date.now() >= deadline) return false
+      yield* nextTurn // spins one event-loop turn at a time: only while shutting down
+    }
+    return true
+  })
+
 // On shutdown: first a grace period in which /ready answers 503 (the load balancer stops sending) and
 // every response closes its connection (no client reuses a connection we are about to close); then stop
 // accepting, let requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS) and close what is left.
@@ -28,13 +41,10 @@ const drain = (
     yield* Effect.logInfo("shutting down: not ready, closing connections after each response").pipe(
       Effect.annotateLogs({ inFlight: lifecycle.inFlight, graceSeconds: Duration.toSeconds(timing.grace) })
     )
-    yield* Effect.sleep(timing.grace)
+    yield* waitUntil(() => false, Date.now() + Duration.toMillis(timing.grace))
     server.stop(false)
     yield* Effect.logInfo("shutting down: stopped accepting connections").pipe(Effect.annotateLogs({ inFlight: lifecycle.inFlight }))
-    const finished = yield* Effect.sync(() => lifecycle.inFlight).pipe(
-      Effect.repeat({ schedule: Schedule.spaced(Duration.millis(20)), until: (count) => count === 0 }),
-      Effect.timeoutTo({ duration: timing.deadline, onSuccess: () => true, onTimeout: () => false })
-    )
+    const finished = yield* waitUntil(() => lifecycle.inFlight === 0, Date.now() + Duration.toMillis(timing.deadline))
     if (!finished) {
       yield* Effect.logWarning("shutdown deadline reached; closing remaining requests").pipe(
         Effect.annotateLogs({ inFlight: lifecycle.inFlight })

@@ -33,10 +33,10 @@ export const scanLookups = new Counter({
   registers: [registry]
 })
 
-export const poolConnections = new Gauge({
-  name: "risk_api_db_pool_connections",
-  help: "Database pool connections by state (total, idle, waiting clients).",
-  labelNames: ["state"] as const,
+export const scanCacheEvents = new Counter({
+  name: "risk_api_scan_cache_total",
+  help: "In-process latest-scan cache: hit (answered from memory) or miss (read from the database).",
+  labelNames: ["result"] as const,
   registers: [registry]
 })
 

@@ -45,6 +45,17 @@ interface Row {
 // form (test/services/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
 const toStored = (row: Row): StoredScan => ({ id: String(row.id), evidence: row.evidence as ScanEvidence })
 
+/** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
+export const SCANS_CHANNEL = "risk_api_scans"
+
+// NOTIFY payloads are limited to 8000 bytes: at most 150 mints (45 characters with quotes) per payload.
+const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const distinct = [...new Set(mints)]
+  const payloads: Array<string> = []
+  for (let i = 0; i < distinct.length; i += 150) payloads.push(JSON.stringify(distinct.slice(i, i + 150)))
+  return payloads
+}
+
 /** The latest-scan lookup: an index probe on scans_latest however long the history (test/services holds it). */
 export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
   sql<Row>`
@@ -98,6 +109,10 @@ export const ScanCacheSql = Layer.effect(
           ) as t(mint, scanned_at, evidence, evidence_hash)
           on conflict (evidence_hash) do nothing
           returning id, mint, scanned_at`
+        // Every process's cache of latest scans forgets these mints when this transaction commits.
+        for (const payload of notificationPayloads(inserted.map((row) => row.mint))) {
+          yield* sql`select pg_notify(${SCANS_CHANNEL}, ${payload})`
+        }
         // A newer scan answers the pending request for its mint.
         if (inserted.length > 0) {
           yield* sql`

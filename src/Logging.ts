@@ -1,7 +1,21 @@
 import { Config, Effect, FiberRef, HashMap, HashSet, Layer, Logger, LogLevel } from "effect"
 
+const LEVELS = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None
+} as const
+
 export const LogConfig = Config.all({
-  level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  level: Config.literal(...(Object.keys(LEVELS) as Array<keyof typeof LEVELS>))("LOG_LEVEL").pipe(
+    Config.withDefault("info" as const),
+    Config.map((name) => LEVELS[name])
+  ),
   format: Config.literal("json", "pretty")("LOG_FORMAT").pipe(Config.withDefault("json" as const))
 })
 

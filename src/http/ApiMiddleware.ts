@@ -105,18 +105,22 @@ const observe = (request: HttpServerRequest.HttpServerRequest, context: RequestC
   )
 }
 
+// Requests in flight, for the metric and for the shutdown drain.
+const countInFlight = <A, E, R>(handled: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    inFlight.inc()
+    lifecycle.inFlight++
+    return Effect.ensuring(handled, Effect.sync(() => {
+      inFlight.dec()
+      lifecycle.inFlight--
+    }))
+  })
+
 export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.gen(function*() {
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
     const context = newRequestContext(request.headers["x-request-id"])
-    inFlight.inc()
-    lifecycle.inFlight++
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        inFlight.dec()
-        lifecycle.inFlight--
-      }))
     const rejected = yield* precheck(request, maxBodyBytes)
     const response = rejected !== undefined
       ? envelopeResponse(rejected, context.id)
@@ -129,7 +133,7 @@ export const withEnvelope = (maxBodyBytes: number) => (app: HttpApp.Default): Ht
     yield* observe(request, context, response.status, started)
     const answered = HttpServerResponse.setHeader(withStanding(response, context), "x-request-id", context.id)
     return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
-  }).pipe(Effect.scoped)
+  }).pipe(countInFlight)
 
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(
   Effect.map(AppConfig, (config) => withEnvelope(config.maxBodyBytes))

@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Config, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { DatabaseConfig, isEmbedded } from "../Config.ts"
 import { scanCacheEvents } from "../http/Metrics.ts"
+import type { ServiceUnavailable } from "../api/Errors.ts"
 import { ScanCache, ScanCacheSql, SCANS_CHANNEL, type StoredScan } from "./ScanCache.ts"
 
 export const ScanCacheConfig = Config.all({
@@ -42,6 +43,7 @@ export const makeCachedScanCache = (settings: {
       if (settings.size === 0) return inner
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
+      const reading = new Map<string, Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>>()
       const ttlMs = settings.notifications ? settings.ttlSeconds * 1000 : Math.min(settings.ttlSeconds * 1000, 1000)
 
       const remember = (mint: string, scan: StoredScan | undefined, now: number) => {
@@ -87,7 +89,18 @@ export const makeCachedScanCache = (settings: {
               return Effect.succeed(Option.fromNullable(entry.scan))
             }
             scanCacheEvents.inc({ result: "miss" })
-            return Effect.tap(inner.latest(mint), (scan) => Effect.sync(() => remember(mint, Option.getOrUndefined(scan), now)))
+            // Concurrent misses on one mint share a single database read (an expiring hot mint would
+            // otherwise send every waiting request to the database at once).
+            const running = reading.get(mint)
+            if (running !== undefined) return running
+            const read = Effect.runSync(Effect.cached(
+              inner.latest(mint).pipe(
+                Effect.tap((scan) => Effect.sync(() => remember(mint, Option.getOrUndefined(scan), now))),
+                Effect.ensuring(Effect.sync(() => reading.delete(mint)))
+              )
+            ))
+            reading.set(mint, read)
+            return read
           }),
         latestMany: (mints) =>
           Effect.suspend(() => {

@@ -17,29 +17,18 @@ import { DECISION_MODEL_VERSION, monitorDecision, preTradeDecision, WATCH_METRIC
 import { epochMillisOf, type ScanEvidence } from "../domain/ScanEvidence.ts"
 import { rescanUrlOf } from "../riskcheck/riskCheckOf.ts"
 import { assessToken } from "../scoring/index.ts"
-import type { Standing } from "../services/Quota.ts"
 import { ScanCache } from "../services/ScanCache.ts"
 import { WalletRisk } from "../services/WalletRisk.ts"
 import { type Watch, Watches } from "../services/Watches.ts"
 import { TOKEN_RISK_SOURCES } from "../tokenrisk/tokenRiskPacketOf.ts"
+import { metaOf } from "./Meta.ts"
 import { charge } from "./Metering.ts"
-import { currentRequestId } from "./RequestContext.ts"
 import { parseAddress } from "./RiskCheckHttp.ts"
 
 const HISTORY_LIMIT = 200
 
-const metaOf = (scope: string, standing: Standing, cost: number, now: number, contractVersion: string) =>
-  Effect.map(currentRequestId, (requestId) => ({
-    requestId,
-    scope,
-    quota: { limit: standing.quota.limit, used: standing.quota.used, remaining: standing.quota.remaining },
-    generatedAt: new Date(now).toISOString(),
-    contractVersion,
-    costUnits: cost
-  }))
-
-const decisionMetaOf = (scope: string, standing: Standing, cost: number, now: number, contractVersion: string) =>
-  Effect.map(metaOf(scope, standing, cost, now, contractVersion), (meta) => ({
+const decisionMetaOf = (call: Parameters<typeof metaOf>[0]) =>
+  Effect.map(metaOf(call), (meta) => ({
     ...meta,
     agentRequestId: `agent_${crypto.randomUUID()}`,
     modelVersion: DECISION_MODEL_VERSION
@@ -106,7 +95,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
               sources: screening === undefined ? [...TOKEN_RISK_SOURCES] : [...TOKEN_RISK_SOURCES, "svc_wallet_screening"],
               token: tokenOf(evidence, assessment.safetyScore)
             },
-            meta: yield* decisionMetaOf(caller.scope, standing, PRE_TRADE_COST, now, PRE_TRADE_CONTRACT_VERSION)
+            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost: PRE_TRADE_COST, now, contractVersion: PRE_TRADE_CONTRACT_VERSION })
           }
         }))
       .handle("monitorPosition", ({ payload }) =>
@@ -144,7 +133,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
               sources: [...TOKEN_RISK_SOURCES],
               token: tokenOf(latest, assessment.safetyScore)
             },
-            meta: yield* decisionMetaOf(caller.scope, standing, MONITOR_COST, now, MONITOR_CONTRACT_VERSION)
+            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost: MONITOR_COST, now, contractVersion: MONITOR_CONTRACT_VERSION })
           }
         }))
   }))
@@ -183,7 +172,7 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
       // Free calls still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
       const standing = yield* charge(caller, WATCH_READ_COST).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
       const now = yield* Clock.currentTimeMillis
-      return { caller, meta: yield* metaOf(caller.scope, standing, WATCH_READ_COST, now, WATCH_CONTRACT_VERSION) }
+      return { caller, meta: yield* metaOf({ scope: caller.scope, standing, cost: WATCH_READ_COST, now, contractVersion: WATCH_CONTRACT_VERSION }) }
     })
     return handlers
       .handle("setWatch", ({ payload }) =>
@@ -202,7 +191,7 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
             ttlSeconds: payload.ttlSeconds
           })
           const now = yield* Clock.currentTimeMillis
-          return { data: recordOf(watch), meta: yield* metaOf(caller.scope, standing, SET_WATCH_COST, now, WATCH_CONTRACT_VERSION) }
+          return { data: recordOf(watch), meta: yield* metaOf({ scope: caller.scope, standing, cost: SET_WATCH_COST, now, contractVersion: WATCH_CONTRACT_VERSION }) }
         }))
       .handle("listWatches", () =>
         Effect.gen(function*() {

@@ -7,9 +7,9 @@ import { TOKEN_CONTRACT_VERSION, TOKEN_RISK_COST } from "../api/TokenApi.ts"
 import { rescanUrlOf } from "../riskcheck/riskCheckOf.ts"
 import { ScanCache } from "../services/ScanCache.ts"
 import { tokenRiskPacketOf } from "../tokenrisk/tokenRiskPacketOf.ts"
+import { metaOf } from "./Meta.ts"
 import { charge } from "./Metering.ts"
 import { parseAddress } from "./RiskCheckHttp.ts"
-import { currentRequestId } from "./RequestContext.ts"
 
 export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
   Effect.gen(function*() {
@@ -29,12 +29,7 @@ export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
         return {
           data: tokenRiskPacketOf(scan.value.evidence, now),
           meta: {
-            requestId: yield* currentRequestId,
-            scope: caller.scope,
-            quota: { limit: standing.quota.limit, used: standing.quota.used, remaining: standing.quota.remaining },
-            generatedAt: new Date(now).toISOString(),
-            contractVersion: TOKEN_CONTRACT_VERSION,
-            costUnits: TOKEN_RISK_COST,
+            ...(yield* metaOf({ scope: caller.scope, standing, cost: TOKEN_RISK_COST, now, contractVersion: TOKEN_CONTRACT_VERSION })),
             cacheMode: "latest_cached_scan" as const
           }
         }

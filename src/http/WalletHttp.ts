@@ -5,23 +5,11 @@ import { CurrentCaller } from "../api/Auth.ts"
 import { InvalidRequest } from "../api/Errors.ts"
 import { DEPLOYER_HISTORY_COST, WALLET_CONTRACT_VERSION, WALLET_RISK_COST } from "../api/WalletApi.ts"
 import { launchRecordOf, pageOf, parseCursor, summaryOf } from "../deployer/history.ts"
-import type { Meta } from "../domain/Meta.ts"
-import type { Standing } from "../services/Quota.ts"
 import { WalletRisk } from "../services/WalletRisk.ts"
 import { WalletStore } from "../services/WalletStore.ts"
+import { metaOf } from "./Meta.ts"
 import { charge } from "./Metering.ts"
-import { currentRequestId } from "./RequestContext.ts"
 import { parseAddress } from "./RiskCheckHttp.ts"
-
-const metaOf = (scope: string, standing: Standing, cost: number, now: number) =>
-  Effect.map(currentRequestId, (requestId): Meta => ({
-    requestId,
-    scope,
-    quota: { limit: standing.quota.limit, used: standing.quota.used, remaining: standing.quota.remaining },
-    generatedAt: new Date(now).toISOString(),
-    contractVersion: WALLET_CONTRACT_VERSION,
-    costUnits: cost
-  }))
 
 export const WalletHttp = HttpApiBuilder.group(RiskApi, "wallet", (handlers) =>
   Effect.gen(function*() {
@@ -33,7 +21,7 @@ export const WalletHttp = HttpApiBuilder.group(RiskApi, "wallet", (handlers) =>
         const standing = yield* charge(caller, WALLET_RISK_COST)
         const now = yield* Clock.currentTimeMillis
         const data = yield* wallets.packet(wallet, now)
-        return { data, meta: yield* metaOf(caller.scope, standing, WALLET_RISK_COST, now) }
+        return { data, meta: yield* metaOf({ scope: caller.scope, standing, cost: WALLET_RISK_COST, now, contractVersion: WALLET_CONTRACT_VERSION }) }
       }))
   }))
 
@@ -59,7 +47,7 @@ export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers)
             launches: page.launches,
             page: { limit: urlParams.limit, nextCursor: page.nextCursor }
           },
-          meta: yield* metaOf(caller.scope, standing, DEPLOYER_HISTORY_COST, now)
+          meta: yield* metaOf({ scope: caller.scope, standing, cost: DEPLOYER_HISTORY_COST, now, contractVersion: WALLET_CONTRACT_VERSION })
         }
       }))
   }))

@@ -17,18 +17,10 @@ import {
 import * as M from "../../src/decision/model.ts"
 import { assessToken } from "../../src/scoring/index.ts"
 import { decodeEvidence } from "../scoring/fixtures.ts"
+import { readDoc } from "../support/markdownDoc.ts"
 
-const doc = await Bun.file(new URL("../../docs/decision-engine.md", import.meta.url)).text()
-const scoringDoc = await Bun.file(new URL("../../docs/scoring-model.md", import.meta.url)).text()
-const lines = doc.split("\n")
-
-// The part of the page under a heading, up to the next heading of the same or a higher level.
-const sectionOf = (heading: string): string => {
-  const start = lines.indexOf(heading)
-  const level = heading.split(" ")[0] ?? "##"
-  const end = lines.findIndex((line, index) => index > start && /^#+ /.test(line) && (line.split(" ")[0] ?? "").length <= level.length)
-  return start === -1 ? `(no section ${heading})` : lines.slice(start, end === -1 ? undefined : end).join("\n")
-}
+const { doc, jsonAfter, lines, rowOf: rowIn, sectionOf } = await readDoc("decision-engine.md")
+const scoring = await readDoc("scoring-model.md")
 
 const flat = (text: string) => text.replace(/\s+/g, " ")
 
@@ -37,20 +29,11 @@ const missingIn = (text: string, fragments: ReadonlyArray<string>) => fragments.
 const ruleRows = (section: string) =>
   [...section.matchAll(/^\| (\d+) \| `([a-z_]+)` \| `([a-z_]+)` \|/gm)].map((match) => [Number(match[1]), match[2], match[3]])
 
-const rowOf = (section: string, name: string) =>
-  section.split("\n").find((line) => line.startsWith(`| \`${name}\` |`)) ?? `(no row for ${name})`
-
 const backticked = (text: string) => [...text.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1])
 
 const paragraphAfter = (marker: string) => {
   const from = doc.indexOf(marker)
   return doc.slice(from + marker.length, doc.indexOf("\n\n", from))
-}
-
-const jsonAfter = (text: string, marker: string): unknown => {
-  const from = text.indexOf(marker)
-  const open = text.indexOf("```json\n", from) + "```json\n".length
-  return JSON.parse(text.slice(open, text.indexOf("```", open)))
 }
 
 const tiers = (entries: ReadonlyArray<M.PressureTier>) => entries.map((tier) => `>= ${tier.threshold}: ${tier.level}`).join("; ")
@@ -109,7 +92,7 @@ describe("docs/decision-engine.md matches the code", () => {
       new_hard_caps: ["any: high"],
       deployer_activity: ["gained any, or flagged since the first scan: high; flagged: medium; more launches: low"]
     }
-    const missing = Object.entries(rows).flatMap(([signal, fragments]) => missingIn(rowOf(signals, signal), fragments).map((f) => `${signal}: ${f}`))
+    const missing = Object.entries(rows).flatMap(([signal, fragments]) => missingIn(rowIn(signal, signals), fragments).map((f) => `${signal}: ${f}`))
     expect(missing).toEqual([])
   })
 
@@ -134,9 +117,9 @@ describe("docs/decision-engine.md matches the code", () => {
   })
 
   test("the worked example is what the engine decides", () => {
-    const evidence = decodeEvidence(jsonAfter(scoringDoc, "<!-- worked-example-evidence -->"))
-    const given = jsonAfter(doc, "<!-- worked-example-input -->") as Omit<PreTradeInput, "evidence" | "assessment">
+    const evidence = decodeEvidence(scoring.jsonAfter("<!-- worked-example-evidence -->"))
+    const given = jsonAfter("<!-- worked-example-input -->") as Omit<PreTradeInput, "evidence" | "assessment">
     const decision = preTradeDecision({ ...given, evidence, assessment: assessToken(evidence) })
-    expect(decision as unknown).toEqual(jsonAfter(doc, "<!-- worked-example-result -->"))
+    expect(decision as unknown).toEqual(jsonAfter("<!-- worked-example-result -->"))
   })
 })

@@ -4,9 +4,9 @@ import { AGE_FACTOR_PCT, BLOCK_COMPLETENESS_FLOOR_PCT, CONFIDENCE_LABEL_THRESHOL
 import * as M from "../../src/scoring/model.ts"
 import { decodeEvidence } from "./fixtures.ts"
 import { FIRING_CASES } from "./ruleCases.ts"
+import { readDoc } from "../support/markdownDoc.ts"
 
-const doc = await Bun.file(new URL("../../docs/scoring-model.md", import.meta.url)).text()
-const lines = doc.split("\n")
+const { doc, jsonAfter, lines, rowOf, sectionOf } = await readDoc("scoring-model.md")
 
 const atLeast = (tiers: ReadonlyArray<M.Tier>) => tiers.map((tier) => `>= ${tier.threshold}: ${tier.points}`).join("; ")
 const below = (tiers: ReadonlyArray<M.Tier>) => tiers.map((tier) => `< ${tier.threshold}: ${tier.points}`).join("; ")
@@ -56,20 +56,6 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   copycat: [`| ${M.COPYCAT_POINTS} |`],
   deployer_flagged: [`| ${M.DEPLOYER_FLAGGED_POINTS} |`],
   flagged_holders: [`${atLeast(M.FLAGGED_HOLDER_PCT_TIERS)}; any: ${M.FLAGGED_HOLDER_ANY_POINTS}`]
-}
-
-const rowOf = (rule: string) => lines.find((line) => line.startsWith(`| \`${rule}\` |`)) ?? `(no row for ${rule})`
-
-const sectionOf = (heading: string) => {
-  const start = lines.indexOf(heading)
-  const end = lines.findIndex((line, index) => index > start && line.startsWith("## "))
-  return lines.slice(start, end === -1 ? undefined : end).join("\n")
-}
-
-const jsonAfter = (marker: string): unknown => {
-  const from = doc.indexOf(marker)
-  const open = doc.indexOf("```json\n", from) + "```json\n".length
-  return JSON.parse(doc.slice(open, doc.indexOf("```", open)))
 }
 
 describe("docs/scoring-model.md matches the code", () => {

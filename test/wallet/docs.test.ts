@@ -5,9 +5,9 @@ import { riskLevelOf } from "../../src/wallet/levels.ts"
 import * as M from "../../src/wallet/model.ts"
 import { SIGNAL_CASES } from "./signalCases.ts"
 import { walletEvidenceFromJson } from "./workedExample.ts"
+import { readDoc } from "../support/markdownDoc.ts"
 
-const doc = await Bun.file(new URL("../../docs/wallet-model.md", import.meta.url)).text()
-const lines = doc.split("\n")
+const { doc, jsonAfter, lines, rowOf, sectionOf } = await readDoc("wallet-model.md")
 
 const atLeast = (tiers: ReadonlyArray<Tier>) => tiers.map((tier) => `>= ${tier.threshold}: ${tier.points}`).join("; ")
 const bySeverity = (points: Readonly<Record<"medium" | "high" | "critical", number>>) =>
@@ -26,20 +26,6 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   deployed_rugs: [atLeast(M.DEPLOYED_RUG_TIERS), "`token_scans`"],
   deployed_honeypots: [atLeast(M.DEPLOYED_HONEYPOT_TIERS), "`token_scans`"],
   deployed_low_score_tokens: [atLeast(M.DEPLOYED_LOW_SCORE_TIERS), `\`safetyScore\` < ${M.LOW_SAFETY_SCORE}`, "`token_scans`"]
-}
-
-const rowOf = (signal: string) => lines.find((line) => line.startsWith(`| \`${signal}\` |`)) ?? `(no row for ${signal})`
-
-const sectionOf = (heading: string) => {
-  const start = lines.indexOf(heading)
-  const end = lines.findIndex((line, index) => index > start && line.startsWith("## "))
-  return lines.slice(start, end === -1 ? undefined : end).join("\n")
-}
-
-const jsonAfter = (marker: string): unknown => {
-  const from = doc.indexOf(marker)
-  const open = doc.indexOf("```json\n", from) + "```json\n".length
-  return JSON.parse(doc.slice(open, doc.indexOf("```", open)))
 }
 
 describe("docs/wallet-model.md matches the code", () => {

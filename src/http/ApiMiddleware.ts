@@ -49,9 +49,11 @@ const precheck = (
 }
 
 /** IETF RateLimit draft headers plus the widely used X-RateLimit-* ones, for the per-minute window. */
-const withStanding = (response: HttpServerResponse.HttpServerResponse, context: RequestContext) => {
+export const standingHeadersOf = (
+  context: Pick<RequestContext, "standing" | "retryAfterSeconds">
+): Record<string, string> | undefined => {
   const standing = context.standing
-  if (standing === undefined) return response
+  if (standing === undefined) return undefined
   const { quota, rate } = standing
   const headers: Record<string, string> = {
     "ratelimit-policy": `"minute";q=${rate.limit};w=60${quota === undefined ? "" : `, "month";q=${quota.limit}`}`,
@@ -65,7 +67,12 @@ const withStanding = (response: HttpServerResponse.HttpServerResponse, context: 
     headers["x-quota-remaining"] = String(quota.remaining)
   }
   if (context.retryAfterSeconds !== undefined) headers["retry-after"] = String(context.retryAfterSeconds)
-  return HttpServerResponse.setHeaders(response, headers)
+  return headers
+}
+
+const withStanding = (response: HttpServerResponse.HttpServerResponse, context: RequestContext) => {
+  const headers = standingHeadersOf(context)
+  return headers === undefined ? response : HttpServerResponse.setHeaders(response, headers)
 }
 
 // A failed or abandoned call is never charged: its reserved quota goes back, and the headers say so.
@@ -84,25 +91,50 @@ const refundUnlessSucceeded = (context: RequestContext, status: number | undefin
   )
 }
 
-// One log line and the metrics of every request; the key never appears, the account id does.
-const observe = (request: HttpServerRequest.HttpServerRequest, context: RequestContext, status: number, started: number) => {
-  const seconds = (performance.now() - started) / 1000
-  const path = request.url.split("?")[0] ?? request.url
-  const route = routeOf(request.method, path)
-  requests.inc({ method: request.method, route, status: String(status) })
-  latency.observe({ method: request.method, route }, seconds)
-  if (context.refusal !== undefined) refusals.inc({ reason: context.refusal })
-  return Effect.logInfo("request").pipe(
+/** What is recorded of every answered request: its metrics and one log line. */
+export interface RequestRecord {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly seconds: number
+  readonly requestId: string
+  readonly accountId: string | undefined
+  readonly refusal: RequestContext["refusal"]
+}
+
+/** The request's metrics; returns its route template. Shared with the risk-check fast path. */
+export const countRequest = (record: RequestRecord, route: string = routeOf(record.method, record.path)): string => {
+  requests.inc({ method: record.method, route, status: String(record.status) })
+  latency.observe({ method: record.method, route }, record.seconds)
+  if (record.refusal !== undefined) refusals.inc({ reason: record.refusal })
+  return route
+}
+
+/** The request's log line: the key never appears, the account id does. */
+export const requestLine = (record: RequestRecord, route: string) =>
+  Effect.logInfo("request").pipe(
     Effect.annotateLogs({
-      method: request.method,
+      method: record.method,
       route,
-      path,
-      status,
-      durationMs: Math.round(seconds * 100_000) / 100,
-      requestId: context.id,
-      ...(context.accountId === undefined ? {} : { accountId: context.accountId })
+      path: record.path,
+      status: record.status,
+      durationMs: Math.round(record.seconds * 100_000) / 100,
+      requestId: record.requestId,
+      ...(record.accountId === undefined ? {} : { accountId: record.accountId })
     })
   )
+
+const observe = (request: HttpServerRequest.HttpServerRequest, context: RequestContext, status: number, started: number) => {
+  const record: RequestRecord = {
+    method: request.method,
+    path: request.url.split("?")[0] ?? request.url,
+    status,
+    seconds: (performance.now() - started) / 1000,
+    requestId: context.id,
+    accountId: context.accountId,
+    refusal: context.refusal
+  }
+  return requestLine(record, countRequest(record))
 }
 
 // Requests in flight, for the metric and for the shutdown drain.

@@ -3,7 +3,7 @@ import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth, WatchAuth } from "../api/Auth.ts"
 import { Forbidden, RateLimited, type ServiceUnavailable, Unauthorized } from "../api/Errors.ts"
 import { PublicTrafficConfig } from "../Config.ts"
-import { PublicTraffic } from "../services/PublicTraffic.ts"
+import { PublicTraffic, type RateDecision } from "../services/PublicTraffic.ts"
 import { ClientAddress } from "./Lifecycle.ts"
 import { CurrentRequest } from "./RequestContext.ts"
 import type { Scope } from "../domain/Scope.ts"
@@ -54,11 +54,20 @@ export const DeployerHistoryAuthLive = Layer.effect(
 )
 
 // Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise
-// the socket's peer, which a client cannot forge.
-const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, peer: Option.Option<string>, trustProxy: boolean): string => {
-  const forwarded = trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
-  return forwarded || Option.getOrElse(Option.orElse(peer, () => request.remoteAddress), () => "unknown")
+// the socket's peer, which a client cannot forge. Shared with the risk-check fast path.
+export const clientAddressFrom = (forwardedFor: string | undefined, peer: string | undefined, trustProxy: boolean): string => {
+  const forwarded = trustProxy ? forwardedFor?.split(",")[0]?.trim() : undefined
+  return forwarded || peer || "unknown"
 }
+
+/** Whose minute window a public call counts against: its account when the key is valid, else its address. */
+export const publicClientOf = (account: Option.Option<string>, address: string): string =>
+  Option.match(account, { onNone: () => `ip:${address}`, onSome: (id) => `account:${id}` })
+
+export const publicRateLimited = (decision: RateDecision) =>
+  new RateLimited({
+    message: `More than ${decision.limit} requests this minute from this client; retry in ${decision.resetSeconds} s.`
+  })
 
 export const PublicAccessLive = Layer.effect(
   PublicAccess,
@@ -70,10 +79,8 @@ export const PublicAccessLive = Layer.effect(
       const peer = yield* Effect.serviceOption(ClientAddress)
       const apiKey = request.headers["x-api-key"]
       const account = apiKey === undefined ? Option.none() : yield* traffic.attribute(apiKey)
-      const client = Option.match(account, {
-        onNone: () => `ip:${clientAddressOf(request, peer, trustProxy)}`,
-        onSome: (id) => `account:${id}`
-      })
+      const peerAddress = Option.getOrUndefined(Option.orElse(peer, () => request.remoteAddress))
+      const client = publicClientOf(account, clientAddressFrom(request.headers["x-forwarded-for"], peerAddress, trustProxy))
       const context = yield* FiberRef.get(CurrentRequest)
       if (Option.isSome(account)) context.accountId = account.value
       const decision = yield* traffic.admit(client)
@@ -82,9 +89,7 @@ export const PublicAccessLive = Layer.effect(
       if (decision.admitted) return
       context.retryAfterSeconds = decision.resetSeconds
       context.refusal = "rate_limited"
-      return yield* new RateLimited({
-        message: `More than ${decision.limit} requests this minute from this client; retry in ${decision.resetSeconds} s.`
-      })
+      return yield* publicRateLimited(decision)
     })
   })
 )

@@ -1,6 +1,11 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Config, type ConfigError, Context, Duration, Effect, Layer } from "effect"
-import { AppConfig } from "../Config.ts"
+import { Config, type ConfigError, Context, Duration, Effect, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
+import { AppConfig, PublicTrafficConfig } from "../Config.ts"
+import { LogConfig } from "../Logging.ts"
+import { PublicTraffic } from "../services/PublicTraffic.ts"
+import { HotScans } from "../services/ScanCacheCached.ts"
+import { requestLine } from "./ApiMiddleware.ts"
+import { makeFastPath } from "./FastRiskCheck.ts"
 import { AppLive } from "./Server.ts"
 import { ClientAddress, lifecycle } from "./Lifecycle.ts"
 import type { AppServices } from "./Services.ts"
@@ -33,8 +38,7 @@ const waitUntil = (done: () => boolean, deadline: number): Effect.Effect<boolean
 // accepting, let requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS) and close what is left.
 const drain = (
   server: Bun.Server<undefined>,
-  timing: { readonly grace: Duration.Duration; readonly deadline: Duration.Duration },
-  dispose: () => Promise<void>
+  timing: { readonly grace: Duration.Duration; readonly deadline: Duration.Duration }
 ) =>
   Effect.gen(function*() {
     lifecycle.draining = true
@@ -51,21 +55,54 @@ const drain = (
       )
     }
     server.stop(true)
-    yield* Effect.promise(dispose)
     yield* Effect.logInfo("shut down")
   })
 
+/** What Bun.serve calls for each request: the peer's address travels with it for the rate limiter. */
+export type ServerFetch = (request: Request, peer: string) => Response | Promise<Response>
+
 /**
- * Serves the API with Bun.serve around HttpApi's web handler (the same handler the tests call), so the
- * server can stop accepting while requests in flight finish.
+ * The HttpApi web handler (the same handler the tests call), fronted by the risk-check fast path when the
+ * services hold the in-process scan cache (HotScans) and `fastPath` is on.
+ */
+export const makeServerFetch = (
+  services: Context.Context<AppServices>,
+  logging: Layer.Layer<never, ConfigError.ConfigError>,
+  options: { readonly fastPath: boolean } = { fastPath: true }
+): Effect.Effect<ServerFetch, ConfigError.ConfigError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const { dispose, handler } = HttpApiBuilder.toWebHandler(
+      Layer.mergeAll(AppLive.pipe(Layer.provide(Layer.succeedContext(services))), HttpServer.layerContext, logging)
+    )
+    yield* Effect.addFinalizer(() => Effect.promise(dispose))
+    const slow = (request: Request, peer: string) => handler(request, Context.make(ClientAddress, peer))
+    const hot = Context.getOption(services as Context.Context<AppServices | HotScans>, HotScans)
+    if (!options.fastPath || Option.isNone(hot)) return slow
+
+    const { trustProxy } = yield* PublicTrafficConfig
+    const { level } = yield* LogConfig
+    const logRuntime = yield* Layer.toRuntime(logging)
+    const runLog = Runtime.runSync(logRuntime)
+    const fast = makeFastPath({
+      hot: hot.value,
+      traffic: Context.get(services, PublicTraffic),
+      trustProxy,
+      maxBodyBytes: config.maxBodyBytes,
+      log: LogLevel.lessThanEqual(level, LogLevel.Info) ? (record, route) => runLog(requestLine(record, route)) : undefined
+    })
+    return (request, peer) => fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
+  })
+
+/**
+ * Serves the API with Bun.serve around makeServerFetch, so the server can stop accepting while requests in
+ * flight finish.
  */
 export const serveApi = (services: Context.Context<AppServices>, logging: Layer.Layer<never, ConfigError.ConfigError>) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const timing = { grace: Duration.seconds(yield* ShutdownGraceConfig), deadline: Duration.seconds(yield* ShutdownConfig) }
-    const { dispose, handler } = HttpApiBuilder.toWebHandler(
-      Layer.mergeAll(AppLive.pipe(Layer.provide(Layer.succeedContext(services))), HttpServer.layerContext, logging)
-    )
+    const fetch = yield* makeServerFetch(services, logging)
     const server = yield* Effect.try({
       try: () =>
         Bun.serve({
@@ -73,11 +110,11 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
           hostname: config.host,
           // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from ApiMiddleware.
           maxRequestBodySize: config.maxBodyBytes * 16,
-          fetch: (request, bun) => handler(request, Context.make(ClientAddress, bun.requestIP(request)?.address ?? "unknown"))
+          fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown")
         }),
       catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)
     }).pipe(Effect.orDie)
-    yield* Effect.addFinalizer(() => drain(server, timing, dispose))
+    yield* Effect.addFinalizer(() => drain(server, timing))
     yield* Effect.logInfo(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`)
     return server
   })

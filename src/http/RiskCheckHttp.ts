@@ -3,18 +3,20 @@ import { Clock, Effect, Option } from "effect"
 import { RiskApi } from "../api/Api.ts"
 import { BatchTooLarge, InvalidAddress } from "../api/Errors.ts"
 import { isSolanaAddress, type Address } from "../domain/Address.ts"
-import type { BatchResponse } from "../domain/RiskCheck.ts"
-import { cacheControlOf, checkUrlOf, riskCheckOf } from "../riskcheck/riskCheckOf.ts"
+import {
+  batchAddressesOf,
+  batchOf,
+  cacheControlOf,
+  checkUrlOf,
+  invalidAddressMessage,
+  MAX_BATCH,
+  riskCheckOf
+} from "../riskcheck/riskCheckOf.ts"
 import { ScanCache } from "../services/ScanCache.ts"
 import { ScanRequests } from "../services/ScanRequests.ts"
 import { scanLookups } from "./Metrics.ts"
 
-export const MAX_BATCH = 50
-
-const invalidAddress = (address: string) =>
-  new InvalidAddress({
-    message: `${JSON.stringify(address.length > 64 ? `${address.slice(0, 64)}…` : address)} is not a Solana address (base58 of 32 bytes).`
-  })
+const invalidAddress = (address: string) => new InvalidAddress({ message: invalidAddressMessage(address) })
 
 export const parseAddress = (address: string): Effect.Effect<Address, InvalidAddress> =>
   isSolanaAddress(address) ? Effect.succeed(address as Address) : Effect.fail(invalidAddress(address))
@@ -42,8 +44,7 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
       .handle("batch", ({ payload }) =>
         Effect.gen(function*() {
           const started = performance.now()
-          // "__proto__" can never be a mint, and JSON object encoders drop it as a key: it gets no entry.
-          const distinct = [...new Set(payload.addresses)].filter((address) => address !== "__proto__")
+          const distinct = batchAddressesOf(payload.addresses)
           if (payload.addresses.length > MAX_BATCH) {
             return yield* new BatchTooLarge({
               message: `At most ${MAX_BATCH} addresses per batch; got ${payload.addresses.length}.`
@@ -54,15 +55,12 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
           scanLookups.inc({ result: "hit" }, found.size)
           scanLookups.inc({ result: "miss" }, valid.length - found.size)
           const now = yield* Clock.currentTimeMillis
-          const latencyMs = Math.round(performance.now() - started)
-          const results: BatchResponse["results"] = Object.fromEntries(distinct.map((address) => [
-            address,
-            isSolanaAddress(address)
-              ? riskCheckOf(address, found.get(address), now, latencyMs)
-              : { address, error: { code: "invalid_address" as const, message: invalidAddress(address).message } }
-          ]))
+          const answer = batchOf(
+            distinct,
+            (address) => isSolanaAddress(address) ? found.get(address) ?? null : undefined,
+            now, Math.round(performance.now() - started))
           yield* setHeader("cache-control", "no-store")
-          return { results, count: distinct.length, latency_ms: latencyMs }
+          return answer
         }))
       .handle("rescan", ({ path }) =>
         Effect.gen(function*() {

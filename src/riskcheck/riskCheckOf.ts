@@ -1,12 +1,25 @@
-import type { RiskCheckResult } from "../domain/RiskCheck.ts"
+import type { BatchResponse, RiskCheckResult } from "../domain/RiskCheck.ts"
 import { epochMillisOf } from "../domain/ScanEvidence.ts"
 import { freshnessOf, verdictOf } from "../domain/Verdict.ts"
+import type { ScanEvidence } from "../domain/ScanEvidence.ts"
 import { assessToken, confidenceOf } from "../scoring/index.ts"
 import type { StoredScan } from "../services/ScanCache.ts"
 
 export const rescanUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}/rescan`
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
 const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
+
+// The assessment is a pure function of the evidence, and a cached scan is the same object on every read:
+// score it once per scan, not once per request.
+const assessments = new WeakMap<ScanEvidence, ReturnType<typeof assessToken>>()
+const assessmentOf = (evidence: ScanEvidence) => {
+  let assessment = assessments.get(evidence)
+  if (assessment === undefined) {
+    assessment = assessToken(evidence)
+    assessments.set(evidence, assessment)
+  }
+  return assessment
+}
 
 /** The compact verdict for a mint from its latest scan (or none), as seen at `now`. */
 export const riskCheckOf = (
@@ -34,7 +47,7 @@ export const riskCheckOf = (
     }
   }
   const evidence = scan.evidence
-  const assessment = assessToken(evidence)
+  const assessment = assessmentOf(evidence)
   const ageSeconds = Math.max(0, Math.floor((now - epochMillisOf(evidence.scannedAt)) / 1000))
   return {
     address,
@@ -61,3 +74,34 @@ export const cacheControlOf = (result: RiskCheckResult): string =>
     : result.freshness === "stale"
     ? "public, max-age=15"
     : "no-cache"
+
+export const MAX_BATCH = 50
+
+export const invalidAddressMessage = (address: string): string =>
+  `${JSON.stringify(address.length > 64 ? `${address.slice(0, 64)}…` : address)} is not a Solana address (base58 of 32 bytes).`
+
+/** The distinct addresses a batch answers, in the order asked. */
+export const batchAddressesOf = (addresses: ReadonlyArray<string>): ReadonlyArray<string> =>
+  // "__proto__" can never be a mint, and JSON object encoders drop it as a key: it gets no entry.
+  [...new Set(addresses)].filter((address) => address !== "__proto__")
+
+/**
+ * A batch's answer: each distinct address's verdict from its latest scan, or its own invalid_address entry.
+ * `scanOf` gives an address's latest scan, null when it was never scanned, undefined when it is not a
+ * Solana address.
+ */
+export const batchOf = (
+  distinct: ReadonlyArray<string>,
+  scanOf: (address: string) => StoredScan | null | undefined,
+  now: number,
+  latencyMs: number
+): BatchResponse => {
+  const results: Record<string, BatchResponse["results"][string]> = {}
+  for (const address of distinct) {
+    const scan = scanOf(address)
+    results[address] = scan === undefined
+      ? { address, error: { code: "invalid_address", message: invalidAddressMessage(address) } }
+      : riskCheckOf(address, scan ?? undefined, now, latencyMs)
+  }
+  return { results, count: distinct.length, latency_ms: latencyMs }
+}

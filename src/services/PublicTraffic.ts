@@ -18,6 +18,10 @@ export class PublicTraffic extends Effect.Tag("PublicTraffic")<PublicTraffic, {
   readonly admit: (client: string) => Effect.Effect<RateDecision>
   /** The account of a valid key (its traffic is counted, never charged); none for anything else. */
   readonly attribute: (apiKey: string) => Effect.Effect<Option.Option<string>>
+  /** `admit`, at once: for the risk-check fast path. */
+  readonly admitNow: (client: string) => RateDecision
+  /** `attribute` when it needs no database read; undefined when the key must be looked up first. */
+  readonly attributeNow: (apiKey: string) => Option.Option<string> | undefined
   /** Write the attributed counts now (also done every 5 s and at shutdown). */
   readonly flush: Effect.Effect<void>
 }>() {}
@@ -97,16 +101,23 @@ export const makePublicTraffic = (config: { readonly perMinute: number }) =>
         )
       }
 
+      const count = (accountId: string | null) => {
+        if (accountId !== null) pending.set(accountId, (pending.get(accountId) ?? 0) + 1)
+        return Option.fromNullable(accountId)
+      }
+
       return {
         flush,
         admit: (client) => Effect.sync(() => windows(client, Date.now())),
+        admitNow: (client) => windows(client, Date.now()),
+        attributeNow: (apiKey) => {
+          if (!isWellFormedKey(apiKey)) return Option.none()
+          const cached = keyCache.get(hashKey(apiKey))
+          return cached === undefined || cached.until <= Date.now() ? undefined : count(cached.accountId)
+        },
         attribute: (apiKey) =>
           isWellFormedKey(apiKey)
-            ? Effect.flatMap(accountOf(apiKey, Date.now()), (accountId) =>
-              Effect.sync(() => {
-                if (accountId !== null) pending.set(accountId, (pending.get(accountId) ?? 0) + 1)
-                return Option.fromNullable(accountId)
-              }))
+            ? Effect.flatMap(accountOf(apiKey, Date.now()), (accountId) => Effect.sync(() => count(accountId)))
             : Effect.succeedNone
       }
     })
@@ -118,5 +129,7 @@ export const PublicTrafficLive = Layer.unwrapEffect(Effect.map(PublicTrafficConf
 export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, {
   admit: () => Effect.succeed({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
   attribute: () => Effect.succeedNone,
+  admitNow: () => ({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
+  attributeNow: () => Option.none(),
   flush: Effect.void
 })

@@ -1,8 +1,9 @@
 import { PgClient } from "@effect/sql-pg"
-import { Config, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { DatabaseConfig, isEmbedded } from "../Config.ts"
 import { scanCacheEvents } from "../http/Metrics.ts"
 import type { ServiceUnavailable } from "../api/Errors.ts"
+import type { Address } from "../domain/Address.ts"
 import { ScanCache, ScanCacheSql, SCANS_CHANNEL, type StoredScan } from "./ScanCache.ts"
 
 export const ScanCacheConfig = Config.all({
@@ -15,6 +16,21 @@ export const ScanCacheConfig = Config.all({
     Config.withDefault(60)
   )
 })
+
+/**
+ * Synchronous access to the same in-process cache, for the risk-check fast path (http/FastRiskCheck.ts):
+ * what memory holds for a mint right now, without waiting on anything.
+ */
+export class HotScans extends Context.Tag("HotScans")<HotScans, {
+  /**
+   * The cached latest scan; null when the mint is cached as never scanned; undefined when not in memory.
+   * Counts nothing: whoever answers from it counts the hits.
+   */
+  readonly peek: (mint: string) => StoredScan | null | undefined
+}>() {}
+
+const STALE_GRACE_MS = 1_000
+const REFRESH_BATCH = 500
 
 interface Entry {
   readonly scan: StoredScan | undefined // undefined: the mint has never been scanned
@@ -36,11 +52,10 @@ export const makeCachedScanCache = (settings: {
   /** false on the embedded database, whose socket does not pass notifications: entries then live 1 s. */
   readonly notifications: boolean
 }) =>
-  Layer.scoped(
-    ScanCache,
+  Layer.scopedContext(
     Effect.gen(function*() {
       const inner = yield* Effect.provide(ScanCache, ScanCacheSql)
-      if (settings.size === 0) return inner
+      if (settings.size === 0) return Context.make(ScanCache, inner).pipe(Context.add(HotScans, { peek: () => undefined }))
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
       const reading = new Map<string, Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>>()
@@ -54,6 +69,9 @@ export const makeCachedScanCache = (settings: {
           if (!oldest.done) entries.delete(oldest.value)
         }
       }
+      // Bumped whenever notifications invalidate entries: a read that overlapped one may have seen the
+      // database before that commit, so its answer is returned but not kept.
+      let invalidations = 0
       const cached = (mint: string, now: number): Entry | undefined => {
         const entry = entries.get(mint)
         if (entry === undefined || entry.until <= now) return undefined
@@ -62,23 +80,53 @@ export const makeCachedScanCache = (settings: {
 
       const forget = (payload: string) =>
         Effect.sync(() => {
+          invalidations++
           try {
-            for (const mint of JSON.parse(payload) as ReadonlyArray<string>) entries.delete(mint)
+            for (const mint of JSON.parse(payload) as ReadonlyArray<string>) {
+              entries.delete(mint)
+              reading.delete(mint) // later requests read again rather than share a read from before
+            }
           } catch {
             entries.clear()
+            reading.clear()
           }
         })
 
       if (settings.notifications) {
         yield* Stream.runForEach(pg.listen(SCANS_CHANNEL), forget).pipe(
-          Effect.onExit(() => Effect.sync(() => entries.clear())),
+          Effect.onExit(() => Effect.sync(() => {
+            invalidations++
+            entries.clear()
+          })),
           Effect.tapErrorCause((cause) => Effect.logWarning("scan notifications lost; cache cleared, reconnecting", cause)),
           Effect.retry(Schedule.spaced(Duration.seconds(1))),
           Effect.forkScoped
         )
       }
 
-      return {
+      // Concurrent misses on one mint share a single database read (an expiring hot mint would otherwise
+      // send every waiting request to the database at once).
+      const readThrough = (mint: Address, now: number) => {
+        const running = reading.get(mint)
+        if (running !== undefined) return running
+        const generation = invalidations
+        const read: Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable> = Effect.runSync(Effect.cached(
+          inner.latest(mint).pipe(
+            Effect.tap((scan) =>
+              Effect.sync(() => {
+                if (generation === invalidations) remember(mint, Option.getOrUndefined(scan), now)
+              })
+            ),
+            Effect.ensuring(Effect.sync(() => {
+              if (reading.get(mint) === read) reading.delete(mint)
+            }))
+          )
+        ))
+        reading.set(mint, read)
+        return read
+      }
+
+      const service: ScanCache["Type"] = {
         ...inner,
         latest: (mint) =>
           Effect.suspend(() => {
@@ -89,18 +137,7 @@ export const makeCachedScanCache = (settings: {
               return Effect.succeed(Option.fromNullable(entry.scan))
             }
             scanCacheEvents.inc({ result: "miss" })
-            // Concurrent misses on one mint share a single database read (an expiring hot mint would
-            // otherwise send every waiting request to the database at once).
-            const running = reading.get(mint)
-            if (running !== undefined) return running
-            const read = Effect.runSync(Effect.cached(
-              inner.latest(mint).pipe(
-                Effect.tap((scan) => Effect.sync(() => remember(mint, Option.getOrUndefined(scan), now))),
-                Effect.ensuring(Effect.sync(() => reading.delete(mint)))
-              )
-            ))
-            reading.set(mint, read)
-            return read
+            return readThrough(mint, now)
           }),
         latestMany: (mints) =>
           Effect.suspend(() => {
@@ -115,16 +152,56 @@ export const makeCachedScanCache = (settings: {
             scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
             scanCacheEvents.inc({ result: "miss" }, missing.length)
             if (missing.length === 0) return Effect.succeed(found)
+            const generation = invalidations
             return Effect.map(inner.latestMany(missing), (fetched) => {
               for (const mint of missing) {
                 const scan = fetched.get(mint)
-                remember(mint, scan, now)
+                if (generation === invalidations) remember(mint, scan, now)
                 if (scan !== undefined) found.set(mint, scan)
               }
               return found
             })
           })
       }
+      // An entry just past its time is still answered for up to STALE_GRACE_MS while a background read
+      // refreshes it, so a hot mint never sends a burst of requests down the slow path when it expires.
+      // Expired mints are refreshed together, one query for up to REFRESH_BATCH of them at a time. If the
+      // refresh fails the entries age out and the slow path answers (503 while the database is down).
+      // Entries invalidated by a notification are gone at once, never answered stale.
+      const queued = new Set<string>()
+      let refreshing = false
+      const refreshQueued = (): void => {
+        if (refreshing || queued.size === 0) return
+        refreshing = true
+        const mints = [...queued].slice(0, REFRESH_BATCH) as Array<Address>
+        for (const mint of mints) queued.delete(mint)
+        const generation = invalidations
+        const now = Date.now()
+        Effect.runFork(inner.latestMany(mints).pipe(
+          Effect.tap((fetched) =>
+            Effect.sync(() => {
+              if (generation === invalidations) for (const mint of mints) remember(mint, fetched.get(mint), now)
+            })
+          ),
+          Effect.ignore,
+          Effect.ensuring(Effect.sync(() => {
+            refreshing = false
+            refreshQueued()
+          }))
+        ))
+      }
+      const peek = (mint: string): StoredScan | null | undefined => {
+        const entry = entries.get(mint)
+        if (entry === undefined) return undefined
+        const now = Date.now()
+        if (entry.until <= now) {
+          if (now - entry.until > STALE_GRACE_MS) return undefined
+          queued.add(mint)
+          refreshQueued()
+        }
+        return entry.scan ?? null
+      }
+      return Context.make(ScanCache, service).pipe(Context.add(HotScans, { peek }))
     })
   )
 

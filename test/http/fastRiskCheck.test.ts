@@ -1,0 +1,236 @@
+import { describe, expect, test } from "bun:test"
+import { Context, Effect, Layer, Logger, LogLevel, Scope } from "effect"
+import { makeServerFetch } from "../../src/http/BunServe.ts"
+import { makeFastPath } from "../../src/http/FastRiskCheck.ts"
+import type { AppServices } from "../../src/http/Services.ts"
+import { Accounts, AccountsSql } from "../../src/services/Accounts.ts"
+import { HealthSql } from "../../src/services/Health.ts"
+import { makePublicTraffic, PublicTraffic } from "../../src/services/PublicTraffic.ts"
+import { QuotaSql } from "../../src/services/Quota.ts"
+import { ScanCache } from "../../src/services/ScanCache.ts"
+import { HotScans, makeCachedScanCache } from "../../src/services/ScanCacheCached.ts"
+import { ScanRequestsSql } from "../../src/services/ScanRequests.ts"
+import { WalletRiskLive } from "../../src/services/WalletRisk.ts"
+import { WalletStoreSql } from "../../src/services/WalletStore.ts"
+import { WatchesSql } from "../../src/services/Watches.ts"
+import type { Address } from "../../src/domain/Address.ts"
+import type { ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
+import { databaseKind, TestDatabase } from "../support/database.ts"
+import { runtimeFor } from "../support/effect.ts"
+import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
+
+// The risk-check fast path (served from memory straight from Bun) must be indistinguishable from the
+// HttpApi handlers it fronts: same status, headers and body for every kind of answer, and whatever it
+// does not handle must reach HttpApi untouched. Each case asks HttpApi first (which also warms the
+// cache both paths share), then the server's fetch with the fast path on.
+
+const PER_MINUTE = 5 // small, so the 429 case is reachable; every case uses its own client address
+const { run, runtime } = runtimeFor(
+  Layer.mergeAll(
+    makeCachedScanCache({ size: 1_000, ttlSeconds: 60, notifications: false }),
+    ScanRequestsSql,
+    AccountsSql,
+    QuotaSql,
+    makePublicTraffic({ perMinute: PER_MINUTE }).pipe(Layer.provide(AccountsSql)),
+    WalletStoreSql,
+    WalletRiskLive.pipe(Layer.provide(WalletStoreSql)),
+    WatchesSql,
+    HealthSql
+  ).pipe(Layer.provideMerge(TestDatabase))
+)
+const services = (await runtime.runtime()).context as Context.Context<AppServices | HotScans>
+const quiet = Logger.minimumLogLevel(LogLevel.Warning)
+const scope = Effect.runSync(Scope.make())
+const served = await Effect.runPromise(Scope.extend(makeServerFetch(services, quiet), scope))
+const viaHttpApi = await Effect.runPromise(Scope.extend(makeServerFetch(services, quiet, { fastPath: false }), scope))
+const fastOnly = makeFastPath({
+  hot: Context.get(services, HotScans),
+  traffic: Context.get(services, PublicTraffic),
+  trustProxy: false,
+  maxBodyBytes: 65_536,
+  log: undefined
+})
+const never = (): Promise<Response> => Promise.reject(new Error("the fast path handed this request on"))
+
+let clients = 0
+const newClient = () => `10.0.${Math.floor(++clients / 250)}.${clients % 250}`
+
+const stored = async (scan: ScanEvidenceEncoded): Promise<string> => {
+  await run(ScanCache.record([decodeScan(scan)]))
+  return scan.mint
+}
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, { headers: { "x-request-id": "same-id", ...headers } })
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(body)),
+      "x-request-id": "same-id",
+      ...headers
+    },
+    body
+  })
+
+// Varies between two calls by nature: the response date, the time measured, the window's remaining count.
+const VARYING = new Set(["date", "content-length", "ratelimit", "x-ratelimit-remaining"])
+const headersOf = (response: Response) =>
+  Object.fromEntries([...response.headers].filter(([name]) => !VARYING.has(name)).sort(([a], [b]) => a.localeCompare(b)))
+
+type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
+const normalised = (value: Json): Json => {
+  if (Array.isArray(value)) return value.map(normalised)
+  if (value === null || typeof value !== "object") return value
+  const entries = Object.entries(value as Record<string, Json>).map(([key, inner]): [string, Json] =>
+    key === "latency_ms" ? [key, typeof inner === "number" && Number.isInteger(inner) && inner >= 0 ? "ms" : inner] : [key, normalised(inner)]
+  )
+  return Object.fromEntries(entries)
+}
+
+/** Asks HttpApi, then the server with the fast path, with the same request from the same client. */
+const both = async (request: () => Request, client = newClient()) => {
+  const slow = await viaHttpApi(request(), client)
+  const fast = await served(request(), client)
+  return {
+    slow: { status: slow.status, headers: headersOf(slow), body: normalised(await slow.json() as Json), remaining: slow.headers.get("x-ratelimit-remaining") },
+    fast: { status: fast.status, headers: headersOf(fast), body: normalised(await fast.json() as Json), remaining: fast.headers.get("x-ratelimit-remaining") }
+  }
+}
+
+const expectSame = async (request: () => Request) => {
+  const { fast, slow } = await both(request)
+  expect(fast.status).toBe(slow.status)
+  expect(fast.headers).toEqual(slow.headers)
+  expect(fast.body).toEqual(slow.body)
+  if (slow.remaining !== null) expect(Number(fast.remaining)).toBe(Number(slow.remaining) - 1) // one window, counted once each
+  return fast
+}
+
+/** The fast path answered by itself (it did not hand the request on). */
+const answeredFast = async (request: Request, client = newClient()) => {
+  const answer = fastOnly(request, client, never)
+  expect(answer).toBeDefined()
+  return (await answer)!
+}
+
+const okScan = (minutes = 1) => cleanScan(newAddress(), { scannedAt: minutesAgo(minutes) })
+const warnScan = () =>
+  cleanScan(newAddress(), {
+    freezeAuthority: newAddress(),
+    liquidity: { liquidityUsd: 2_500_000, lpLocked: false, lpLockPercentage: 0, lpLockExpiresAt: null, poolCount: 3 }
+  })
+const blockScan = () => cleanScan(newAddress(), { trading: { isHoneypot: true, buyTax: 0, sellTax: 100 } })
+
+describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
+  test.each([
+    ["ok, fresh", () => okScan(1), "ok", "fresh"],
+    ["warn", warnScan, "warn", "fresh"],
+    ["block", blockScan, "block", "fresh"],
+    ["stale", () => okScan(30), "ok", "stale"],
+    ["cold", () => okScan(61), "ok", "cold"]
+  ] as const)("GET %s: same status, headers and body, answered from memory", async (_name, scan, verdict, freshness) => {
+    const mint = await stored(scan())
+    const fast = await expectSame(() => get(`/api/risk-check/${mint}`))
+    expect(fast.status).toBe(200)
+    expect(fast.body).toMatchObject({ address: mint, verdict, freshness })
+    expect((await answeredFast(get(`/api/risk-check/${mint}`))).status).toBe(200)
+  })
+
+  test("GET a never-scanned mint: the same unknown answer, and memory remembers it was never scanned", async () => {
+    const mint = newAddress()
+    const fast = await expectSame(() => get(`/api/risk-check/${mint}`))
+    expect(fast.body).toMatchObject({ verdict: "unknown", freshness: "cold", score: null })
+    expect(fast.headers["cache-control"]).toBe("no-cache")
+    expect((await answeredFast(get(`/api/risk-check/${mint}`))).status).toBe(200)
+  })
+
+  test("a query string and the client's X-Request-Id are treated alike", async () => {
+    const mint = await stored(okScan())
+    const fast = await expectSame(() => get(`/api/risk-check/${mint}?source=bot&x=1`, { "x-request-id": "bot-42" }))
+    expect(fast.headers["x-request-id"]).toBe("bot-42")
+    const unsafe = await answeredFast(get(`/api/risk-check/${mint}`, { "x-request-id": "no spaces allowed" }))
+    expect(unsafe.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  test("a bad address and a mint not in memory are handed to HttpApi, whose answer is what the client gets", async () => {
+    expect(fastOnly(get("/api/risk-check/not-a-mint"), newClient(), never)).toBeUndefined()
+    expect(fastOnly(get(`/api/risk-check/${newAddress()}`), newClient(), never)).toBeUndefined()
+    const bad = await expectSame(() => get("/api/risk-check/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl"))
+    expect([bad.status, (bad.body as { error: { code: string } }).error.code]).toEqual([400, "invalid_address"])
+    const batchGet = await expectSame(() => get("/api/risk-check/batch"))
+    expect(batchGet.status).toBe(400)
+  })
+
+  test("over the per-client limit both answer the same 429 envelope with Retry-After", async () => {
+    const mint = await stored(okScan())
+    const client = newClient()
+    for (let i = 0; i < PER_MINUTE; i++) expect((await viaHttpApi(get(`/api/risk-check/${mint}`), client)).status).toBe(200)
+    const slow = await viaHttpApi(get(`/api/risk-check/${mint}`), client)
+    const fast = await answeredFast(get(`/api/risk-check/${mint}`), client)
+    expect([fast.status, slow.status]).toEqual([429, 429])
+    expect(headersOf(fast)).toEqual(headersOf(slow))
+    expect(fast.headers.get("retry-after")).toMatch(/^\d+$/)
+    expect(await fast.json()).toEqual(await slow.json())
+  })
+
+  test("a valid X-Api-Key is looked up by HttpApi once, then the fast path attributes it from memory", async () => {
+    const mint = await stored(okScan())
+    const key = await run(Effect.gen(function*() {
+      const account = yield* Accounts.create("fast path", { plan: "free" })
+      return (yield* Accounts.createKey(account.id, ["token:risk:read"], null)).key
+    }))
+    const request = () => get(`/api/risk-check/${mint}`, { "x-api-key": key })
+    expect(fastOnly(request(), newClient(), never)).toBeUndefined() // not looked up yet
+    await expectSame(request)
+    const fast = await answeredFast(request())
+    // Counted against the account's window, wherever it calls from: 5 allowed, three used so far.
+    expect(fast.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 3))
+  })
+
+  describe("POST /api/risk-check/batch", () => {
+    test("ok, warn, unknown, a duplicate and a bad address: the same answer, from memory once warm", async () => {
+      const ok = await stored(okScan())
+      const warn = await stored(warnScan())
+      const unknown = newAddress()
+      const body = JSON.stringify({ addresses: [ok, warn, unknown, ok, "nope", "__proto__"] })
+      const fast = await expectSame(() => post("/api/risk-check/batch", body))
+      expect(fast.status).toBe(200)
+      expect((fast.body as { count: number }).count).toBe(4)
+      expect(fast.headers["cache-control"]).toBe("no-store")
+      expect((await answeredFast(post("/api/risk-check/batch", body))).status).toBe(200)
+    })
+
+    test("a batch with a mint not in memory is replayed to HttpApi with its body", async () => {
+      const cold = await stored(okScan())
+      const body = JSON.stringify({ addresses: [cold] })
+      const answer = await served(post("/api/risk-check/batch", body), newClient())
+      expect(answer.status).toBe(200)
+      expect(Object.keys((await answer.json() as { results: object }).results)).toEqual([cold])
+    })
+
+    test.each([
+      ["malformed JSON", "{\"addresses\": [", {}],
+      ["an unknown field", JSON.stringify({ addresses: [newAddress()], extra: 1 }), {}],
+      ["a wrong type", JSON.stringify({ addresses: "one" }), {}],
+      ["a missing field", JSON.stringify({}), {}],
+      ["an empty list", JSON.stringify({ addresses: [] }), {}],
+      ["51 addresses", JSON.stringify({ addresses: Array.from({ length: 51 }, () => newAddress()) }), {}],
+      ["an array body", JSON.stringify([newAddress()]), {}],
+      ["a non-JSON content type", JSON.stringify({ addresses: [newAddress()] }), { "content-type": "text/plain" }]
+    ] as const)("%s: the same error envelope and status", async (_name, body, headers) => {
+      const fast = await expectSame(() => post("/api/risk-check/batch", body, headers))
+      expect(fast.status).toBeGreaterThanOrEqual(400)
+      expect(fast.body).toMatchObject({ error: { requestId: "same-id" } })
+    })
+  })
+
+  test("HotScans answers only what the cache holds", async () => {
+    const hot = Context.get(services, HotScans)
+    const mint = await stored(okScan())
+    expect(hot.peek(mint)).toBeUndefined()
+    await run(ScanCache.latest(mint as Address))
+    expect(hot.peek(mint)?.evidence.mint).toBe(mint as Address)
+    expect(hot.peek(newAddress())).toBeUndefined()
+  })
+})

@@ -24,12 +24,18 @@ const levelName = (level: LogLevel.LogLevel) => level.label.toLowerCase()
 const text = (message: unknown): string =>
   Array.isArray(message) ? message.map(text).join(" ") : typeof message === "string" ? message : JSON.stringify(message)
 
+/** Writes one JSON log line: time, level, message, then the fields. */
+export const writeJsonLine = (level: string, message: string, fields: Iterable<readonly [string, unknown]>, date = new Date()) => {
+  const line: Record<string, unknown> = { time: date.toISOString(), level, message }
+  for (const [key, value] of fields) line[key] = value
+  process.stdout.write(`${JSON.stringify(line)}\n`)
+}
+
 /** One JSON object per line on stdout: time, level, message, then the log's annotations as fields. */
 export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
-  const line: Record<string, unknown> = { time: date.toISOString(), level: levelName(logLevel), message: text(message) }
-  for (const [key, value] of HashMap.toEntries(annotations)) line[key] = value
-  if (cause._tag !== "Empty") line.cause = String(cause).slice(0, 4_000)
-  process.stdout.write(`${JSON.stringify(line)}\n`)
+  const fields: Array<readonly [string, unknown]> = [...HashMap.toEntries(annotations)]
+  if (cause._tag !== "Empty") fields.push(["cause", String(cause).slice(0, 4_000)])
+  writeJsonLine(levelName(logLevel), text(message), fields, date)
 })
 
 /** Commands log to stderr, so what they print on stdout (a new key, NDJSON) stays clean for pipes. */

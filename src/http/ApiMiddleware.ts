@@ -110,19 +110,19 @@ export const countRequest = (record: RequestRecord, route: string = routeOf(reco
   return route
 }
 
-/** The request's log line: the key never appears, the account id does. */
+/** The fields of a request's log line: the key never appears, the account id does. */
+export const requestFields = (record: RequestRecord, route: string): Record<string, string | number> => ({
+  method: record.method,
+  route,
+  path: record.path,
+  status: record.status,
+  durationMs: Math.round(record.seconds * 100_000) / 100,
+  requestId: record.requestId,
+  ...(record.accountId === undefined ? {} : { accountId: record.accountId })
+})
+
 export const requestLine = (record: RequestRecord, route: string) =>
-  Effect.logInfo("request").pipe(
-    Effect.annotateLogs({
-      method: record.method,
-      route,
-      path: record.path,
-      status: record.status,
-      durationMs: Math.round(record.seconds * 100_000) / 100,
-      requestId: record.requestId,
-      ...(record.accountId === undefined ? {} : { accountId: record.accountId })
-    })
-  )
+  Effect.logInfo("request").pipe(Effect.annotateLogs(requestFields(record, route)))
 
 const observe = (request: HttpServerRequest.HttpServerRequest, context: RequestContext, status: number, started: number) => {
   const record: RequestRecord = {

@@ -1,10 +1,10 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Config, type ConfigError, Context, Duration, Effect, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { AppConfig, PublicTrafficConfig } from "../Config.ts"
-import { LogConfig } from "../Logging.ts"
+import { LogConfig, writeJsonLine } from "../Logging.ts"
 import { PublicTraffic } from "../services/PublicTraffic.ts"
 import { HotScans } from "../services/ScanCacheCached.ts"
-import { requestLine } from "./ApiMiddleware.ts"
+import { requestFields, requestLine, type RequestRecord } from "./ApiMiddleware.ts"
 import { makeFastPath } from "./FastRiskCheck.ts"
 import { AppLive } from "./Server.ts"
 import { ClientAddress, lifecycle } from "./Lifecycle.ts"
@@ -81,15 +81,19 @@ export const makeServerFetch = (
     if (!options.fastPath || Option.isNone(hot)) return slow
 
     const { trustProxy } = yield* PublicTrafficConfig
-    const { level } = yield* LogConfig
+    const { format, level } = yield* LogConfig
     const logRuntime = yield* Layer.toRuntime(logging)
     const runLog = Runtime.runSync(logRuntime)
+    // The fast path's request lines: written directly in the JSON format (a few µs instead of a fiber).
+    const logRequest = format === "json"
+      ? (record: RequestRecord, route: string) => writeJsonLine("info", "request", Object.entries(requestFields(record, route)))
+      : (record: RequestRecord, route: string) => runLog(requestLine(record, route))
     const fast = makeFastPath({
       hot: hot.value,
       traffic: Context.get(services, PublicTraffic),
       trustProxy,
       maxBodyBytes: config.maxBodyBytes,
-      log: LogLevel.lessThanEqual(level, LogLevel.Info) ? (record, route) => runLog(requestLine(record, route)) : undefined
+      log: LogLevel.lessThanEqual(level, LogLevel.Info) ? logRequest : undefined
     })
     return (request, peer) => fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
   })

@@ -65,6 +65,43 @@ describe(`operations on ${databaseKind}`, () => {
     expect(server.output()).toContain("shut down")
   }, 60_000)
 
+  test("one JSON log line per request, alike whichever path answered (HttpApi or the fast path)", async () => {
+    const server = await startServer({ ...deployment.env, LOG_LEVEL: "info", LOG_FORMAT: "json" })
+    const ids: Array<[string, string, number]> = []
+    try {
+      const call = async (path: string, init?: RequestInit) => {
+        const response = await fetch(`${server.url}${path}`, init)
+        await response.arrayBuffer()
+        ids.push([response.headers.get("x-request-id")!, path, response.status])
+      }
+      for (let i = 0; i < 3; i++) await call(`/api/risk-check/${mints[0]}`) // the first read fills memory
+      for (let i = 0; i < 2; i++) {
+        await call("/api/risk-check/batch", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ addresses: mints.slice(0, 3) })
+        })
+      }
+      await call("/api/risk-check/not-a-mint")
+    } finally {
+      server.process.kill("SIGTERM")
+      await server.process.exited
+    }
+    const lines = server.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>)
+    const requestLines = lines.filter((line) => line.message === "request" && String(line.path).startsWith("/api/")) // not the readiness polls
+    expect(requestLines.map((line) => [line.requestId, line.path, line.status])).toEqual(ids)
+    for (const line of requestLines) {
+      expect(Object.keys(line).sort()).toEqual(["durationMs", "level", "message", "method", "path", "requestId", "route", "status", "time"])
+      expect(line.level).toBe("info")
+      expect(typeof line.durationMs).toBe("number")
+    }
+    expect(requestLines.map((line) => line.route)).toEqual([
+      ...Array(3).fill("/api/risk-check/:address"),
+      ...Array(2).fill("/api/risk-check/batch"),
+      "/api/risk-check/:address"
+    ])
+  }, 60_000)
+
   test.skipIf(testDatabaseUrl === undefined)("a lost database gives 503 envelopes, no crash, and the service heals", async () => {
     const url = new URL(deployment.env.DATABASE_URL!)
     const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) })

@@ -1,117 +1,141 @@
-// npm run bench [-- --tokens N --duration S --connections C]
-// Loads the service and a raw Bun.serve baseline (same bytes for the same path) with wrk, side by side,
-// and prints req/s, p50, p99 and server RSS. A benchmark, not a test: it asserts nothing.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+// npm run bench [-- --tokens N --scans N --small-scans N --accounts N --token-mints N --lookup-mints N
+//                   --duration S --connections C --pool N]
+// Loads the service on the embedded database and on PostgreSQL, each next to a baseline that answers the
+// same bytes (raw Bun.serve, or raw Bun.serve + node-postgres doing the service's round trips), with wrk,
+// one run at a time, and prints a markdown table for the README. A benchmark, not a test: it asserts nothing.
+// PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) is used as admin
+// to create risk_api_bench_<scans> databases, kept for the next run; without it only the embedded rows run.
+// At the defaults the whole run takes about 4 minutes on 2 cores with the 1,000,000-scan database
+// reused, about 1 more the first time (see dataset.ts).
+import { mkdtempSync, rmSync } from "node:fs"
+import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { generateDemoDataset } from "../../src/demo/generate.ts"
-import { freePort, runCli, startServer, type RunningServer } from "../support/process.ts"
+import { runCli } from "../support/process.ts"
+import { type BenchDatabase, benchAccounts, benchDatabase, isReachable, randomMint } from "./dataset.ts"
+import { markdownTable, type Row } from "./report.ts"
+import { type Bench, lookupScenario, riskCheckScenarios, rssScenario, tokenRiskScenario, withServer } from "./scenarios.ts"
+
+const NEVER_SCANNED = 1_000
+const BATCH = 50
 
 const { values } = parseArgs({
   options: {
     tokens: { type: "string", default: "2000" },
+    scans: { type: "string", default: "1000000" },
+    "small-scans": { type: "string", default: "10000" },
+    accounts: { type: "string", default: "1000" },
+    "token-mints": { type: "string", default: "2000" },
+    "lookup-mints": { type: "string", default: "10000" },
     duration: { type: "string", default: "8" },
-    connections: { type: "string", default: "50" }
+    connections: { type: "string", default: "50" },
+    pool: { type: "string", default: "10" }
   }
 })
-const tokens = Number(values.tokens)
-const duration = Number(values.duration)
-const connections = Number(values.connections)
+
+const positive = (name: keyof typeof values): number => {
+  const value = Number(values[name])
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`--${name} must be a positive integer, got ${values[name]}`)
+  return value
+}
+
+const options = {
+  tokens: positive("tokens"),
+  scans: positive("scans"),
+  smallScans: positive("small-scans"),
+  accounts: positive("accounts"),
+  tokenMints: positive("token-mints"),
+  lookupMints: positive("lookup-mints"),
+  poolSize: positive("pool")
+}
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 if (Bun.which("wrk") === null) {
   console.error("wrk is needed: apt-get install wrk")
   process.exit(1)
 }
 
-interface Figures { readonly rps: number; readonly p50: string; readonly p99: string; readonly rssMb: number }
+const count = (n: number) => n.toLocaleString("en-US")
+const withoutPassword = (url: string) => url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@")
 
-const rssOf = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
-  return Math.round(Number(line?.replace(/\D+/g, "") ?? 0) / 1024)
+/** `n` of `items` at random (all of them if there are fewer). */
+const sample = <A>(items: ReadonlyArray<A>, n: number): ReadonlyArray<A> => {
+  const copy = [...items]
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1))
+    ;[copy[i], copy[j]] = [copy[j]!, copy[i]!]
+  }
+  return copy.slice(0, n)
 }
 
-const wrk = async (url: string, pid: number, script?: string): Promise<Figures> => {
-  const args = ["wrk", "-t2", `-c${connections}`, `-d${duration}s`, "--latency", ...(script ? ["-s", script] : []), url]
-  const output = await new Response(Bun.spawn(args, { stdout: "pipe" }).stdout).text()
-  const pick = (pattern: RegExp) => pattern.exec(output)?.[1] ?? "?"
-  return { rps: Math.round(Number(pick(/Requests\/sec:\s+([\d.]+)/))), p50: pick(/\s50%\s+(\S+)/), p99: pick(/\s99%\s+(\S+)/), rssMb: rssOf(pid) }
+const embeddedRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): Promise<{ rows: ReadonlyArray<Row>; line: string }> => {
+  const dataset = generateDemoDataset({ now: new Date(), tokens: options.tokens })
+  await Bun.write(join(bench.dir, "scans.ndjson"), dataset.scans.map((scan) => JSON.stringify(scan)).join("\n"))
+  const env = { DATA_DIR: join(bench.dir, "data") }
+  const imported = await runCli(["import", join(bench.dir, "scans.ndjson")], env)
+  console.log(imported.stdout.trim())
+  const mints = [...new Set(dataset.scans.map((scan) => scan.mint))]
+  const rows = await withServer(bench, "embedded", env, (server) =>
+    riskCheckScenarios(bench, server, { database: "embedded", warm: dataset.showcase.ok_fresh!, batch: mints.slice(0, BATCH), neverScanned }))
+  return { rows, line: `embedded: ${count(options.tokens)} demo tokens, ${count(dataset.scans.length)} scans` }
 }
 
-const postScript = (dir: string, name: string, body: string, headers: Record<string, string> = {}) => {
-  const path = join(dir, `${name}.lua`)
-  const lines = [
-    `wrk.method = "POST"`,
-    `wrk.body = ${JSON.stringify(body)}`,
-    `wrk.headers["Content-Type"] = "application/json"`,
-    ...Object.entries(headers).map(([key, value]) => `wrk.headers[${JSON.stringify(key)}] = ${JSON.stringify(value)}`)
-  ]
-  writeFileSync(path, lines.join("\n"))
-  return path
-}
+const describe = (db: BenchDatabase) =>
+  `${count(db.scans)} scans of ${count(db.mints.length)} mints (` +
+  (db.reused ? `reused in ${db.openSeconds.toFixed(1)} s; its build took ${db.buildSeconds.toFixed(1)} s` : `built in ${db.buildSeconds.toFixed(1)} s`) + ")"
 
-/** A raw Bun.serve answering each path with the bytes the service gave for it. */
-const baseline = (answers: ReadonlyMap<string, { body: ArrayBuffer; headers: Headers }>) => {
-  const server = Bun.serve({
-    port: freePort(),
-    fetch: async (request) => {
-      const key = `${request.method} ${new URL(request.url).pathname}`
-      if (request.method === "POST") await request.arrayBuffer()
-      const answer = answers.get(key)
-      return answer === undefined ? new Response("", { status: 404 }) : new Response(answer.body, { headers: answer.headers })
-    }
-  })
-  return server
+const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): Promise<{ rows: ReadonlyArray<Row>; line: string }> => {
+  console.log(`\nPostgreSQL bench databases (admin ${withoutPassword(adminUrl)}):`)
+  const small = await benchDatabase(adminUrl, options.smallScans)
+  console.log(`  ${describe(small)}`)
+  const large = await benchDatabase(adminUrl, options.scans)
+  console.log(`  ${describe(large)}`)
+  const accounts = await benchAccounts(large.url, options.accounts)
+  const label = (db: BenchDatabase) => `PostgreSQL, ${count(db.scans)} scans`
+  const env = (db: BenchDatabase, extra: Record<string, string> = {}) => ({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(bench.poolSize), ...extra })
+
+  const cached = await withServer(bench, `PostgreSQL ${count(large.scans)} scans, default cache`, env(large), async (server) => [
+    ...await riskCheckScenarios(bench, server, { database: label(large), warm: large.mints[0]!, batch: large.mints.slice(0, BATCH), neverScanned }),
+    await tokenRiskScenario(bench, server, { database: label(large), databaseUrl: large.url, accounts, mints: sample(large.mints, options.tokenMints) }),
+    await rssScenario(bench, server, { database: label(large), databaseUrl: large.url, mints: large.mints })
+  ])
+  const lookup = (db: BenchDatabase, reference?: Row) =>
+    withServer(bench, `PostgreSQL ${count(db.scans)} scans, SCAN_CACHE_SIZE=0`, env(db, { SCAN_CACHE_SIZE: "0" }), (server) =>
+      lookupScenario(bench, server, { database: label(db), databaseUrl: db.url, mints: sample(db.mints, options.lookupMints) }, reference))
+  const smallLookup = await lookup(small)
+  const largeLookup = await lookup(large, smallLookup)
+  return {
+    rows: [...cached, smallLookup, largeLookup],
+    line: `PostgreSQL: ${describe(large)} and ${describe(small)}, ${count(options.accounts)} enterprise accounts with one key each`
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), "risk-api-bench-"))
-const now = new Date()
-const dataset = generateDemoDataset({ now, tokens })
-await Bun.write(join(dir, "scans.ndjson"), dataset.scans.map((scan) => JSON.stringify(scan)).join("\n"))
-const env = { DATA_DIR: join(dir, "data"), PUBLIC_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warning" }
-const imported = await runCli(["import", join(dir, "scans.ndjson")], env)
-console.log(imported.stdout.trim())
-
-const warm = dataset.showcase.ok_fresh!
-const never = dataset.neverScanned[0]!
-const batch = JSON.stringify({ addresses: dataset.scans.slice(0, 200).map((scan) => scan.mint).filter((m, i, all) => all.indexOf(m) === i).slice(0, 50) })
-
-const rows: Array<[string, string, Figures]> = []
-const server: RunningServer = await startServer(env)
+const bench: Bench = { wrk: { connections: positive("connections"), durationSeconds: positive("duration") }, dir, poolSize: options.poolSize, serverLogs: [] }
+const neverScanned = Array.from({ length: NEVER_SCANNED }, randomMint)
+const started = performance.now()
+const rows: Array<Row> = []
+const lines: Array<string> = []
 try {
-  const answers = new Map<string, { body: ArrayBuffer; headers: Headers }>()
-  for (const path of [`/api/risk-check/${warm}`, `/api/risk-check/${never}`]) {
-    const response = await fetch(`${server.url}${path}`)
-    answers.set(`GET ${path}`, { body: await response.arrayBuffer(), headers: response.headers })
+  const embedded = await embeddedRows(bench, neverScanned)
+  rows.push(...embedded.rows)
+  lines.push(embedded.line)
+  if (await isReachable(adminUrl)) {
+    const postgres = await postgresRows(bench, neverScanned)
+    rows.push(...postgres.rows)
+    lines.push(postgres.line)
+  } else {
+    console.log(`\nPostgreSQL not reachable at ${withoutPassword(adminUrl)} (BENCH_DATABASE_URL): PostgreSQL rows skipped`)
+    lines.push("PostgreSQL: not reachable, rows skipped")
   }
-  const batchResponse = await fetch(`${server.url}/api/risk-check/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: batch })
-  answers.set("POST /api/risk-check/batch", { body: await batchResponse.arrayBuffer(), headers: batchResponse.headers })
-  const raw = baseline(answers)
-  const batchScript = postScript(dir, "batch", batch)
-  const scenarios: Array<[string, string, string | undefined]> = [
-    ["single risk-check, warm", `/api/risk-check/${warm}`, undefined],
-    ["single risk-check, never scanned", `/api/risk-check/${never}`, undefined],
-    ["batch of 50", "/api/risk-check/batch", batchScript]
-  ]
-  for (const [name, path, script] of scenarios) {
-    rows.push([name, "baseline", await wrk(`http://127.0.0.1:${raw.port}${path}`, process.pid, script)])
-    rows.push([name, "service (embedded)", await wrk(`${server.url}${path}`, server.process.pid, script)])
-  }
-  raw.stop(true)
 } finally {
-  server.process.kill("SIGTERM")
-  await server.process.exited
   rmSync(dir, { recursive: true, force: true })
 }
 
-const pad = (text: string, width: number) => text.padEnd(width)
-console.log(`\n${tokens} tokens (${dataset.scans.length} scans), wrk -c${connections} -d${duration}s, ${new Date().toISOString()}\n`)
-console.log([pad("scenario", 34), pad("target", 20), pad("req/s", 9), pad("p50", 9), pad("p99", 9), pad("RSS MB", 7), "vs baseline"].join(" | "))
-for (let i = 0; i < rows.length; i += 2) {
-  const [name, , base] = rows[i]!
-  const [, target, service] = rows[i + 1]!
-  for (const [label, figures] of [["baseline (raw Bun.serve)", base], [target, service]] as const) {
-    const ratio = label === target ? `${(figures.rps / base.rps).toFixed(2)}x` : "1.00x"
-    console.log([pad(name, 34), pad(label, 20), pad(String(figures.rps), 9), pad(figures.p50, 9), pad(figures.p99, 9), pad(String(figures.rssMb), 7), ratio].join(" | "))
-  }
-}
+console.log(`\n${markdownTable(rows)}\n`)
+console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
+  `wrk -t2 -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
+  `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${new Date().toISOString()}; ` +
+  `whole bench ${((performance.now() - started) / 1000).toFixed(0)} s.`)
+if (bench.serverLogs.length > 0) console.log(`\nServer logs (warnings and errors):\n${bench.serverLogs.map((line) => `  ${line}`).join("\n")}`)

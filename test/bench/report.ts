@@ -1,0 +1,91 @@
+// Rows of the bench, their targets, and the markdown table that goes into the README.
+import type { Figures } from "./wrk.ts"
+
+/** A target and whether the row meets it (undefined: the row has no target of its own). */
+export interface Target {
+  readonly text: string
+  readonly met: boolean | undefined
+}
+
+export interface Row {
+  readonly scenario: string
+  readonly database: string
+  readonly target: Target
+  readonly baseline: Figures | undefined
+  readonly service: Figures
+  readonly note?: string | undefined
+}
+
+const ratioOf = (row: Row): number | undefined => (row.baseline === undefined ? undefined : row.service.rps / row.baseline.rps)
+
+export const NO_TARGET: Target = { text: "none set", met: undefined }
+
+export const singleWarmTarget = (service: Figures, baseline: Figures): Target => ({
+  text: "≥ 0.5× baseline req/s, p99 ≤ 2× baseline p99",
+  met: service.rps >= 0.5 * baseline.rps && service.p99Ms <= 2 * baseline.p99Ms
+})
+
+export const batchTarget = (service: Figures): Target => ({ text: "≥ 2,000 req/s", met: service.rps >= 2_000 })
+
+export const tokenRiskTarget = (service: Figures, baseline: Figures): Target => ({
+  text: "≥ 0.5× raw-pg baseline req/s",
+  met: service.rps >= 0.5 * baseline.rps
+})
+
+export const lookupReferenceTarget: Target = { text: "reference for the larger dataset", met: undefined }
+
+/** "≈" read as: at least 80% of the smaller dataset's req/s, and a p50 at most 1.25 times its p50. */
+export const lookupTarget = (large: Figures, small: Figures, smallLabel: string): Target => ({
+  text: `≈ ${smallLabel} (≥ 0.8× req/s, p50 ≤ 1.25×)`,
+  met: large.rps >= 0.8 * small.rps && large.p50Ms <= 1.25 * small.p50Ms
+})
+
+export const rssTarget = (service: Figures, limitMb: number): Target => ({ text: `RSS ≤ ${limitMb} MB`, met: service.rssMb <= limitMb })
+
+/** Non-2xx answers or socket errors make a row's figures meaningless: never "met" then. */
+const errorsOf = (figures: Figures | undefined, who: string): ReadonlyArray<string> =>
+  figures === undefined
+    ? []
+    : [
+      ...(figures.non2xx > 0 ? [`${who}: ${figures.non2xx} of ${figures.requests} non-2xx`] : []),
+      ...(figures.socketErrors > 0 ? [`${who}: ${figures.socketErrors} socket errors`] : [])
+    ]
+
+const resultOf = (row: Row): string => {
+  const errors = [...errorsOf(row.service, "service"), ...errorsOf(row.baseline, "baseline")]
+  const verdict = row.target.met === undefined ? "—" : row.target.met ? "met" : "not met"
+  return errors.length === 0 ? verdict : `⚠ ${verdict === "met" ? "invalid" : verdict} (${errors.join("; ")})`
+}
+
+const ms = (value: number): string => (Number.isNaN(value) ? "?" : value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(2)} ms`)
+const count = (value: number): string => value.toLocaleString("en-US")
+
+/** One line per wrk run, printed as the bench goes. */
+export const progressLine = (label: string, figures: Figures): string =>
+  `  ${label.padEnd(52)} ${count(figures.rps).padStart(8)} req/s  p50 ${ms(figures.p50Ms).padStart(9)}  p99 ${ms(figures.p99Ms).padStart(9)}  ` +
+  `RSS ${String(figures.rssMb).padStart(4)} MB  ${count(figures.requests)} requests, ` +
+  `${figures.non2xx === 0 ? "all 2xx" : `${count(figures.non2xx)} non-2xx`}${figures.socketErrors > 0 ? `, ${figures.socketErrors} socket errors` : ""}`
+
+const HEADER = ["scenario", "database", "target", "baseline req/s", "service req/s", "ratio", "service p50", "p99", "baseline p99", "RSS MB", "result"]
+
+const cellsOf = (row: Row): ReadonlyArray<string> => {
+  const ratio = ratioOf(row)
+  return [
+    row.note === undefined ? row.scenario : `${row.scenario} (${row.note})`,
+    row.database,
+    row.target.text,
+    row.baseline === undefined ? "—" : count(row.baseline.rps),
+    count(row.service.rps),
+    ratio === undefined ? "—" : `${ratio.toFixed(2)}×`,
+    ms(row.service.p50Ms),
+    ms(row.service.p99Ms),
+    row.baseline === undefined ? "—" : ms(row.baseline.p99Ms),
+    String(row.service.rssMb),
+    resultOf(row)
+  ]
+}
+
+export const markdownTable = (rows: ReadonlyArray<Row>): string => {
+  const line = (cells: ReadonlyArray<string>) => `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`
+  return [line(HEADER), line(HEADER.map(() => "---")), ...rows.map((row) => line(cellsOf(row)))].join("\n")
+}

@@ -1,5 +1,5 @@
 import { Option } from "effect"
-import { isSolanaAddress } from "../domain/Address.ts"
+import { type Address, isSolanaAddress } from "../domain/Address.ts"
 import { batchAddressesOf, batchOf, cacheControlOf, MAX_BATCH, riskCheckOf } from "../riskcheck/riskCheckOf.ts"
 import type { PublicTraffic } from "../services/PublicTraffic.ts"
 import type { StoredScan } from "../services/ScanCache.ts"
@@ -10,11 +10,12 @@ import { lifecycle } from "./Lifecycle.ts"
 import { scanCacheEvents, scanLookups } from "./Metrics.ts"
 import { requestIdFrom, type RequestContext } from "./RequestContext.ts"
 
-// The risk-check hot path, served straight from Bun when memory already holds the answer's evidence:
-// GET /api/risk-check/{address} and POST /api/risk-check/batch with a well-formed body. It shares the
-// cache, the verdict (riskCheckOf/batchOf), the rate limiter and the header logic with the HttpApi
-// handlers, and hands everything else to them (a cache miss, a bad address, a body that is not exactly
-// the contract's, a key to look up), so validation, errors and /openapi.json stay HttpApi's alone.
+// The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
+// (from memory, or read through the cache) and POST /api/risk-check/batch with a well-formed body whose
+// mints memory holds. It shares the cache, the verdict (riskCheckOf/batchOf), the rate limiter and the
+// header logic with the HttpApi handlers, and hands everything else to them (a bad address, a body that
+// is not exactly the contract's, a batch with a mint not in memory, a key to look up, a database that
+// cannot answer), so validation, errors and /openapi.json stay HttpApi's alone.
 // test/http/fastRiskCheck.test.ts holds both paths to the same status, headers and body.
 
 export interface FastPathSettings {
@@ -77,7 +78,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       refusal: decision.admitted ? undefined : "rate_limited",
       accountId: Option.getOrUndefined(account)
     }
-    return { admitted: decision.admitted, decision, context }
+    return { admitted: decision.admitted, decision, context, client: publicClientOf(account, address) }
   }
 
   const respond = (
@@ -122,19 +123,42 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     return new Response(JSON.stringify(body), { status, headers })
   }
 
-  const check = (request: Request, path: string, started: number, peer: string): Response | undefined => {
+  const verdict = (address: string, scan: StoredScan | null, started: number) => {
+    scanLookups.inc({ result: scan === null ? "miss" : "hit" })
+    const result = riskCheckOf(address, scan ?? undefined, Date.now(), Math.round(performance.now() - started))
+    return { body: result, cacheControl: cacheControlOf(result) }
+  }
+
+  const check = (
+    request: Request,
+    path: string,
+    started: number,
+    peer: string,
+    delegate: (request: Request) => Promise<Response>
+  ): Response | Promise<Response> | undefined => {
     // Only addresses that passed validation are ever cached, so a hit needs no base58 decode.
     const address = path.slice(CHECK_PREFIX.length)
     const scan = hot.peek(address)
-    if (scan === undefined) return undefined
+    if (scan === undefined && !isSolanaAddress(address)) return undefined
     const caller = admit(request, peer)
     if (caller === undefined) return undefined
-    return respond(request, path, CHECK_ROUTE, started, caller, () => {
-      scanCacheEvents.inc({ result: "hit" })
-      scanLookups.inc({ result: scan === null ? "miss" : "hit" })
-      const result = riskCheckOf(address, scan ?? undefined, Date.now(), Math.round(performance.now() - started))
-      return { body: result, cacheControl: cacheControlOf(result) }
-    })
+    if (scan !== undefined) {
+      return respond(request, path, CHECK_ROUTE, started, caller, () => {
+        scanCacheEvents.inc({ result: "hit" })
+        return verdict(address, scan, started)
+      })
+    }
+    // Not in memory: a refused caller is answered without a read; otherwise one read through the cache.
+    // If the database cannot answer, the call goes to HttpApi (admitted there again, so given back here),
+    // whose error envelope is the one the contract documents.
+    if (!caller.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, null, started))
+    return hot.load(address as Address).then(
+      (loaded) => respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, loaded, started)),
+      () => {
+        traffic.releaseNow(caller.client, caller.context.accountId)
+        return delegate(request)
+      }
+    )
   }
 
   const batch = async (
@@ -184,7 +208,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const path = pathOf(request.url)
     if (!path.startsWith(CHECK_PREFIX)) return undefined
     const started = performance.now()
-    if (request.method === "GET") return check(request, path, started, peer)
+    if (request.method === "GET") return check(request, path, started, peer, delegate)
     if (request.method === "POST" && path === BATCH_PATH) return batch(request, path, started, peer, delegate)
     return undefined
   }

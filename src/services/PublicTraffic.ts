@@ -22,6 +22,8 @@ export class PublicTraffic extends Effect.Tag("PublicTraffic")<PublicTraffic, {
   readonly admitNow: (client: string) => RateDecision
   /** `attribute` when it needs no database read; undefined when the key must be looked up first. */
   readonly attributeNow: (apiKey: string) => Option.Option<string> | undefined
+  /** Takes back one `admitNow` (and its attribution) for a call handed on to the path that admits it again. */
+  readonly releaseNow: (client: string, accountId: string | undefined) => void
   /** Write the attributed counts now (also done every 5 s and at shutdown). */
   readonly flush: Effect.Effect<void>
 }>() {}
@@ -34,7 +36,12 @@ const MAX_CACHED_KEYS = 10_000
 export const makeWindows = (limit: number) => {
   let minute = 0
   let counts = new Map<string, number>()
-  return (client: string, now: number): RateDecision => {
+  /** Gives back an admission of this minute (a call handed to another path, which admits it again). */
+  const release = (client: string, now: number) => {
+    const used = counts.get(client)
+    if (Math.floor(now / MINUTE_MS) * MINUTE_MS === minute && used !== undefined && used > 0) counts.set(client, used - 1)
+  }
+  return Object.assign((client: string, now: number): RateDecision => {
     const current = Math.floor(now / MINUTE_MS) * MINUTE_MS
     if (current !== minute) {
       minute = current
@@ -49,7 +56,7 @@ export const makeWindows = (limit: number) => {
       remaining: limit === 0 ? 0 : Math.max(0, limit - used - (admitted ? 1 : 0)),
       resetSeconds: Math.max(1, Math.ceil((current + MINUTE_MS - now) / 1000))
     }
-  }
+  }, { release })
 }
 
 export const makePublicTraffic = (config: { readonly perMinute: number }) =>
@@ -110,6 +117,14 @@ export const makePublicTraffic = (config: { readonly perMinute: number }) =>
         flush,
         admit: (client) => Effect.sync(() => windows(client, Date.now())),
         admitNow: (client) => windows(client, Date.now()),
+        releaseNow: (client, accountId) => {
+          windows.release(client, Date.now())
+          const attributed = accountId === undefined ? undefined : pending.get(accountId)
+          if (accountId !== undefined && attributed !== undefined) {
+            if (attributed > 1) pending.set(accountId, attributed - 1)
+            else pending.delete(accountId)
+          }
+        },
         attributeNow: (apiKey) => {
           if (!isWellFormedKey(apiKey)) return Option.none()
           const cached = keyCache.get(hashKey(apiKey))
@@ -130,6 +145,7 @@ export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, {
   admit: () => Effect.succeed({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
   attribute: () => Effect.succeedNone,
   admitNow: () => ({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
+  releaseNow: () => {},
   attributeNow: () => Option.none(),
   flush: Effect.void
 })

@@ -153,9 +153,36 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     expect(unsafe.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
   })
 
-  test("a bad address and a mint not in memory are handed to HttpApi, whose answer is what the client gets", async () => {
+  test("a mint not in memory is read through the cache by the fast path itself", async () => {
+    const mint = await stored(okScan())
+    const fresh = fastOnly(get(`/api/risk-check/${mint}`), newClient(), never)
+    expect(fresh).toBeInstanceOf(Promise)
+    const answer = await fresh!
+    expect([answer.status, ((await answer.json()) as { verdict: string }).verdict]).toEqual([200, "ok"])
+  })
+
+  test("when the database cannot answer, the call goes to HttpApi and its window counts it once", async () => {
+    const client = newClient()
+    const handedOn: Array<string> = []
+    const failing = makeFastPath({
+      hot: { peek: () => undefined, load: () => Promise.reject(new Error("database down")) },
+      traffic: Context.get(services, PublicTraffic),
+      trustProxy: false,
+      maxBodyBytes: 65_536,
+      log: undefined
+    })
+    const answer = await failing(get(`/api/risk-check/${newAddress()}`), client, async (request) => {
+      handedOn.push(request.url)
+      return new Response(null, { status: 503 })
+    })!
+    expect([answer.status, handedOn.length]).toEqual([503, 1])
+    // Given back: the client's next call is the first of its minute, as the HttpApi path would count it.
+    const next = await served(get(`/api/risk-check/${newAddress()}`), client)
+    expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 1))
+  })
+
+  test("a bad address is handed to HttpApi, whose answer is what the client gets", async () => {
     expect(fastOnly(get("/api/risk-check/not-a-mint"), newClient(), never)).toBeUndefined()
-    expect(fastOnly(get(`/api/risk-check/${newAddress()}`), newClient(), never)).toBeUndefined()
     const bad = await expectSame(() => get("/api/risk-check/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl"))
     expect([bad.status, (bad.body as { error: { code: string } }).error.code]).toEqual([400, "invalid_address"])
     const batchGet = await expectSame(() => get("/api/risk-check/batch"))
@@ -229,6 +256,8 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     const hot = Context.get(services, HotScans)
     const mint = await stored(okScan())
     expect(hot.peek(mint)).toBeUndefined()
+    await run(ScanCache.latest(mint as Address))
+    expect(hot.peek(mint)).toBeUndefined() // kept from its second read on
     await run(ScanCache.latest(mint as Address))
     expect(hot.peek(mint)?.evidence.mint).toBe(mint as Address)
     expect(hot.peek(newAddress())).toBeUndefined()

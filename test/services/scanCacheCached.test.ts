@@ -28,6 +28,8 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     await record(mint, 10)
     expect(await peekSymbol(mint)).toBe("not in memory")
     expect(Option.map(await run(ScanCache.latest(mint)), (scan) => scan.evidence.symbol)).toEqual(Option.some("M10"))
+    expect(await peekSymbol(mint)).toBe("not in memory") // kept from its second read on
+    await run(ScanCache.latest(mint))
     expect(await peekSymbol(mint)).toBe("M10")
     await record(mint, 5) // another process's import: no notification here
     expect(await peekSymbol(mint)).toBe("M10") // until the entry's second is up
@@ -44,14 +46,24 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
   test("an entry not asked about within the grace second is gone; never-scanned mints are remembered", async () => {
     const mint = newAddress()
     await run(ScanCache.latest(mint))
+    await run(ScanCache.latest(mint))
     expect(await peekSymbol(mint)).toBe("never scanned")
     await sleep(2_100)
     expect(await peekSymbol(mint)).toBe("not in memory")
   })
 
+  test("one pass over many mints keeps none of them (a crawler does not flush the hot set)", async () => {
+    const hot = newAddress()
+    await run(Effect.zipRight(ScanCache.latest(hot), ScanCache.latest(hot)))
+    const once = Array.from({ length: 10 }, () => newAddress())
+    for (const mint of once) await run(ScanCache.latest(mint))
+    expect(await Promise.all(once.map(peekSymbol))).toEqual(Array(10).fill("not in memory"))
+    expect(await peekSymbol(hot)).toBe("never scanned")
+  })
+
   test("memory holds at most SCAN_CACHE_SIZE mints, oldest out first", async () => {
     const mints = [newAddress(), newAddress(), newAddress(), newAddress()]
-    for (const mint of mints) await run(ScanCache.latest(mint))
+    for (const mint of mints) await run(Effect.zipRight(ScanCache.latest(mint), ScanCache.latest(mint)))
     expect(await Promise.all(mints.map(peekSymbol))).toEqual(["not in memory", "never scanned", "never scanned", "never scanned"])
   })
 })

@@ -98,11 +98,20 @@ const fromValue = (value: unknown, request: HttpServerRequest.HttpServerRequest)
   return undefined
 }
 
+// Only interruption: the client closed the connection before the answer (nginx's 499). Nobody reads the
+// envelope, but the request line and metrics record it, and it is not a defect.
+const clientClosed: Failure = {
+  status: 499,
+  code: "client_closed_request",
+  message: "The client closed the connection before the answer was ready."
+}
+
 /** The envelope for a cause, and whether it is a defect worth logging. */
 export const classify = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest
 ): { readonly failure: Failure; readonly defect: boolean } => {
+  if (Cause.isInterruptedOnly(cause)) return { failure: clientClosed, defect: false }
   const failed = Cause.failureOption(cause).pipe(Option.flatMapNullable((value) => fromValue(value, request)))
   if (Option.isSome(failed)) return { failure: failed.value, defect: false }
   const died = Cause.dieOption(cause).pipe(Option.flatMapNullable((value) => fromValue(value, request)))

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test"
 import { SqlError } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, FiberId, Layer } from "effect"
+import { classify } from "../../src/http/ErrorEnvelope.ts"
 import { ScanCache } from "../../src/services/ScanCache.ts"
 import { ScanRequests } from "../../src/services/ScanRequests.ts"
 import { ServiceUnavailable } from "../../src/api/Errors.ts"
@@ -51,5 +53,14 @@ describe("failure statuses", () => {
     expect({ status: got.status, code: got.body.error.code }).toEqual({ status: 500, code: "internal_error" })
     expect(JSON.stringify(got.body)).not.toContain("hunter2")
     expect(got.body.error.requestId).toBe(got.headers["x-request-id"])
+  })
+
+  test("a request interrupted because its client went away is 499, not a defect to log as an error", () => {
+    const request = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/token/risk", { method: "POST" }))
+    expect(classify(Cause.interrupt(FiberId.none), request)).toEqual({
+      failure: expect.objectContaining({ status: 499, code: "client_closed_request" }),
+      defect: false
+    })
+    expect(classify(Cause.die(new Error("bug")), request).defect).toBe(true)
   })
 })

@@ -73,7 +73,13 @@ export const makeServerFetch = (
   Effect.gen(function*() {
     const config = yield* AppConfig
     const { dispose, handler } = HttpApiBuilder.toWebHandler(
-      Layer.mergeAll(AppLive.pipe(Layer.provide(Layer.succeedContext(services))), HttpServer.layerContext, logging)
+      Layer.mergeAll(
+        AppLive.pipe(Layer.provide(Layer.succeedContext(services))),
+        HttpServer.layerContext,
+        logging,
+        // No tracer is exported, so spans (one per request and per SQL statement) would only cost CPU.
+        Layer.setTracerEnabled(false)
+      )
     )
     yield* Effect.addFinalizer(() => Effect.promise(dispose))
     const slow = (request: Request, peer: string) => handler(request, Context.make(ClientAddress, peer))

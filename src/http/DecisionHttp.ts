@@ -16,7 +16,7 @@ import { InvalidRequest, NotScanned, WatchLimitReached, WatchNotFound } from "..
 import { DECISION_MODEL_VERSION, monitorDecision, preTradeDecision, WATCH_METRICS, type WatchRule } from "../decision/index.ts"
 import { epochMillisOf, type ScanEvidence } from "../domain/ScanEvidence.ts"
 import { rescanUrlOf } from "../riskcheck/riskCheckOf.ts"
-import { assessToken } from "../scoring/index.ts"
+import { assessToken, assessTokenOnce } from "../scoring/index.ts"
 import { ScanCache } from "../services/ScanCache.ts"
 import { WalletRisk } from "../services/WalletRisk.ts"
 import { type Watch, Watches } from "../services/Watches.ts"
@@ -76,7 +76,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
           if (Option.isNone(scan)) return yield* notScanned(mint)
           const now = yield* Clock.currentTimeMillis
           const evidence = scan.value.evidence
-          const assessment = assessToken(evidence)
+          const assessment = assessTokenOnce(evidence)
           const screening = trader === undefined ? undefined : yield* wallets.packet(trader, now)
           const decision = preTradeDecision({
             evidence,

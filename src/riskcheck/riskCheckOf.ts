@@ -1,25 +1,12 @@
 import type { BatchResponse, RiskCheckResult } from "../domain/RiskCheck.ts"
 import { epochMillisOf } from "../domain/ScanEvidence.ts"
 import { freshnessOf, verdictOf } from "../domain/Verdict.ts"
-import type { ScanEvidence } from "../domain/ScanEvidence.ts"
-import { assessToken, confidenceOf } from "../scoring/index.ts"
+import { assessTokenOnce, confidenceOf } from "../scoring/index.ts"
 import type { StoredScan } from "../services/ScanCache.ts"
 
 export const rescanUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}/rescan`
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
 const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
-
-// The assessment is a pure function of the evidence, and a cached scan is the same object on every read:
-// score it once per scan, not once per request.
-const assessments = new WeakMap<ScanEvidence, ReturnType<typeof assessToken>>()
-const assessmentOf = (evidence: ScanEvidence) => {
-  let assessment = assessments.get(evidence)
-  if (assessment === undefined) {
-    assessment = assessToken(evidence)
-    assessments.set(evidence, assessment)
-  }
-  return assessment
-}
 
 /** The compact verdict for a mint from its latest scan (or none), as seen at `now`. */
 export const riskCheckOf = (
@@ -47,7 +34,7 @@ export const riskCheckOf = (
     }
   }
   const evidence = scan.evidence
-  const assessment = assessmentOf(evidence)
+  const assessment = assessTokenOnce(evidence)
   const ageSeconds = Math.max(0, Math.floor((now - epochMillisOf(evidence.scannedAt)) / 1000))
   return {
     address,

@@ -3,7 +3,7 @@ export { confidenceOf } from "./confidence.ts"
 export { recommendedActionOf, riskLevelOf } from "./levels.ts"
 export { type Flag, FLAGS } from "./flags.ts"
 export { CAPS, FACETS, type Facet, MODEL_VERSION } from "./model.ts"
-export { assessToken } from "./score.ts"
+export { assessToken, assessTokenOnce } from "./score.ts"
 export type {
   BreakdownEntry,
   Confidence,

@@ -85,3 +85,16 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
     evidenceCompleteness
   }
 }
+
+// A cached scan is the same evidence object on every read: score it once, not on every request.
+const assessments = new WeakMap<ScanEvidence, TokenAssessment>()
+
+/** assessToken, remembered per evidence object (evidence is immutable, the model pure). */
+export const assessTokenOnce = (evidence: ScanEvidence): TokenAssessment => {
+  let assessment = assessments.get(evidence)
+  if (assessment === undefined) {
+    assessment = assessToken(evidence)
+    assessments.set(evidence, assessment)
+  }
+  return assessment
+}

@@ -1,6 +1,6 @@
 import { epochMillisOf, type ScanEvidence } from "../domain/ScanEvidence.ts"
 import type { TokenRiskPacket } from "../domain/TokenRisk.ts"
-import { assessToken, confidenceOf } from "../scoring/index.ts"
+import { assessTokenOnce, confidenceOf } from "../scoring/index.ts"
 import { observe } from "../scoring/observed.ts"
 
 const roundPct = (value: number | null): number | null => value === null ? null : Math.round(value * 100) / 100
@@ -9,7 +9,7 @@ export const TOKEN_RISK_SOURCES = ["svc_token_scans", "svc_scoring_engine"] as c
 
 /** The full token risk packet of a mint's latest scan, as seen at `now`. */
 export const tokenRiskPacketOf = (evidence: ScanEvidence, now: number): TokenRiskPacket => {
-  const assessment = assessToken(evidence)
+  const assessment = assessTokenOnce(evidence)
   const ageSeconds = Math.max(0, Math.floor((now - epochMillisOf(evidence.scannedAt)) / 1000))
   const { market, trading, liquidity } = evidence
   return {

@@ -1,5 +1,6 @@
+import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Config, Context, Duration, Effect, Exit, Layer, Option, Schedule, Stream } from "effect"
+import { Config, Context, Duration, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
 import { DatabaseConfig, isEmbedded } from "../Config.ts"
 import { scanCacheEvents } from "../http/Metrics.ts"
 import type { ServiceUnavailable } from "../api/Errors.ts"
@@ -37,6 +38,8 @@ const loaderOf = (cache: ScanCache["Type"]) => (mint: Address): Promise<StoredSc
   Effect.runPromise(Effect.map(cache.latest(mint), Option.getOrNull))
 
 const STALE_GRACE_MS = 1_000
+const POLL_MS = 250
+const POLL_LIMIT = 1_000
 const REFRESH_BATCH = 500
 
 interface Entry {
@@ -47,16 +50,17 @@ interface Entry {
 /**
  * The latest scan per mint, kept in this process so a warm risk-check never touches the database.
  * On PostgreSQL, writers notify SCANS_CHANNEL on commit and every process listening forgets those mints
- * at once, so a scan imported anywhere is visible everywhere within the notification's delay. On the
- * embedded database (one server process) entries live at most a second instead. When the listener
- * (re)connects the whole cache is dropped, since notifications may have been missed meanwhile; entries
- * also expire after SCAN_CACHE_TTL_SECONDS as a backstop. Bounded to SCAN_CACHE_SIZE mints (oldest
- * first out); a mint is kept from its second read on (see `admitted`).
+ * at once, so a scan imported anywhere is visible everywhere within the notification's delay. When the
+ * listener (re)connects the whole cache is dropped, since notifications may have been missed meanwhile.
+ * On the embedded database, whose socket carries no notifications, the scans written since the last
+ * look are read every POLL_MS instead (its transactions run one at a time, so ids commit in order).
+ * Entries also expire after SCAN_CACHE_TTL_SECONDS as a backstop. Bounded to SCAN_CACHE_SIZE mints
+ * (oldest first out); a mint is kept from its second read on (see `admitted`).
  */
 export const makeCachedScanCache = (settings: {
   readonly size: number
   readonly ttlSeconds: number
-  /** false on the embedded database, whose socket does not pass notifications: entries then live 1 s. */
+  /** false on the embedded database, whose socket does not pass notifications: new scans are polled. */
   readonly notifications: boolean
 }) =>
   Layer.scopedContext(
@@ -68,7 +72,7 @@ export const makeCachedScanCache = (settings: {
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
       const reading = new Map<string, Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>>()
-      const ttlMs = settings.notifications ? settings.ttlSeconds * 1000 : Math.min(settings.ttlSeconds * 1000, 1000)
+      const ttlMs = settings.ttlSeconds * 1000
 
       // Admission: a mint not in memory is kept the second time it is read within the last SCAN_CACHE_SIZE
       // first reads. One pass over many mints (a crawler, a sweep of a whole list) then neither flushes the
@@ -94,7 +98,9 @@ export const makeCachedScanCache = (settings: {
       // Bumped whenever notifications invalidate entries: a read that overlapped one may have seen the
       // database before that commit, so its answer is returned but not kept.
       let invalidations = 0
+      let pollSoon = (_now: number): void => {}
       const cached = (mint: string, now: number): Entry | undefined => {
+        pollSoon(now)
         const entry = entries.get(mint)
         if (entry === undefined || entry.until <= now) return undefined
         return entry
@@ -124,6 +130,48 @@ export const makeCachedScanCache = (settings: {
           Effect.retry(Schedule.spaced(Duration.seconds(1))),
           Effect.forkScoped
         )
+      }
+
+      if (!settings.notifications) {
+        const sql = yield* SqlClient.SqlClient
+        const newest = sql<{ readonly id: string }>`select coalesce(max(id), 0)::text as id from scans`.pipe(
+          Effect.map((rows) => rows[0]?.id ?? "0")
+        )
+        let seen = yield* newest.pipe(Effect.orElseSucceed(() => "0"))
+        let polling = false
+        let nextPoll = 0
+        const changes = Effect.gen(function*() {
+          const rows = yield* sql<{ readonly id: string; readonly mint: string }>`
+            select id::text as id, mint from scans where id > ${seen}::bigint order by id limit ${POLL_LIMIT + 1}`
+          if (rows.length === 0) return
+          invalidations++
+          if (rows.length > POLL_LIMIT) {
+            // A bulk import: forget everything rather than page through it.
+            seen = yield* newest
+            entries.clear()
+            reading.clear()
+            return
+          }
+          for (const row of rows) {
+            entries.delete(row.mint)
+            reading.delete(row.mint)
+          }
+          seen = rows[rows.length - 1]!.id
+        })
+        const runFork = Runtime.runFork(yield* Effect.runtime<never>()) // this server's logger
+        // Started by a timer and, since timers can starve under a saturating request stream, by requests.
+        pollSoon = (now) => {
+          if (polling || now < nextPoll) return
+          polling = true
+          nextPoll = now + POLL_MS
+          runFork(changes.pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("could not read new scans; cached entries age out meanwhile", cause)),
+            Effect.ensuring(Effect.sync(() => {
+              polling = false
+            }))
+          ))
+        }
+        yield* Effect.forkScoped(Effect.repeat(Effect.sync(() => pollSoon(Date.now())), Schedule.spaced(Duration.millis(POLL_MS))))
       }
 
       // Concurrent misses on one mint share a single database read (an expiring hot mint would otherwise
@@ -206,9 +254,10 @@ export const makeCachedScanCache = (settings: {
         ))
       }
       const peek = (mint: string): StoredScan | null | undefined => {
+        const now = Date.now()
+        pollSoon(now)
         const entry = entries.get(mint)
         if (entry === undefined) return undefined
-        const now = Date.now()
         if (entry.until <= now) {
           if (now - entry.until > STALE_GRACE_MS) return undefined
           queued.add(mint)

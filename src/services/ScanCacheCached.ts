@@ -62,10 +62,10 @@ export const makeCachedScanCache = (settings: {
   readonly ttlSeconds: number
   /** false on the embedded database, whose socket does not pass notifications: new scans are polled. */
   readonly notifications: boolean
-}) =>
+}, database: Layer.Layer<ScanCache, never, SqlClient.SqlClient> = ScanCacheSql) =>
   Layer.scopedContext(
     Effect.gen(function*() {
-      const inner = yield* Effect.provide(ScanCache, ScanCacheSql)
+      const inner = yield* Effect.provide(ScanCache, database)
       if (settings.size === 0) {
         return Context.make(ScanCache, inner).pipe(Context.add(HotScans, { peek: () => undefined, load: loaderOf(inner) }))
       }
@@ -189,6 +189,26 @@ export const makeCachedScanCache = (settings: {
         return read
       }
 
+      // The same for many mints: those already being read join that read, the others are read together
+      // in one query (many bots sending the same batch to a cold server cause one read per mint).
+      const readManyThrough = (mints: ReadonlyArray<Address>, now: number) => {
+        const fresh = mints.filter((mint) => !reading.has(mint))
+        if (fresh.length > 0) {
+          const generation = invalidations
+          const fetched = Effect.runPromiseExit(inner.latestMany(fresh))
+          for (const mint of fresh) {
+            const read: Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>> = fetched.then((exit) => {
+              if (reading.get(mint) === read) reading.delete(mint)
+              const one = Exit.map(exit, (found) => Option.fromNullable(found.get(mint)))
+              if (Exit.isSuccess(one) && generation === invalidations) remember(mint, Option.getOrUndefined(one.value), now)
+              return one
+            })
+            reading.set(mint, read)
+          }
+        }
+        return mints.map((mint) => reading.get(mint)!)
+      }
+
       const service: ScanCache["Type"] = {
         ...inner,
         latest: (mint) =>
@@ -215,15 +235,14 @@ export const makeCachedScanCache = (settings: {
             scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
             scanCacheEvents.inc({ result: "miss" }, missing.length)
             if (missing.length === 0) return Effect.succeed(found)
-            const generation = invalidations
-            return Effect.map(inner.latestMany(missing), (fetched) => {
-              for (const mint of missing) {
-                const scan = fetched.get(mint)
-                if (generation === invalidations) remember(mint, scan, now)
-                if (scan !== undefined) found.set(mint, scan)
+            return Effect.flatten(Effect.promise(async () => {
+              const reads = await Promise.all(readManyThrough(missing, now))
+              for (const [i, read] of reads.entries()) {
+                if (Exit.isFailure(read)) return Exit.failCause(read.cause)
+                if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)
               }
-              return found
-            })
+              return Exit.succeed(found)
+            }))
           })
       }
       // An entry just past its time is still answered for up to STALE_GRACE_MS while a background read

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { Address } from "../../src/domain/Address.ts"
-import { ScanCache } from "../../src/services/ScanCache.ts"
+import { ScanCache, ScanCacheSql } from "../../src/services/ScanCache.ts"
 import { HotScans, makeCachedScanCache } from "../../src/services/ScanCacheCached.ts"
 import { databaseKind, TestDatabase } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -76,5 +76,28 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     const mints = [newAddress(), newAddress(), newAddress(), newAddress()]
     for (const mint of mints) await keep(mint)
     expect(await Promise.all(mints.map(peekSymbol))).toEqual(["not in memory", "never scanned", "never scanned", "never scanned"])
+  })
+
+  test("concurrent reads of the same cold mints share database reads, single and batch alike", async () => {
+    const reads = { latest: 0, latestMany: 0 }
+    const counting = Layer.effect(
+      ScanCache,
+      Effect.map(Effect.provide(ScanCache, ScanCacheSql), (sql) => ({
+        ...sql,
+        latest: (mint: Address) => Effect.zipRight(Effect.sync(() => reads.latest++), sql.latest(mint)),
+        latestMany: (mints: ReadonlyArray<Address>) => Effect.zipRight(Effect.sync(() => reads.latestMany++), sql.latestMany(mints))
+      }))
+    )
+    const cache = ManagedRuntime.make(
+      makeCachedScanCache({ size: 100, ttlSeconds: 60, notifications: false }, counting).pipe(Layer.provide(TestDatabase))
+    )
+    try {
+      const mints = Array.from({ length: 5 }, () => newAddress())
+      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => ScanCache.latestMany(mints)), { concurrency: "unbounded" }))
+      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => ScanCache.latest(mints[0]!)), { concurrency: "unbounded" }))
+      expect(reads).toEqual({ latest: 1, latestMany: 1 }) // 20 batches, one query; then 20 checks, one query
+    } finally {
+      await cache.dispose()
+    }
   })
 })

@@ -134,7 +134,8 @@ const observe = (request: HttpServerRequest.HttpServerRequest, context: RequestC
     accountId: context.accountId,
     refusal: context.refusal
   }
-  return requestLine(record, countRequest(record))
+  const route = countRequest(record)
+  return Effect.whenLogLevel(Effect.suspend(() => requestLine(record, route)), "Info")
 }
 
 // Requests in flight, for the metric and for the shutdown drain.

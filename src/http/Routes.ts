@@ -39,10 +39,25 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => {
 }
 
 /** The route template a request matched (`/api/risk-check/:address`), for logs and metrics; "unmatched" otherwise. */
-export const routeOf = (method: string, path: string): string => {
+const routeOfUncached = (method: string, path: string): string => {
   const wanted = method === "HEAD" ? "GET" : method
   // Literal segments win over parameters, as in the router (`/api/risk-check/batch` before `/:address`).
   const matches = routes.filter((route) => route.method === wanted && route.pattern.test(path))
   matches.sort((a, b) => a.path.split(":").length - b.path.split(":").length)
   return matches[0]?.path ?? "unmatched"
+}
+
+// Every request asks; most ask about a few paths. Bounded: forgotten whole when full.
+let known = new Map<string, string>()
+
+/** The route template of a request, for metrics and logs ("unmatched" when no route has the path). */
+export const routeOf = (method: string, path: string): string => {
+  const key = `${method} ${path}`
+  let route = known.get(key)
+  if (route === undefined) {
+    route = routeOfUncached(method, path)
+    if (known.size >= 10_000) known = new Map()
+    known.set(key, route)
+  }
+  return route
 }

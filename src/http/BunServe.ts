@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Config, type ConfigError, Context, Duration, Effect, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
+import { Config, type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { AppConfig, PublicTrafficConfig } from "../Config.ts"
 import { LogConfig, writeJsonLine } from "../Logging.ts"
 import { PublicTraffic } from "../services/PublicTraffic.ts"
@@ -87,8 +87,9 @@ export const makeServerFetch = (
     if (!options.fastPath || Option.isNone(hot)) return slow
 
     const { trustProxy } = yield* PublicTrafficConfig
-    const { format, level } = yield* LogConfig
+    const { format } = yield* LogConfig
     const logRuntime = yield* Layer.toRuntime(logging)
+    const level = FiberRefs.getOrDefault(logRuntime.fiberRefs, FiberRef.currentMinimumLogLevel)
     const runLog = Runtime.runSync(logRuntime)
     // The fast path's request lines: written directly in the JSON format (a few µs instead of a fiber).
     const logRequest = format === "json"

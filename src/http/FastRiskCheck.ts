@@ -7,7 +7,7 @@ import type { HotScans } from "../services/ScanCacheCached.ts"
 import { countRequest, type RequestRecord, standingHeadersOf } from "./ApiMiddleware.ts"
 import { clientAddressFrom, publicClientOf, publicRateLimited } from "./Auth.ts"
 import { lifecycle } from "./Lifecycle.ts"
-import { scanCacheEvents, scanLookups } from "./Metrics.ts"
+import { inFlight, scanCacheEvents, scanLookups } from "./Metrics.ts"
 import { requestIdFrom, type RequestContext } from "./RequestContext.ts"
 
 // The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
@@ -208,8 +208,20 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const path = pathOf(request.url)
     if (!path.startsWith(CHECK_PREFIX)) return undefined
     const started = performance.now()
-    if (request.method === "GET") return check(request, path, started, peer, delegate)
-    if (request.method === "POST" && path === BATCH_PATH) return batch(request, path, started, peer, delegate)
+    if (request.method === "GET") return inFlightWhileAsync(check(request, path, started, peer, delegate))
+    if (request.method === "POST" && path === BATCH_PATH) return inFlightWhileAsync(batch(request, path, started, peer, delegate))
     return undefined
   }
+}
+
+// An answer that waits (a read, a body) is in flight like any HttpApi request: the shutdown drain waits
+// for it and the gauge shows it. One given synchronously is done before anything else runs.
+const inFlightWhileAsync = (answer: Response | Promise<Response> | undefined) => {
+  if (!(answer instanceof Promise)) return answer
+  inFlight.inc()
+  lifecycle.inFlight++
+  return answer.finally(() => {
+    inFlight.dec()
+    lifecycle.inFlight--
+  })
 }

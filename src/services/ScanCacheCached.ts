@@ -72,6 +72,7 @@ export const makeCachedScanCache = (settings: {
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
       const reading = new Map<string, Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>>()
+      const announced = new Map<string, bigint>() // mints with a read in flight: id of the newest scan polled
       const ttlMs = settings.ttlSeconds * 1000
 
       // Admission: a mint not in memory is kept the second time it is read within the last SCAN_CACHE_SIZE
@@ -95,8 +96,9 @@ export const makeCachedScanCache = (settings: {
           if (!oldest.done) entries.delete(oldest.value)
         }
       }
-      // Bumped whenever notifications invalidate entries: a read that overlapped one may have seen the
-      // database before that commit, so its answer is returned but not kept.
+      // A read in flight for a mint that a notification (or the poll) names is dropped from `reading`: its
+      // answer may predate that commit, so it is returned but not kept, and later requests read again.
+      // Background refreshes, which are not in `reading`, check this count of invalidations instead.
       let invalidations = 0
       let pollSoon = (_now: number): void => {}
       const cached = (mint: string, now: number): Entry | undefined => {
@@ -117,6 +119,7 @@ export const makeCachedScanCache = (settings: {
           } catch {
             entries.clear()
             reading.clear()
+            announced.clear()
           }
         })
 
@@ -150,11 +153,16 @@ export const makeCachedScanCache = (settings: {
             seen = yield* newest
             entries.clear()
             reading.clear()
+            announced.clear()
             return
           }
           for (const row of rows) {
-            entries.delete(row.mint)
-            reading.delete(row.mint)
+            // An entry or a read that returns this scan or a later one (ids commit in order here) already
+            // accounts for it; anything else about this mint is forgotten.
+            const id = BigInt(row.id)
+            const held = entries.get(row.mint)?.scan
+            if (held === undefined || BigInt(held.id) < id) entries.delete(row.mint)
+            if (reading.has(row.mint)) announced.set(row.mint, id)
           }
           seen = rows[rows.length - 1]!.id
         })
@@ -176,13 +184,22 @@ export const makeCachedScanCache = (settings: {
 
       // Concurrent misses on one mint share a single database read (an expiring hot mint would otherwise
       // send every waiting request to the database at once).
+      // Whether a finished read may be kept: it is still the current read (no notification named its mint
+      // meanwhile) and, if the poll saw a new scan of the mint meanwhile, it returned that scan or a later one.
+      const keepable = (mint: string, read: Promise<unknown>, scan: Option.Option<StoredScan>): boolean => {
+        const current = reading.get(mint) === read
+        if (current) reading.delete(mint)
+        const newer = announced.get(mint)
+        announced.delete(mint)
+        return current && (newer === undefined || (Option.isSome(scan) && BigInt(scan.value.id) >= newer))
+      }
+
       const readThrough = (mint: Address, now: number): Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>> => {
         const running = reading.get(mint)
         if (running !== undefined) return running
-        const generation = invalidations
         const read = Effect.runPromiseExit(inner.latest(mint)).then((exit) => {
-          if (reading.get(mint) === read) reading.delete(mint)
-          if (Exit.isSuccess(exit) && generation === invalidations) remember(mint, Option.getOrUndefined(exit.value), now)
+          if (Exit.isSuccess(exit) && keepable(mint, read, exit.value)) remember(mint, Option.getOrUndefined(exit.value), now)
+          else if (reading.get(mint) === read) reading.delete(mint)
           return exit
         })
         reading.set(mint, read)
@@ -194,13 +211,12 @@ export const makeCachedScanCache = (settings: {
       const readManyThrough = (mints: ReadonlyArray<Address>, now: number) => {
         const fresh = mints.filter((mint) => !reading.has(mint))
         if (fresh.length > 0) {
-          const generation = invalidations
           const fetched = Effect.runPromiseExit(inner.latestMany(fresh))
           for (const mint of fresh) {
             const read: Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>> = fetched.then((exit) => {
-              if (reading.get(mint) === read) reading.delete(mint)
               const one = Exit.map(exit, (found) => Option.fromNullable(found.get(mint)))
-              if (Exit.isSuccess(one) && generation === invalidations) remember(mint, Option.getOrUndefined(one.value), now)
+              if (Exit.isSuccess(one) && keepable(mint, read, one.value)) remember(mint, Option.getOrUndefined(one.value), now)
+              else if (reading.get(mint) === read) reading.delete(mint)
               return one
             })
             reading.set(mint, read)

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test"
 import { Context, Effect, Layer, Logger, LogLevel, Scope } from "effect"
 import { makeServerFetch } from "../../src/http/BunServe.ts"
 import { makeFastPath } from "../../src/http/FastRiskCheck.ts"
+import { lifecycle } from "../../src/http/Lifecycle.ts"
 import type { AppServices } from "../../src/http/Services.ts"
 import { Accounts, AccountsSql } from "../../src/services/Accounts.ts"
 import { HealthSql } from "../../src/services/Health.ts"
@@ -73,8 +74,16 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
     body
   })
 
-// Varies between two calls by nature: the response date, the time measured, the window's remaining count.
-const VARYING = new Set(["date", "content-length", "ratelimit", "x-ratelimit-remaining"])
+// Varies between two calls by nature: the response date, the time measured, the window's remaining count
+// and the seconds to its end (compared apart: within a second of each other).
+const VARYING = new Set(["date", "content-length", "ratelimit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"])
+const expectSameSeconds = (fast: Response, slow: Response) => {
+  for (const name of ["x-ratelimit-reset", "retry-after"]) {
+    const [a, b] = [fast.headers.get(name), slow.headers.get(name)]
+    expect(a === null).toBe(b === null)
+    if (a !== null && b !== null) expect(Math.abs(Number(a) - Number(b))).toBeLessThanOrEqual(1)
+  }
+}
 const headersOf = (response: Response) =>
   Object.fromEntries([...response.headers].filter(([name]) => !VARYING.has(name)).sort(([a], [b]) => a.localeCompare(b)))
 
@@ -92,6 +101,7 @@ const normalised = (value: Json): Json => {
 const both = async (request: () => Request, client = newClient()) => {
   const slow = await viaHttpApi(request(), client)
   const fast = await served(request(), client)
+  expectSameSeconds(fast, slow)
   return {
     slow: { status: slow.status, headers: headersOf(slow), body: normalised(await slow.json() as Json), remaining: slow.headers.get("x-ratelimit-remaining") },
     fast: { status: fast.status, headers: headersOf(fast), body: normalised(await fast.json() as Json), remaining: fast.headers.get("x-ratelimit-remaining") }
@@ -155,9 +165,12 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
 
   test("a mint not in memory is read through the cache by the fast path itself", async () => {
     const mint = await stored(okScan())
+    const before = lifecycle.inFlight
     const fresh = fastOnly(get(`/api/risk-check/${mint}`), newClient(), never)
     expect(fresh).toBeInstanceOf(Promise)
+    expect(lifecycle.inFlight).toBe(before + 1) // the shutdown drain waits for it
     const answer = await fresh!
+    expect(lifecycle.inFlight).toBe(before)
     expect([answer.status, ((await answer.json()) as { verdict: string }).verdict]).toEqual([200, "ok"])
   })
 
@@ -197,6 +210,7 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     const fast = await answeredFast(get(`/api/risk-check/${mint}`), client)
     expect([fast.status, slow.status]).toEqual([429, 429])
     expect(headersOf(fast)).toEqual(headersOf(slow))
+    expectSameSeconds(fast, slow)
     expect(fast.headers.get("retry-after")).toMatch(/^\d+$/)
     expect(await fast.json()).toEqual(await slow.json())
   })

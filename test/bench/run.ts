@@ -14,7 +14,7 @@ import { parseArgs } from "node:util"
 import { generateDemoDataset } from "../../src/demo/generate.ts"
 import { runCli } from "../support/process.ts"
 import { type BenchDatabase, benchAccounts, benchDatabase, isReachable, randomMint } from "./dataset.ts"
-import { markdownTable, type Row } from "./report.ts"
+import { markdownTable, notMetLines, type Row } from "./report.ts"
 import { type Bench, lookupScenario, riskCheckScenarios, rssScenario, tokenRiskScenario, withServer } from "./scenarios.ts"
 
 const NEVER_SCANNED = 1_000
@@ -134,6 +134,8 @@ try {
 }
 
 console.log(`\n${markdownTable(rows)}\n`)
+const notMet = notMetLines(rows)
+if (notMet.length > 0) console.log(`Targets not met, and what limits them:\n${notMet.join("\n")}\n`)
 console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
   `wrk -t2 -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
   `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${new Date().toISOString()}; ` +

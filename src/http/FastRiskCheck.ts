@@ -68,8 +68,8 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const account = apiKey === null ? Option.none() : traffic.attributeNow(apiKey)
     if (account === undefined) return undefined
     const forwardedFor = trustProxy ? request.headers.get("x-forwarded-for") ?? undefined : undefined
-    const address = clientAddressFrom(forwardedFor, peer, trustProxy)
-    const decision = traffic.admitNow(publicClientOf(account, address))
+    const client = publicClientOf(account, clientAddressFrom(forwardedFor, peer, trustProxy))
+    const decision = traffic.admitNow(client)
     const context: Pick<RequestContext, "standing" | "retryAfterSeconds" | "refusal" | "accountId"> = {
       standing: decision.limit === 0
         ? undefined
@@ -78,7 +78,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       refusal: decision.admitted ? undefined : "rate_limited",
       accountId: Option.getOrUndefined(account)
     }
-    return { admitted: decision.admitted, decision, context, client: publicClientOf(account, address) }
+    return { decision, context, client }
   }
 
   const respond = (
@@ -93,7 +93,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     let status = 200
     let body: unknown
     let cacheControl: string
-    if (caller.admitted) {
+    if (caller.decision.admitted) {
       const answered = answer()
       body = answered.body
       cacheControl = answered.cacheControl
@@ -151,7 +151,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     // Not in memory: a refused caller is answered without a read; otherwise one read through the cache.
     // If the database cannot answer, the call goes to HttpApi (admitted there again, so given back here),
     // whose error envelope is the one the contract documents.
-    if (!caller.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, null, started))
+    if (!caller.decision.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, null, started))
     return hot.load(address as Address).then(
       (loaded) => respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, loaded, started)),
       () => {

@@ -182,8 +182,6 @@ export const makeCachedScanCache = (settings: {
         yield* Effect.forkScoped(Effect.repeat(Effect.sync(() => pollSoon(Date.now())), Schedule.spaced(Duration.millis(POLL_MS))))
       }
 
-      // Concurrent misses on one mint share a single database read (an expiring hot mint would otherwise
-      // send every waiting request to the database at once).
       // Whether a finished read may be kept: it is still the current read (no notification named its mint
       // meanwhile) and, if the poll saw a new scan of the mint meanwhile, it returned that scan or a later one.
       const keepable = (mint: string, read: Promise<unknown>, scan: Option.Option<StoredScan>): boolean => {
@@ -194,10 +192,12 @@ export const makeCachedScanCache = (settings: {
         return current && (newer === undefined || (Option.isSome(scan) && BigInt(scan.value.id) >= newer))
       }
 
-      const readThrough = (mint: Address, now: number): Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>> => {
-        const running = reading.get(mint)
-        if (running !== undefined) return running
-        const read = Effect.runPromiseExit(inner.latest(mint)).then((exit) => {
+      type Read = Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>
+      // Registers the read of one mint so concurrent misses share a single database read (an expiring hot
+      // mint would otherwise send every waiting request to the database at once), and keeps its answer
+      // if it may.
+      const track = (mint: Address, answer: Read, now: number): Read => {
+        const read: Read = answer.then((exit) => {
           if (Exit.isSuccess(exit) && keepable(mint, read, exit.value)) remember(mint, Option.getOrUndefined(exit.value), now)
           else if (reading.get(mint) === read) reading.delete(mint)
           return exit
@@ -206,37 +206,39 @@ export const makeCachedScanCache = (settings: {
         return read
       }
 
+      const readThrough = (mint: Address, now: number): Read =>
+        reading.get(mint) ?? track(mint, Effect.runPromiseExit(inner.latest(mint)), now)
+
       // The same for many mints: those already being read join that read, the others are read together
       // in one query (many bots sending the same batch to a cold server cause one read per mint).
-      const readManyThrough = (mints: ReadonlyArray<Address>, now: number) => {
+      const readManyThrough = (mints: ReadonlyArray<Address>, now: number): ReadonlyArray<Read> => {
         const fresh = mints.filter((mint) => !reading.has(mint))
         if (fresh.length > 0) {
           const fetched = Effect.runPromiseExit(inner.latestMany(fresh))
           for (const mint of fresh) {
-            const read: Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>> = fetched.then((exit) => {
-              const one = Exit.map(exit, (found) => Option.fromNullable(found.get(mint)))
-              if (Exit.isSuccess(one) && keepable(mint, read, one.value)) remember(mint, Option.getOrUndefined(one.value), now)
-              else if (reading.get(mint) === read) reading.delete(mint)
-              return one
-            })
-            reading.set(mint, read)
+            track(mint, fetched.then(Exit.map((found) => Option.fromNullable(found.get(mint)))), now)
           }
         }
         return mints.map((mint) => reading.get(mint)!)
+      }
+
+      // One lookup behind both faces (the Effect of ScanCache, the promise of HotScans): from memory,
+      // counted a hit, or through a shared read, counted a miss.
+      const lookup = (mint: Address): Entry | Read => {
+        const now = Date.now()
+        const entry = cached(mint, now)
+        scanCacheEvents.inc({ result: entry === undefined ? "miss" : "hit" })
+        return entry ?? readThrough(mint, now)
       }
 
       const service: ScanCache["Type"] = {
         ...inner,
         latest: (mint) =>
           Effect.suspend(() => {
-            const now = Date.now()
-            const entry = cached(mint, now)
-            if (entry !== undefined) {
-              scanCacheEvents.inc({ result: "hit" })
-              return Effect.succeed(Option.fromNullable(entry.scan))
-            }
-            scanCacheEvents.inc({ result: "miss" })
-            return Effect.flatten(Effect.promise(() => readThrough(mint, now)))
+            const found = lookup(mint)
+            return found instanceof Promise
+              ? Effect.flatten(Effect.promise(() => found))
+              : Effect.succeed(Option.fromNullable(found.scan))
           }),
         latestMany: (mints) =>
           Effect.suspend(() => {
@@ -301,14 +303,9 @@ export const makeCachedScanCache = (settings: {
         return entry.scan ?? null
       }
       const load = (mint: Address): Promise<StoredScan | null> => {
-        const now = Date.now()
-        const entry = cached(mint, now)
-        if (entry !== undefined) {
-          scanCacheEvents.inc({ result: "hit" })
-          return Promise.resolve(entry.scan ?? null)
-        }
-        scanCacheEvents.inc({ result: "miss" })
-        return readThrough(mint, now).then((exit) =>
+        const found = lookup(mint)
+        if (!(found instanceof Promise)) return Promise.resolve(found.scan ?? null)
+        return found.then((exit) =>
           Exit.isSuccess(exit) ? Option.getOrNull(exit.value) : Promise.reject(new Error("latest scan unavailable"))
         )
       }

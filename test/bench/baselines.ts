@@ -1,7 +1,7 @@
 // The baselines the service is compared with: raw Bun.serve answering with the bytes the service gave
 // for the same request, alone or after the same PostgreSQL round trips as the service (raw node-postgres).
 import { Pool } from "pg"
-import { hashKey } from "../../src/domain/ApiKey.ts"
+import { hashKey } from "../../src/Accounts/ApiKey.ts"
 import { freePort } from "../support/process.ts"
 import { AUTHENTICATE, CHARGE, LATEST_SCAN } from "./serviceSql.ts"
 

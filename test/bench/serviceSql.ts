@@ -1,5 +1,5 @@
-// The service's statements, same text (src/services/Accounts.ts authenticate, src/services/Quota.ts charge,
-// src/services/ScanCache.ts latestScanStatement); @effect/sql numbers the interpolations $1, $2, ... in order.
+// The service's statements, same text (src/Accounts/Accounts.ts authenticate, src/Accounts/Quota.ts charge,
+// src/Scans/ScansRepo.ts latestScanStatement); @effect/sql numbers the interpolations $1, $2, ... in order.
 export const AUTHENTICATE = `
               select k.id as key_id, k.account_id, k.scopes, k.expires_at, k.revoked_at,
                 a.plan, a.monthly_quota, a.requests_per_minute

@@ -13,9 +13,9 @@ import {
   SELL_BLOCKING_FLAGS,
   WATCH_COMPARISONS,
   WATCH_METRICS
-} from "../../src/decision/index.ts"
-import * as M from "../../src/decision/model.ts"
-import { assessToken } from "../../src/scoring/index.ts"
+} from "../../src/Decision/index.ts"
+import * as M from "../../src/Decision/model.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
 import { decodeEvidence } from "../scoring/fixtures.ts"
 import { readDoc } from "../support/markdownDoc.ts"
 

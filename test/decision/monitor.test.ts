@@ -8,10 +8,10 @@ import {
   PRESSURE_LEVELS,
   type PressureLevel,
   type WatchRule
-} from "../../src/decision/index.ts"
-import { MONITOR_NEXT_CHECK_BY_PRESSURE } from "../../src/decision/model.ts"
-import type { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
-import { assessToken } from "../../src/scoring/index.ts"
+} from "../../src/Decision/index.ts"
+import { MONITOR_NEXT_CHECK_BY_PRESSURE } from "../../src/Decision/model.ts"
+import type { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
 import { type EvidencePatch, evidenceWith, hoursAfterScan, WALLETS } from "../scoring/fixtures.ts"
 
 // A scan `hours` after the first one; the clean scan's price is $0.005 and its liquidity $500,000.

@@ -6,9 +6,9 @@ import {
   preTradeDecision,
   type PreTradeDecision,
   type PreTradeInput
-} from "../../src/decision/index.ts"
-import { PRE_TRADE_NEXT_CHECK_SECONDS } from "../../src/decision/model.ts"
-import { assessToken } from "../../src/scoring/index.ts"
+} from "../../src/Decision/index.ts"
+import { PRE_TRADE_NEXT_CHECK_SECONDS } from "../../src/Decision/model.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
 import { type EvidencePatch, evidenceWith, hoursAfterScan, SCANNED_AT, WALLETS } from "../scoring/fixtures.ts"
 
 const inputOf = (patch: EvidencePatch = {}, overrides: Partial<PreTradeInput> = {}): PreTradeInput => {

@@ -9,8 +9,8 @@ import {
   type WatchMetric,
   type WatchMetrics,
   type WatchRule
-} from "../../src/decision/index.ts"
-import { assessToken } from "../../src/scoring/index.ts"
+} from "../../src/Decision/index.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
 import { evidenceWith } from "../scoring/fixtures.ts"
 
 const metricsWith = (values: Partial<Record<WatchMetric, number | null>>): WatchMetrics => ({

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
-import { isSolanaAddress } from "../../src/domain/Address.ts"
-import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
-import { freshnessOf, verdictOf } from "../../src/domain/Verdict.ts"
-import { generateDemoDataset, MIN_DEMO_TOKENS } from "../../src/demo/generate.ts"
-import { USDC_MINT } from "../../src/demo/showcase.ts"
-import { assessToken } from "../../src/scoring/index.ts"
+import { isSolanaAddress } from "../../src/Domain/Address.ts"
+import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { freshnessOf, verdictOf } from "../../src/Domain/Verdict.ts"
+import { generateDemoDataset, MIN_DEMO_TOKENS } from "../../src/Demo/generate.ts"
+import { USDC_MINT } from "../../src/Demo/showcase.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
 
 const now = new Date("2026-11-22T12:00:00.000Z")
 const dataset = generateDemoDataset({ now })

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
-import { assessToken, MODEL_VERSION, recommendedActionOf, riskLevelOf } from "../../src/scoring/index.ts"
-import { HONEYPOT_POINTS, ISSUER_CONTROL } from "../../src/scoring/model.ts"
+import { assessToken, MODEL_VERSION, recommendedActionOf, riskLevelOf } from "../../src/Scoring/index.ts"
+import { HONEYPOT_POINTS, ISSUER_CONTROL } from "../../src/Scoring/model.ts"
 import { evidenceWith, WALLETS } from "./fixtures.ts"
 
 describe("risk level and recommended action", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { assessToken, confidenceOf } from "../../src/scoring/index.ts"
+import { assessToken, confidenceOf } from "../../src/Scoring/index.ts"
 import { decodeEvidence, evidenceWith, WALLETS } from "./fixtures.ts"
 
 const confidence = (patch: Parameters<typeof evidenceWith>[0], ageSeconds: number) => {

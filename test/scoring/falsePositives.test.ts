@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
-import { verdictOf } from "../../src/domain/Verdict.ts"
-import { assessToken } from "../../src/scoring/index.ts"
+import { verdictOf } from "../../src/Domain/Verdict.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
 import { evidenceWith, type EvidencePatch, WALLETS } from "./fixtures.ts"
 
 const wallet = (index: number) => WALLETS[index % WALLETS.length]!

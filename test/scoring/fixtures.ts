@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { Address } from "../../src/domain/Address.ts"
-import { ScanEvidence, type ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
+import { Address } from "../../src/Domain/Address.ts"
+import { ScanEvidence, type ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
 
 export const decodeEvidence = Schema.decodeUnknownSync(ScanEvidence)
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import { seededRandom } from "../../src/demo/random.ts"
+import { seededRandom } from "../../src/Demo/random.ts"
 import { Schema } from "effect"
-import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
-import { assessToken, CAPS, confidenceOf, FACETS, FLAGS, type TokenAssessment } from "../../src/scoring/index.ts"
+import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { assessToken, CAPS, confidenceOf, FACETS, FLAGS, type TokenAssessment } from "../../src/Scoring/index.ts"
 import { randomEvidence, RED_FLAGS } from "./randomEvidence.ts"
 
 const RUNS = 2_000

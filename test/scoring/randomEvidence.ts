@@ -1,5 +1,5 @@
-import type { HolderKind, ScanEvidence, ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
-import type { Random } from "../../src/demo/random.ts"
+import type { HolderKind, ScanEvidence, ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
+import type { Random } from "../../src/Demo/random.ts"
 import { ADDRESSES, decodeEvidence, WALLETS } from "./fixtures.ts"
 
 const HOUR_MS = 60 * 60 * 1000

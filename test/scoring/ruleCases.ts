@@ -1,6 +1,6 @@
-import * as Model from "../../src/scoring/model.ts"
-import type { Flag } from "../../src/scoring/flags.ts"
-import type { Tier } from "../../src/scoring/model.ts"
+import * as Model from "../../src/Scoring/model.ts"
+import type { Flag } from "../../src/Scoring/flags.ts"
+import type { Tier } from "../../src/Scoring/model.ts"
 import { type EvidencePatch, hoursAfterScan, WALLETS } from "./fixtures.ts"
 
 // One case: evidence that should make `rule` fire with `points` (and `flag`, and `cap` when given).

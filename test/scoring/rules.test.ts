@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
-import { assessToken } from "../../src/scoring/index.ts"
-import * as Model from "../../src/scoring/model.ts"
+import { assessToken } from "../../src/Scoring/index.ts"
+import * as Model from "../../src/Scoring/model.ts"
 import { CLEAN_SCAN, decodeEvidence, evidenceWith, hoursAfterScan, WALLETS } from "./fixtures.ts"
 import { FIRING_CASES, SILENT_CASES } from "./ruleCases.ts"
 

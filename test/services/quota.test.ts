@@ -1,7 +1,7 @@
 import { describe, expect } from "bun:test"
 import { Effect, Layer } from "effect"
-import { Accounts, AccountsMemory, AccountsSql, type Caller } from "../../src/services/Accounts.ts"
-import { Quota, QuotaMemory, QuotaSql } from "../../src/services/Quota.ts"
+import { Accounts, AccountsMemory, AccountsSql, type Caller } from "../../src/Accounts/Accounts.ts"
+import { Quota, QuotaMemory, QuotaSql } from "../../src/Accounts/Quota.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
-import { generateDemoDataset } from "../../src/demo/generate.ts"
-import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
+import { generateDemoDataset } from "../../src/Demo/generate.ts"
+import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
 import { cleanScan, newAddress } from "../support/fixtures.ts"
 
 // ScanCache stores the encoded form of decoded evidence and reads it back without decoding, which is

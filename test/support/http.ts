@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { afterAll } from "bun:test"
 import { type Context, Layer, Logger, LogLevel } from "effect"
-import { AppLive } from "../../src/http/Server.ts"
-import type { AppServices } from "../../src/http/Services.ts"
+import { AppLive } from "../../src/Http/App.ts"
+import type { AppServices } from "../../src/Http/Services.ts"
 
 export type { AppServices }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
-import { assessWallet, SCREENING_NOTICE, WALLET_MODEL_VERSION } from "../../src/wallet/index.ts"
-import { seededRandom } from "../../src/demo/random.ts"
+import { assessWallet, SCREENING_NOTICE, WALLET_MODEL_VERSION } from "../../src/WalletScoring/index.ts"
+import { seededRandom } from "../../src/Demo/random.ts"
 import {
   CLEAN_EVIDENCE,
   COUNTERPARTY,

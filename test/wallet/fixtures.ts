@@ -1,7 +1,7 @@
 import { base58 } from "@scure/base"
 import { Schema } from "effect"
-import { WalletExposure, WalletLabel } from "../../src/domain/WalletEvidence.ts"
-import type { DeployedToken, LaunchRecord, WalletEvidence } from "../../src/wallet/index.ts"
+import { WalletExposure, WalletLabel } from "../../src/Domain/WalletEvidence.ts"
+import type { DeployedToken, LaunchRecord, WalletEvidence } from "../../src/WalletScoring/index.ts"
 
 // A valid address for each small number: 32 bytes, all equal to n.
 export const addressOf = (n: number): string => base58.encode(new Uint8Array(32).fill(n))

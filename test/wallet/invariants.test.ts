@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import { seededRandom, type Random } from "../../src/demo/random.ts"
-import type { Severity } from "../../src/domain/WalletEvidence.ts"
-import { ACTION_BY_LEVEL, assessWallet, riskLevelOf, type WalletAssessment } from "../../src/wallet/index.ts"
-import * as M from "../../src/wallet/model.ts"
+import { seededRandom, type Random } from "../../src/Demo/random.ts"
+import type { Severity } from "../../src/Domain/WalletEvidence.ts"
+import { ACTION_BY_LEVEL, assessWallet, riskLevelOf, type WalletAssessment } from "../../src/WalletScoring/index.ts"
+import * as M from "../../src/WalletScoring/model.ts"
 import { addressOf, type EvidencePatch, evidenceOf, exposureOf, labelOf, tokenOf, WALLET } from "./fixtures.ts"
 
 const RUNS = 1_000

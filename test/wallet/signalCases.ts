@@ -1,4 +1,4 @@
-import * as M from "../../src/wallet/model.ts"
+import * as M from "../../src/WalletScoring/model.ts"
 import { COUNTERPARTY, type EvidencePatch, exposureOf, labelOf, tokenOf } from "./fixtures.ts"
 
 // Evidence that should make `signal` fire once with `points`. Exposures of $1,000,000 weigh fully, so at

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { assessWallet, type WalletAssessment } from "../../src/wallet/index.ts"
+import { assessWallet, type WalletAssessment } from "../../src/WalletScoring/index.ts"
 import { CLEAN_EVIDENCE, evidenceOf } from "./fixtures.ts"
 import { SIGNAL_CASES, SILENT_CASES } from "./signalCases.ts"
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
-import { amountWeightOf, assessWallet, hopDecayOf } from "../../src/wallet/index.ts"
-import * as M from "../../src/wallet/model.ts"
+import { amountWeightOf, assessWallet, hopDecayOf } from "../../src/WalletScoring/index.ts"
+import * as M from "../../src/WalletScoring/model.ts"
 import { addressOf, COUNTERPARTY, evidenceOf, exposureOf, labelOf } from "./fixtures.ts"
 
 type ExposureFields = Parameters<typeof exposureOf>[0]

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { WalletExposure, WalletLabel } from "../../src/domain/WalletEvidence.ts"
-import type { DeployedToken, LaunchRecord, WalletEvidence } from "../../src/wallet/index.ts"
+import { WalletExposure, WalletLabel } from "../../src/Domain/WalletEvidence.ts"
+import type { DeployedToken, LaunchRecord, WalletEvidence } from "../../src/WalletScoring/index.ts"
 
 // The JSON form of WalletEvidence used by docs/wallet-model.md: the two maps as objects keyed by address.
 const DocEvidence = Schema.Struct({

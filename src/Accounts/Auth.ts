@@ -1,0 +1,34 @@
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Context, Schema } from "effect"
+import type { Scope } from "../Domain/Scope.ts"
+import type { Caller } from "./Accounts.ts"
+import { ForbiddenError, RateLimitedError, ServiceUnavailableError, UnauthorizedError } from "../Domain/Errors.ts"
+
+/** The authenticated caller of a keyed route, provided by its group's auth middleware. */
+export class CurrentCaller extends Context.Tag("CurrentCaller")<CurrentCaller, Caller & { readonly scope: Scope }>() {}
+
+export const bearer = HttpApiSecurity.bearer.pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "API key created with the operator CLI (`risk-api keys create`), sent as `Authorization: Bearer rsk_…`. " +
+      "Each key carries scopes; a route needs the scope named in its description."
+  ),
+  HttpApiSecurity.annotate(OpenApi.Format, "rsk_<38 base58 characters>")
+)
+
+const keyed = {
+  failure: Schema.Union(UnauthorizedError, ForbiddenError, ServiceUnavailableError),
+  provides: CurrentCaller,
+  security: { bearer }
+} as const
+
+// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7).
+export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {}
+export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {}
+export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", keyed) {}
+export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {}
+
+/** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
+export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {
+  failure: RateLimitedError
+}) {}

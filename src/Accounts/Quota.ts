@@ -1,0 +1,176 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { QuotaExceeded, RateLimited, type ServiceUnavailable } from "../Domain/Errors.ts"
+import type { Caller } from "./Accounts.ts"
+import { sqlFailure } from "../Sql/Unavailable.ts"
+
+/** The account's standing after a call: what `meta.quota` and the rate-limit headers report. */
+export interface Standing {
+  readonly rate: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number }
+  readonly quota: { readonly limit: number; readonly used: number; readonly remaining: number; readonly resetSeconds: number }
+}
+
+/** Cost units reserved for a call in progress; refunded if the call fails. */
+export interface Reservation {
+  readonly accountId: string
+  readonly period: string
+  readonly cost: number
+}
+
+export type ChargeOutcome =
+  | { readonly _tag: "Charged"; readonly standing: Standing; readonly reservation: Reservation }
+  | { readonly _tag: "Refused"; readonly standing: Standing; readonly error: RateLimited | QuotaExceeded }
+
+// Per-minute limit (fixed one-minute windows, UTC) and monthly quota (calendar month, UTC). Both are
+// checked and raised in one atomic statement, so any number of processes on one database agree.
+// A call admitted by the minute limit counts toward it even if it then fails; quota is charged only
+// for calls that succeed (the caller refunds the reservation otherwise).
+export class Quota extends Effect.Tag("Quota")<Quota, {
+  readonly charge: (caller: Caller, cost: number) => Effect.Effect<ChargeOutcome, ServiceUnavailable>
+  readonly refund: (reservation: Reservation) => Effect.Effect<void, ServiceUnavailable>
+  /** Cost units used by the account in the current month (UTC). */
+  readonly usedThisMonth: (accountId: string) => Effect.Effect<{ readonly period: string; readonly used: number }, ServiceUnavailable>
+}>() {}
+
+const refusal = (standing: Standing, rateAdmitted: boolean): RateLimited | QuotaExceeded =>
+  rateAdmitted
+    ? new QuotaExceeded({
+      message: `Monthly quota of ${standing.quota.limit} cost units is used up (${standing.quota.used} used); it resets in ${standing.quota.resetSeconds} s.`
+    })
+    : new RateLimited({
+      message: `More than ${standing.rate.limit} requests this minute; retry in ${standing.rate.resetSeconds} s.`
+    })
+
+interface ChargeRow {
+  readonly rate_count: number | null
+  readonly rate_current: number | null
+  readonly used: string | null
+  readonly used_current: string | null
+  readonly period: string
+  readonly rate_reset: number
+  readonly quota_reset: number
+}
+
+export const QuotaSql = Layer.effect(
+  Quota,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      charge: (caller, cost) =>
+        sql<ChargeRow>`
+          with clock as (
+            select date_trunc('minute', now()) as minute,
+                   date_trunc('month', now() at time zone 'utc') as month_start
+          ),
+          rate as (
+            insert into rate_windows as r (account_id, window_start, count)
+            select ${caller.accountId}, minute, 1 from clock
+            on conflict (account_id) do update
+              set window_start = excluded.window_start,
+                  count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end
+              where r.window_start <> excluded.window_start or r.count < ${caller.limits.requestsPerMinute}::int
+            returning count
+          ),
+          quota as (
+            insert into quota_usage as u (account_id, period, used)
+            select ${caller.accountId}::uuid, month_start::date, ${cost}::bigint from clock, rate
+            where ${cost}::int <= ${caller.limits.monthlyQuota}::int
+            on conflict (account_id, period) do update set used = u.used + excluded.used
+              where u.used + excluded.used <= ${caller.limits.monthlyQuota}::bigint
+            returning used
+          ),
+          touched as (
+            update api_keys set last_used_at = now()
+            where id = ${caller.keyId} and (last_used_at is null or last_used_at < now() - interval '10 seconds')
+          )
+          select
+            (select count from rate) as rate_count,
+            (select count from rate_windows, clock where account_id = ${caller.accountId} and window_start = minute) as rate_current,
+            (select used from quota) as used,
+            (select used from quota_usage, clock where account_id = ${caller.accountId} and period = month_start::date) as used_current,
+            (select to_char(month_start, 'YYYY-MM-DD') from clock) as period,
+            (select ceil(extract(epoch from minute + interval '1 minute' - now()))::int from clock) as rate_reset,
+            (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`.pipe(
+          Effect.catchTag("SqlError", sqlFailure),
+          Effect.map(([row]): ChargeOutcome => {
+            const { monthlyQuota, requestsPerMinute } = caller.limits
+            const rateCount = row!.rate_count ?? row!.rate_current ?? requestsPerMinute
+            const used = Number(row!.used ?? row!.used_current ?? 0)
+            const standing: Standing = {
+              rate: { limit: requestsPerMinute, remaining: Math.max(0, requestsPerMinute - rateCount), resetSeconds: Math.max(1, row!.rate_reset) },
+              quota: { limit: monthlyQuota, used, remaining: Math.max(0, monthlyQuota - used), resetSeconds: Math.max(1, row!.quota_reset) }
+            }
+            return row!.used === null
+              ? { _tag: "Refused", standing, error: refusal(standing, row!.rate_count !== null) }
+              : { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: row!.period, cost } }
+          })
+        ),
+      usedThisMonth: (accountId) =>
+        sql<{ period: string; used: string | null }>`
+          with clock as (select date_trunc('month', now() at time zone 'utc')::date as period)
+          select to_char(clock.period, 'YYYY-MM-DD') as period,
+                 (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used
+          from clock`.pipe(
+          Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) })),
+          Effect.catchTag("SqlError", sqlFailure)
+        ),
+      refund: (reservation) =>
+        sql`update quota_usage set used = used - ${reservation.cost}
+            where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
+          Effect.asVoid,
+          Effect.catchTag("SqlError", sqlFailure)
+        )
+    }
+  })
+)
+
+const MINUTE_MS = 60_000
+
+const monthWindow = (now: number) => {
+  const date = new Date(now)
+  const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)
+  const next = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
+  return { period: new Date(start).toISOString().slice(0, 10), resetSeconds: Math.max(1, Math.ceil((next - now) / 1000)) }
+}
+
+/** In-memory double with the same rules, for tests of code above the repository. */
+export const QuotaMemory = Layer.sync(Quota, () => {
+  const windows = new Map<string, { start: number; count: number }>()
+  const usage = new Map<string, number>()
+  return {
+    charge: (caller, cost) =>
+      Effect.sync((): ChargeOutcome => {
+        const now = Date.now()
+        const { monthlyQuota, requestsPerMinute } = caller.limits
+        const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS
+        const window = windows.get(caller.accountId)
+        const count = window !== undefined && window.start === minute ? window.count : 0
+        const month = monthWindow(now)
+        const usageKey = `${caller.accountId}/${month.period}`
+        const used = usage.get(usageKey) ?? 0
+        const rateAdmitted = count < requestsPerMinute
+        const quotaAdmitted = rateAdmitted && used + cost <= monthlyQuota
+        const rateCount = rateAdmitted ? count + 1 : count
+        const usedAfter = quotaAdmitted ? used + cost : used
+        if (rateAdmitted) windows.set(caller.accountId, { start: minute, count: rateCount })
+        if (quotaAdmitted) usage.set(usageKey, usedAfter)
+        const standing: Standing = {
+          rate: { limit: requestsPerMinute, remaining: Math.max(0, requestsPerMinute - rateCount), resetSeconds: Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000)) },
+          quota: { limit: monthlyQuota, used: usedAfter, remaining: Math.max(0, monthlyQuota - usedAfter), resetSeconds: month.resetSeconds }
+        }
+        return quotaAdmitted
+          ? { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: month.period, cost } }
+          : { _tag: "Refused", standing, error: refusal(standing, rateAdmitted) }
+      }),
+    usedThisMonth: (accountId) =>
+      Effect.sync(() => {
+        const { period } = monthWindow(Date.now())
+        return { period, used: usage.get(`${accountId}/${period}`) ?? 0 }
+      }),
+    refund: (reservation) =>
+      Effect.sync(() => {
+        const key = `${reservation.accountId}/${reservation.period}`
+        usage.set(key, Math.max(0, (usage.get(key) ?? 0) - reservation.cost))
+      })
+  }
+})

@@ -1,0 +1,34 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { InternalErrorError, ServiceUnavailableError } from "./Domain/Errors.ts"
+import { documentEnvelopeOnly } from "./Http/OpenApi.ts"
+import { RiskCheckApi } from "./RiskCheck/Api.ts"
+import { SystemApi } from "./System/Api.ts"
+import { DecisionApi, WatchApi } from "./Decisions/Api.ts"
+import { TokenApi } from "./TokenRisk/Api.ts"
+import { DeployerApi, WalletApi } from "./Wallet/Api.ts"
+
+export const API_VERSION = "0.1.0"
+
+export class RiskApi extends HttpApi.make("risk")
+  .add(SystemApi)
+  .add(RiskCheckApi)
+  .add(TokenApi)
+  .add(WalletApi)
+  .add(DeployerApi)
+  .add(DecisionApi)
+  .add(WatchApi)
+  .addError(InternalErrorError)
+  .addError(ServiceUnavailableError)
+  .annotate(OpenApi.Title, "Solana Risk Evidence API")
+  .annotate(OpenApi.Version, API_VERSION)
+  .annotate(
+    OpenApi.Description,
+    "Cached risk evidence about Solana token mints and wallets. Every read is cache-only: no route runs a live " +
+      "scan and no route executes a trade.\n\n" +
+      "Every failure is a JSON envelope `{\"error\": {\"code\", \"message\", \"requestId\", \"details\"?}}` with a " +
+      "stable `code`. Besides the statuses listed per operation, any path answers 404 `not_found` when no route " +
+      "matches and 405 `method_not_allowed` (with an `Allow` header) when the path exists for other methods. " +
+      "Every response carries `X-Request-Id` (a client's own value is echoed)."
+  )
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The server that serves this document (npm start: http://localhost:3000)" }])
+  .annotate(OpenApi.Transform, documentEnvelopeOnly) {}

@@ -1,0 +1,131 @@
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Data, Effect, Layer, Option } from "effect"
+import { serveApi } from "../Http/Server.ts"
+import { ServicesSql } from "../Http/App.ts"
+import { ScanCacheCachedLive } from "../Scans/LatestScanCache.ts"
+import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../Scans/Import.ts"
+import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
+import { ScanRequests } from "../Scans/ScanRequestsRepo.ts"
+import { MIN_DEMO_TOKENS } from "../Demo/generate.ts"
+import { SeedDemoOnStart, seedDemo } from "../Demo/seed.ts"
+import { ServerLoggingLive } from "../Observability/Logging.ts"
+import { VERSION } from "../System/Version.ts"
+import { accountsCommand, keysCommand } from "./AccountCommands.ts"
+
+const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
+
+// The server reads latest scans through the in-process cache; one-shot commands need none.
+const ServeDatabase = Layer.merge(ServicesSql, ScanCacheCachedLive).pipe(Layer.provideMerge(databaseLayer("forever")))
+
+const serve = Command.make("serve", {}, () =>
+  Effect.gen(function*() {
+    const services = yield* Layer.build(Layer.merge(ServeDatabase, SeedDemoOnStart.pipe(Layer.provide(ServeDatabase))))
+    yield* serveApi(services, ServerLoggingLive)
+    return yield* Effect.never
+  }).pipe(Effect.scoped, Effect.provide(ServerLoggingLive))
+).pipe(Command.withDescription("Start the HTTP server (applies migrations first; seeds demo data on a new embedded database)."))
+
+const migrate = Command.make("migrate", {}, () =>
+  Effect.zipRight(Layer.build(DatabaseLive).pipe(Effect.scoped), Console.log("migrations applied"))
+).pipe(Command.withDescription("Apply the SQL migrations to the configured database and exit."))
+
+const files = Args.file({ name: "file", exists: "yes" }).pipe(
+  Args.atLeast(1),
+  Args.withDescription("NDJSON files, one scan per line (see docs/scan-evidence.md).")
+)
+
+const reportImport = (file: string, report: ImportReport) =>
+  Effect.gen(function*() {
+    for (const error of report.errors) yield* Console.error(`${file}:${error.line}: ${error.reason}`)
+    if (report.invalid > report.errors.length) {
+      yield* Console.error(`${file}: ${report.invalid - report.errors.length} more invalid lines not listed`)
+    }
+    yield* Console.log(
+      `${file}: ${report.lines} lines, ${report.inserted} imported, ${report.duplicates} already present, ${report.invalid} invalid`
+    )
+    return report.invalid === 0
+  })
+
+const importFiles = <E, R>(files: ReadonlyArray<string>, run: (file: string) => Effect.Effect<ImportReport, E, R>) =>
+  Effect.gen(function*() {
+    let allValid = true
+    for (const file of files) allValid = (yield* Effect.flatMap(run(file), (report) => reportImport(file, report))) && allValid
+    if (!allValid) return yield* Effect.fail(new ImportFailed())
+  })
+
+const importCommand = Command.make("import", { files }, ({ files }) =>
+  importFiles(files, (file) => importScans(fileLines(file))).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("Import scans from NDJSON files. Exits 1 if any line was invalid; re-importing is a no-op."))
+
+const walletFiles = Args.file({ name: "file", exists: "yes" }).pipe(
+  Args.atLeast(1),
+  Args.withDescription("NDJSON files of wallet labels and exposures (see docs/wallet-evidence.md).")
+)
+
+const importWallets = Command.make("import-wallets", { files: walletFiles }, ({ files }) =>
+  importFiles(files, (file) => importWalletEvidence(fileLines(file))).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("Import wallet labels and exposures from NDJSON. Exits 1 if any line was invalid."))
+
+/** Ends the import with exit code 1; the invalid lines were already reported. */
+export class ImportFailed extends Data.TaggedError("ImportFailed") {}
+
+const limit = Options.integer("limit").pipe(
+  Options.withDefault(100),
+  Options.filterMap((n) => n >= 1 && n <= 100_000 ? Option.some(n) : Option.none(), "--limit must be between 1 and 100000"),
+  Options.withDescription("How many to list, oldest first.")
+)
+const json = Options.boolean("json").pipe(Options.withDescription("One JSON object per line instead of a table."))
+
+const scanRequests = Command.make("scan-requests", { limit, json }, ({ json, limit }) =>
+  Effect.gen(function*() {
+    const pending = yield* ScanRequests.pending(limit)
+    if (json) {
+      for (const request of pending) yield* Console.log(JSON.stringify(request))
+      return
+    }
+    yield* Console.log(["mint", "requested_at", "last_requested_at", "count", "id"].join("\t"))
+    for (const r of pending) {
+      yield* Console.log([r.mint, r.requestedAt.toISOString(), r.lastRequestedAt.toISOString(), r.requestCount, r.id].join("\t"))
+    }
+  }).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("List pending scan requests for an external scanner (completed by importing a newer scan)."))
+
+const tokens = Options.integer("tokens").pipe(
+  Options.withDefault(300),
+  Options.filterMap(
+    (n) => n >= MIN_DEMO_TOKENS && n <= 1_000_000 ? Option.some(n) : Option.none(),
+    `--tokens must be between ${MIN_DEMO_TOKENS} and 1000000`
+  ),
+  Options.withDescription(`How many demo tokens (at least ${MIN_DEMO_TOKENS}).`)
+)
+const seed = Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("PRNG seed."))
+const print = Options.boolean("print").pipe(
+  Options.withDescription("Print the scans as NDJSON on stdout instead of storing them.")
+)
+const walletsOnly = Options.boolean("wallets").pipe(
+  Options.withDescription("With --print: print the demo wallet labels and exposures instead of the scans.")
+)
+
+const demo = Command.make("seed-demo", { tokens, seed, print, wallets: walletsOnly }, (options) =>
+  options.print
+    ? seedDemo.print(options)
+    : Effect.flatMap(
+      seedDemo.store(options),
+      (stored) => Console.log(`stored ${stored.scans} demo scans and ${stored.walletRecords} wallet records`)
+    ).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("Generate the deterministic demo dataset (scans timed relative to now) and store or print it."))
+
+const version = Command.make("version", {}, () => Console.log(VERSION)).pipe(
+  Command.withDescription("Print the version.")
+)
+
+const accounts = accountsCommand.pipe(Command.provide(WithDatabase))
+const keys = keysCommand.pipe(Command.provide(WithDatabase))
+
+export const cli = Command.make("risk-api").pipe(
+  Command.withDescription("Solana token and wallet risk evidence API."),
+  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, version])
+)
+
+export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })
+

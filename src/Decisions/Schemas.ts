@@ -1,0 +1,154 @@
+import { Schema } from "effect"
+import { WATCH_COMPARISONS, WATCH_METRICS } from "../Decision/watchRules.ts"
+import { Meta } from "../Accounts/Meta.ts"
+
+const Int = Schema.Number.pipe(Schema.int())
+const PositiveUsd = Schema.Number.pipe(Schema.positive(), Schema.finite(), Schema.lessThanOrEqualTo(1e12))
+const MaxAge = Int.pipe(Schema.between(1, 7 * 86_400)).annotations({
+  description: "Oldest evidence the caller accepts, seconds (default 3600); older evidence gives review_required."
+})
+const Risk = Schema.Literal("low", "medium", "high", "critical")
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+export const Limitations = Schema.Array(Schema.String).annotations({
+  description:
+    "cache_only_v0, not_financial_advice, does_not_execute_trades, top_trader_flow_not_live_yet, " +
+    "wallet_profile_may_be_missing (no wallet evidence was used), stale_evidence, single_scan_history, entry_price_missing."
+})
+
+export const DecisionToken = Schema.Struct({
+  mint: Schema.String,
+  symbol: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String),
+  safety_score: Int,
+  liquidity_usd: Schema.NullOr(Schema.Number),
+  volume_24h: Schema.NullOr(Schema.Number),
+  market_cap: Schema.NullOr(Schema.Number),
+  scanned_at: Schema.String
+}).annotations({ identifier: "DecisionToken" })
+
+export const PreTradeRequest = Schema.Struct({
+  mint: Schema.String.annotations({ description: "Mint address (base58, 32 bytes)." }),
+  side: Schema.Literal("buy", "sell"),
+  sizeUsd: Schema.optional(PositiveUsd).annotations({ description: "Trade size in USD; judged against pool liquidity." }),
+  wallet: Schema.optional(Schema.String).annotations({ description: "Trader wallet to screen (base58)." }),
+  maxEvidenceAgeSeconds: Schema.optional(MaxAge)
+}).annotations({ identifier: "PreTradeRequest", ...strict })
+
+export const PreTradePacket = Schema.Struct({
+  decision: Schema.Literal("proceed", "proceed_with_caution", "review_required", "reject").annotations({
+    description: "See docs/decision-engine.md for the rules, first match wins."
+  }),
+  confidence: Schema.Number.pipe(Schema.between(0, 1)),
+  horizon: Schema.String,
+  risk: Risk,
+  edge_summary: Schema.String.annotations({
+    description: "Quotes score, risk level, liquidity, 24 h volume, deployer evidence and hard caps."
+  }),
+  invalidation: Schema.Array(Schema.String).annotations({ description: "Conditions that would flip the decision." }),
+  recommended_action: Schema.Literal("execute", "execute_reduced_size", "human_review", "do_not_trade").annotations({
+    description: "execute (proceed), execute_reduced_size (proceed_with_caution), human_review (review_required), do_not_trade (reject)."
+  }),
+  next_check_after_seconds: Int,
+  evidence_age_seconds: Int,
+  cache_status: Schema.Literal("latest_cached_scan"),
+  reasons: Schema.Array(Schema.String).annotations({ description: "The rules that decided it." }),
+  sources: Schema.Array(Schema.String),
+  limitations: Limitations,
+  token: DecisionToken
+}).annotations({ identifier: "PreTradeDecision" })
+
+export const DecisionMeta = Schema.extend(Meta, Schema.Struct({
+  agentRequestId: Schema.String.annotations({ description: "Second identifier of this decision, for agent logs." }),
+  modelVersion: Schema.String.annotations({ description: "Version of the decision rules." })
+})).annotations({ identifier: "DecisionMeta" })
+
+export const PreTradeResponse = Schema.Struct({ data: PreTradePacket, meta: DecisionMeta }).annotations({
+  identifier: "PreTradeResponse",
+  description: "Cache-only decision from the latest token packet; no live scan, no execution."
+})
+
+export const WatchRuleSchema = Schema.Struct({
+  metric: Schema.Literal(...WATCH_METRICS).annotations({ description: "docs/decision-engine.md defines each metric." }),
+  comparison: Schema.Literal(...WATCH_COMPARISONS),
+  threshold: Schema.Number.pipe(Schema.finite())
+}).annotations({ identifier: "WatchRule", ...strict })
+
+export const MonitorRequest = Schema.Struct({
+  mint: Schema.String.annotations({ description: "Mint address of the position." }),
+  entryPriceUsd: Schema.optional(PositiveUsd),
+  entryTime: Schema.optional(Schema.String).annotations({ description: "ISO 8601; pressure is measured from the scan at entry." }),
+  sizeUsd: Schema.optional(PositiveUsd),
+  watchId: Schema.optional(Schema.String).annotations({ description: "A watch of this account for the same mint; its rules are evaluated." }),
+  maxEvidenceAgeSeconds: Schema.optional(MaxAge)
+}).annotations({ identifier: "MonitorPositionRequest", ...strict })
+
+export const MonitorPacket = Schema.Struct({
+  decision: Schema.Literal("hold", "tighten", "reduce", "exit", "review_required"),
+  confidence: Schema.Number.pipe(Schema.between(0, 1)),
+  risk: Risk,
+  summary: Schema.String,
+  pressure: Schema.Array(Schema.Struct({
+    signal: Schema.Literal("liquidity_drain", "sell_pressure", "drawdown", "holder_concentration", "new_hard_caps", "deployer_activity"),
+    level: Schema.Literal("none", "low", "medium", "high"),
+    value: Schema.NullOr(Schema.Number),
+    detail: Schema.String
+  })).annotations({ description: "All six pressure signals from the scan history since entry." }),
+  watch_rules_hit: Schema.Array(Schema.Struct({
+    rule: WatchRuleSchema,
+    value: Schema.NullOr(Schema.Number),
+    hit: Schema.Boolean,
+    detail: Schema.String
+  })).annotations({ description: "Each rule of the watch, evaluated on the latest scan; empty without a watch." }),
+  next_check_after_seconds: Int.annotations({ description: "Shortens as pressure rises." }),
+  evidence_age_seconds: Int,
+  scans_considered: Int,
+  invalidation: Schema.Array(Schema.String),
+  reasons: Schema.Array(Schema.String),
+  cache_status: Schema.Literal("latest_cached_scan"),
+  sources: Schema.Array(Schema.String),
+  limitations: Limitations,
+  token: DecisionToken
+}).annotations({ identifier: "MonitorPositionDecision" })
+
+export const MonitorResponse = Schema.Struct({ data: MonitorPacket, meta: DecisionMeta }).annotations({
+  identifier: "MonitorPositionResponse"
+})
+
+export const SetWatchRequest = Schema.Struct({
+  mint: Schema.String.annotations({ description: "Mint address to watch." }),
+  rules: Schema.Array(WatchRuleSchema).pipe(
+    Schema.minItems(1, { message: () => "at least one rule is required" }),
+    Schema.maxItems(20, { message: () => "at most 20 rules" })
+  ),
+  ttlSeconds: Schema.optionalWith(Int.pipe(Schema.between(60, 30 * 86_400)), { default: () => 86_400 }).annotations({
+    description: "Lifetime, 60 s to 30 days (default 1 day)."
+  }),
+  pollSeconds: Schema.optionalWith(Int.pipe(Schema.between(30, 86_400)), { default: () => 300 }).annotations({
+    description: "How often the caller intends to call monitor-position (default 300 s)."
+  }),
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
+}).annotations({ identifier: "SetWatchRequest", ...strict })
+
+export const WatchRecord = Schema.Struct({
+  watch_id: Schema.String,
+  mint: Schema.String,
+  label: Schema.NullOr(Schema.String),
+  rules: Schema.Array(WatchRuleSchema).annotations({ description: "Normalised: duplicates removed, in metric order." }),
+  poll_seconds: Int,
+  created_at: Schema.String,
+  expires_at: Schema.String,
+  next_check_at: Schema.String.annotations({ description: "created_at + poll_seconds: when to call monitor-position." }),
+  stored_only: Schema.Literal(true).annotations({
+    description: "A watch is a stored contract: it triggers no scan and creates no dashboard list."
+  })
+}).annotations({ identifier: "Watch" })
+
+export const WatchResponse = Schema.Struct({ data: WatchRecord, meta: Meta }).annotations({ identifier: "WatchResponse" })
+export const WatchListResponse = Schema.Struct({ data: Schema.Array(WatchRecord), meta: Meta }).annotations({
+  identifier: "WatchListResponse"
+})
+export const WatchDeletedResponse = Schema.Struct({
+  data: Schema.Struct({ watch_id: Schema.String, deleted: Schema.Literal(true) }),
+  meta: Meta
+}).annotations({ identifier: "WatchDeletedResponse" })

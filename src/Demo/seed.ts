@@ -1,0 +1,56 @@
+import { SqlClient } from "@effect/sql"
+import { Console, Effect, Layer, Option, Schema } from "effect"
+import { DatabaseConfig, isEmbedded } from "../Http/Config.ts"
+import { ScanEvidence } from "../Domain/ScanEvidence.ts"
+import { WalletEvidenceLine } from "../Domain/WalletEvidence.ts"
+import { ScanCache } from "../Scans/ScansRepo.ts"
+import { WalletStore } from "../Wallet/WalletRepo.ts"
+import { generateDemoDataset } from "./generate.ts"
+import { drainingPositionScans } from "./positions.ts"
+import { generateDemoWallets } from "./wallets.ts"
+
+interface SeedOptions {
+  readonly tokens: number
+  readonly seed: number
+}
+
+const decodeScans = Schema.decodeUnknownSync(Schema.Array(ScanEvidence))
+const decodeWalletLines = Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))
+
+const demo = (options: SeedOptions) =>
+  Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (millis) => {
+    const now = new Date(millis)
+    const dataset = generateDemoDataset({ now, seed: options.seed, tokens: options.tokens })
+    const wallets = generateDemoWallets({ now, dataset })
+    return { scans: [...dataset.scans, ...wallets.scans, ...drainingPositionScans(now)], walletLines: wallets.lines }
+  })
+
+export const seedDemo = {
+  store: (options: SeedOptions) =>
+    Effect.gen(function*() {
+      const { scans, walletLines } = yield* demo(options)
+      const stored = yield* ScanCache.record(decodeScans(scans))
+      const wallets = yield* WalletStore.record(decodeWalletLines(walletLines))
+      return { scans: stored.inserted, walletRecords: wallets.stored }
+    }),
+  print: (options: SeedOptions & { readonly wallets: boolean }) =>
+    Effect.gen(function*() {
+      const { scans, walletLines } = yield* demo(options)
+      for (const line of options.wallets ? walletLines : scans) yield* Console.log(JSON.stringify(line))
+    })
+}
+
+// A new embedded database starts with the demo dataset so `npm start` answers something real;
+// SEED_DEMO=true/false overrides, and a database that already holds scans is never touched.
+export const SeedDemoOnStart = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const config = yield* DatabaseConfig
+    const wanted = Option.getOrElse(config.seedDemo, () => isEmbedded(config))
+    if (!wanted) return
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ present: boolean }>`select exists (select 1 from scans) as present`
+    if (row?.present) return
+    const seeded = yield* seedDemo.store({ tokens: 300, seed: 42 })
+    yield* Effect.logInfo(`seeded ${seeded.scans} demo scans and ${seeded.walletRecords} wallet records into the empty database`)
+  }).pipe(Effect.orDie)
+)

@@ -1,0 +1,131 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { Config, type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
+import { AppConfig, PublicTrafficConfig } from "./Config.ts"
+import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
+import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
+import { HotScans } from "../Scans/LatestScanCache.ts"
+import { requestFields, requestLine, type RequestRecord } from "./Middleware.ts"
+import { makeFastPath } from "../RiskCheck/FastPath.ts"
+import { AppLive } from "./App.ts"
+import { ClientAddress, lifecycle } from "../System/Lifecycle.ts"
+import type { AppServices } from "./Services.ts"
+
+export const ShutdownConfig = Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(
+  Config.validate({ message: "SHUTDOWN_TIMEOUT_SECONDS must be between 1 and 300", validation: (n) => n >= 1 && n <= 300 }),
+  Config.withDefault(15)
+)
+
+export const ShutdownGraceConfig = Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
+  Config.validate({ message: "SHUTDOWN_GRACE_SECONDS must be between 0 and 60", validation: (n) => n >= 0 && n <= 60 }),
+  Config.withDefault(1)
+)
+
+// Under a steady stream of requests, timers (Effect.sleep, setTimeout) can be starved for as long as the
+// stream lasts; setImmediate runs once per turn of the event loop, so waiting on it keeps time.
+const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+
+const waitUntil = (done: () => boolean, deadline: number): Effect.Effect<boolean> =>
+  Effect.gen(function*() {
+    while (!done()) {
+      if (Date.now() >= deadline) return false
+      yield* nextTurn // spins one event-loop turn at a time: only while shutting down
+    }
+    return true
+  })
+
+// On shutdown: first a grace period in which /ready answers 503 (the load balancer stops sending) and
+// every response closes its connection (no client reuses a connection we are about to close); then stop
+// accepting, let requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS) and close what is left.
+const drain = (
+  server: Bun.Server<undefined>,
+  timing: { readonly grace: Duration.Duration; readonly deadline: Duration.Duration }
+) =>
+  Effect.gen(function*() {
+    lifecycle.draining = true
+    yield* Effect.logInfo("shutting down: not ready, closing connections after each response").pipe(
+      Effect.annotateLogs({ inFlight: lifecycle.inFlight, graceSeconds: Duration.toSeconds(timing.grace) })
+    )
+    yield* waitUntil(() => false, Date.now() + Duration.toMillis(timing.grace))
+    server.stop(false)
+    yield* Effect.logInfo("shutting down: stopped accepting connections").pipe(Effect.annotateLogs({ inFlight: lifecycle.inFlight }))
+    const finished = yield* waitUntil(() => lifecycle.inFlight === 0, Date.now() + Duration.toMillis(timing.deadline))
+    if (!finished) {
+      yield* Effect.logWarning("shutdown deadline reached; closing remaining requests").pipe(
+        Effect.annotateLogs({ inFlight: lifecycle.inFlight })
+      )
+    }
+    server.stop(true)
+    yield* Effect.logInfo("shut down")
+  })
+
+/** What Bun.serve calls for each request: the peer's address travels with it for the rate limiter. */
+export type ServerFetch = (request: Request, peer: string) => Response | Promise<Response>
+
+/**
+ * The HttpApi web handler (the same handler the tests call), fronted by the risk-check fast path when the
+ * services hold the in-process scan cache (HotScans) and `fastPath` is on.
+ */
+export const makeServerFetch = (
+  services: Context.Context<AppServices>,
+  logging: Layer.Layer<never, ConfigError.ConfigError>,
+  options: { readonly fastPath: boolean } = { fastPath: true }
+): Effect.Effect<ServerFetch, ConfigError.ConfigError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const { dispose, handler } = HttpApiBuilder.toWebHandler(
+      Layer.mergeAll(
+        AppLive.pipe(Layer.provide(Layer.succeedContext(services))),
+        HttpServer.layerContext,
+        logging,
+        // No tracer is exported, so spans (one per request and per SQL statement) would only cost CPU.
+        Layer.setTracerEnabled(false)
+      )
+    )
+    yield* Effect.addFinalizer(() => Effect.promise(dispose))
+    const slow = (request: Request, peer: string) => handler(request, Context.make(ClientAddress, peer))
+    const hot = Context.getOption(services as Context.Context<AppServices | HotScans>, HotScans)
+    if (!options.fastPath || Option.isNone(hot)) return slow
+
+    const { trustProxy } = yield* PublicTrafficConfig
+    const { format } = yield* LogConfig
+    const logRuntime = yield* Layer.toRuntime(logging)
+    const level = FiberRefs.getOrDefault(logRuntime.fiberRefs, FiberRef.currentMinimumLogLevel)
+    const runLog = Runtime.runSync(logRuntime)
+    // The fast path's request lines: written directly in the JSON format (a few µs instead of a fiber).
+    const logRequest = format === "json"
+      ? (record: RequestRecord, route: string) => writeJsonLine("info", "request", Object.entries(requestFields(record, route)))
+      : (record: RequestRecord, route: string) => runLog(requestLine(record, route))
+    const fast = makeFastPath({
+      hot: hot.value,
+      traffic: Context.get(services, PublicTraffic),
+      trustProxy,
+      maxBodyBytes: config.maxBodyBytes,
+      log: LogLevel.lessThanEqual(level, LogLevel.Info) ? logRequest : undefined
+    })
+    return (request, peer) => fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
+  })
+
+/**
+ * Serves the API with Bun.serve around makeServerFetch, so the server can stop accepting while requests in
+ * flight finish.
+ */
+export const serveApi = (services: Context.Context<AppServices>, logging: Layer.Layer<never, ConfigError.ConfigError>) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const timing = { grace: Duration.seconds(yield* ShutdownGraceConfig), deadline: Duration.seconds(yield* ShutdownConfig) }
+    const fetch = yield* makeServerFetch(services, logging)
+    const server = yield* Effect.try({
+      try: () =>
+        Bun.serve({
+          port: config.port,
+          hostname: config.host,
+          // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from ApiMiddleware.
+          maxRequestBodySize: config.maxBodyBytes * 16,
+          fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown")
+        }),
+      catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)
+    }).pipe(Effect.orDie)
+    yield* Effect.addFinalizer(() => drain(server, timing))
+    yield* Effect.logInfo(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`)
+    return server
+  })

@@ -1,0 +1,321 @@
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Config, Context, Duration, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
+import { DatabaseConfig, isEmbedded } from "../Http/Config.ts"
+import { scanCacheEvents } from "../Observability/Metrics.ts"
+import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import type { Address } from "../Domain/Address.ts"
+import { ScanCache, ScanCacheSql, SCANS_CHANNEL, type StoredScan } from "./ScansRepo.ts"
+
+export const ScanCacheConfig = Config.all({
+  size: Config.integer("SCAN_CACHE_SIZE").pipe(
+    Config.validate({ message: "SCAN_CACHE_SIZE must be between 0 and 10000000 (0 turns the cache off)", validation: (n) => n >= 0 && n <= 10_000_000 }),
+    // About 4 KB of heap per cached mint (demo evidence and its scoring): the default holds a hot set of
+    // 30,000 mints in about 120 MB.
+    Config.withDefault(30_000)
+  ),
+  ttlSeconds: Config.integer("SCAN_CACHE_TTL_SECONDS").pipe(
+    Config.validate({ message: "SCAN_CACHE_TTL_SECONDS must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3_600 }),
+    Config.withDefault(60)
+  )
+})
+
+/**
+ * Synchronous access to the same in-process cache, for the risk-check fast path (http/FastRiskCheck.ts):
+ * what memory holds for a mint right now, without waiting on anything.
+ */
+export class HotScans extends Context.Tag("HotScans")<HotScans, {
+  /**
+   * The cached latest scan; null when the mint is cached as never scanned; undefined when not in memory.
+   * Counts nothing: whoever answers from it counts the hits.
+   */
+  readonly peek: (mint: string) => StoredScan | null | undefined
+  /** ScanCache.latest as a promise (null: never scanned); rejects when the database cannot answer. */
+  readonly load: (mint: Address) => Promise<StoredScan | null>
+}>() {}
+
+const loaderOf = (cache: ScanCache["Type"]) => (mint: Address): Promise<StoredScan | null> =>
+  Effect.runPromise(Effect.map(cache.latest(mint), Option.getOrNull))
+
+const STALE_GRACE_MS = 1_000
+const POLL_MS = 250
+const POLL_LIMIT = 1_000
+const REFRESH_BATCH = 500
+
+interface Entry {
+  readonly scan: StoredScan | undefined // undefined: the mint has never been scanned
+  readonly until: number
+}
+
+/**
+ * The latest scan per mint, kept in this process so a warm risk-check never touches the database.
+ * On PostgreSQL, writers notify SCANS_CHANNEL on commit and every process listening forgets those mints
+ * at once, so a scan imported anywhere is visible everywhere within the notification's delay. When the
+ * listener (re)connects the whole cache is dropped, since notifications may have been missed meanwhile.
+ * On the embedded database, whose socket carries no notifications, the scans written since the last
+ * look are read every POLL_MS instead (its transactions run one at a time, so ids commit in order).
+ * Entries also expire after SCAN_CACHE_TTL_SECONDS as a backstop. Bounded to SCAN_CACHE_SIZE mints
+ * (oldest first out); a mint is kept from its second read on (see `admitted`).
+ */
+export const makeCachedScanCache = (settings: {
+  readonly size: number
+  readonly ttlSeconds: number
+  /** false on the embedded database, whose socket does not pass notifications: new scans are polled. */
+  readonly notifications: boolean
+}, database: Layer.Layer<ScanCache, never, SqlClient.SqlClient> = ScanCacheSql) =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const inner = yield* Effect.provide(ScanCache, database)
+      if (settings.size === 0) {
+        return Context.make(ScanCache, inner).pipe(Context.add(HotScans, { peek: () => undefined, load: loaderOf(inner) }))
+      }
+      const pg = yield* PgClient.PgClient
+      const entries = new Map<string, Entry>()
+      const reading = new Map<string, Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>>()
+      const announced = new Map<string, bigint>() // mints with a read in flight: id of the newest scan polled
+      const ttlMs = settings.ttlSeconds * 1000
+
+      // Admission: a mint not in memory is kept the second time it is read within the last SCAN_CACHE_SIZE
+      // first reads. One pass over many mints (a crawler, a sweep of a whole list) then neither flushes the
+      // hot set nor churns the heap, which under a non-moving garbage collector costs far more resident
+      // memory than the entries themselves; a mint asked about twice is kept from then on.
+      let seenOnce = new Set<string>()
+      const admitted = (mint: string): boolean => {
+        if (entries.has(mint) || seenOnce.delete(mint)) return true
+        if (seenOnce.size >= settings.size) seenOnce = new Set()
+        seenOnce.add(mint)
+        return false
+      }
+
+      const remember = (mint: string, scan: StoredScan | undefined, now: number) => {
+        if (!admitted(mint)) return
+        entries.delete(mint)
+        entries.set(mint, { scan, until: now + ttlMs })
+        if (entries.size > settings.size) {
+          const oldest = entries.keys().next()
+          if (!oldest.done) entries.delete(oldest.value)
+        }
+      }
+      // A read in flight for a mint that a notification (or the poll) names is dropped from `reading`: its
+      // answer may predate that commit, so it is returned but not kept, and later requests read again.
+      // Background refreshes, which are not in `reading`, check this count of invalidations instead.
+      let invalidations = 0
+      let pollSoon = (_now: number): void => {}
+      const cached = (mint: string, now: number): Entry | undefined => {
+        pollSoon(now)
+        const entry = entries.get(mint)
+        if (entry === undefined || entry.until <= now) return undefined
+        return entry
+      }
+
+      const forget = (payload: string) =>
+        Effect.sync(() => {
+          invalidations++
+          try {
+            for (const mint of JSON.parse(payload) as ReadonlyArray<string>) {
+              entries.delete(mint)
+              reading.delete(mint) // later requests read again rather than share a read from before
+            }
+          } catch {
+            entries.clear()
+            reading.clear()
+            announced.clear()
+          }
+        })
+
+      if (settings.notifications) {
+        yield* Stream.runForEach(pg.listen(SCANS_CHANNEL), forget).pipe(
+          Effect.onExit(() => Effect.sync(() => {
+            invalidations++
+            entries.clear()
+          })),
+          Effect.tapErrorCause((cause) => Effect.logWarning("scan notifications lost; cache cleared, reconnecting", cause)),
+          Effect.retry(Schedule.spaced(Duration.seconds(1))),
+          Effect.forkScoped
+        )
+      }
+
+      if (!settings.notifications) {
+        const sql = yield* SqlClient.SqlClient
+        const newest = sql<{ readonly id: string }>`select coalesce(max(id), 0)::text as id from scans`.pipe(
+          Effect.map((rows) => rows[0]?.id ?? "0")
+        )
+        let seen = yield* newest.pipe(Effect.orElseSucceed(() => "0"))
+        let polling = false
+        let nextPoll = 0
+        const changes = Effect.gen(function*() {
+          const rows = yield* sql<{ readonly id: string; readonly mint: string }>`
+            select id::text as id, mint from scans where id > ${seen}::bigint order by id limit ${POLL_LIMIT + 1}`
+          if (rows.length === 0) return
+          invalidations++
+          if (rows.length > POLL_LIMIT) {
+            // A bulk import: forget everything rather than page through it.
+            seen = yield* newest
+            entries.clear()
+            reading.clear()
+            announced.clear()
+            return
+          }
+          for (const row of rows) {
+            // An entry or a read that returns this scan or a later one (ids commit in order here) already
+            // accounts for it; anything else about this mint is forgotten.
+            const id = BigInt(row.id)
+            const held = entries.get(row.mint)?.scan
+            if (held === undefined || BigInt(held.id) < id) entries.delete(row.mint)
+            if (reading.has(row.mint)) announced.set(row.mint, id)
+          }
+          seen = rows[rows.length - 1]!.id
+        })
+        const runFork = Runtime.runFork(yield* Effect.runtime<never>()) // this server's logger
+        // Started by a timer and, since timers can starve under a saturating request stream, by requests.
+        pollSoon = (now) => {
+          if (polling || now < nextPoll) return
+          polling = true
+          nextPoll = now + POLL_MS
+          runFork(changes.pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("could not read new scans; cached entries age out meanwhile", cause)),
+            Effect.ensuring(Effect.sync(() => {
+              polling = false
+            }))
+          ))
+        }
+        yield* Effect.forkScoped(Effect.repeat(Effect.sync(() => pollSoon(Date.now())), Schedule.spaced(Duration.millis(POLL_MS))))
+      }
+
+      // Whether a finished read may be kept: it is still the current read (no notification named its mint
+      // meanwhile) and, if the poll saw a new scan of the mint meanwhile, it returned that scan or a later one.
+      const keepable = (mint: string, read: Promise<unknown>, scan: Option.Option<StoredScan>): boolean => {
+        const current = reading.get(mint) === read
+        if (current) reading.delete(mint)
+        const newer = announced.get(mint)
+        announced.delete(mint)
+        return current && (newer === undefined || (Option.isSome(scan) && BigInt(scan.value.id) >= newer))
+      }
+
+      type Read = Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>
+      // Registers the read of one mint so concurrent misses share a single database read (an expiring hot
+      // mint would otherwise send every waiting request to the database at once), and keeps its answer
+      // if it may.
+      const track = (mint: Address, answer: Read, now: number): Read => {
+        const read: Read = answer.then((exit) => {
+          if (Exit.isSuccess(exit) && keepable(mint, read, exit.value)) remember(mint, Option.getOrUndefined(exit.value), now)
+          else if (reading.get(mint) === read) reading.delete(mint)
+          return exit
+        })
+        reading.set(mint, read)
+        return read
+      }
+
+      const readThrough = (mint: Address, now: number): Read =>
+        reading.get(mint) ?? track(mint, Effect.runPromiseExit(inner.latest(mint)), now)
+
+      // The same for many mints: those already being read join that read, the others are read together
+      // in one query (many bots sending the same batch to a cold server cause one read per mint).
+      const readManyThrough = (mints: ReadonlyArray<Address>, now: number): ReadonlyArray<Read> => {
+        const fresh = mints.filter((mint) => !reading.has(mint))
+        if (fresh.length > 0) {
+          const fetched = Effect.runPromiseExit(inner.latestMany(fresh))
+          for (const mint of fresh) {
+            track(mint, fetched.then(Exit.map((found) => Option.fromNullable(found.get(mint)))), now)
+          }
+        }
+        return mints.map((mint) => reading.get(mint)!)
+      }
+
+      // One lookup behind both faces (the Effect of ScanCache, the promise of HotScans): from memory,
+      // counted a hit, or through a shared read, counted a miss.
+      const lookup = (mint: Address): Entry | Read => {
+        const now = Date.now()
+        const entry = cached(mint, now)
+        scanCacheEvents.inc({ result: entry === undefined ? "miss" : "hit" })
+        return entry ?? readThrough(mint, now)
+      }
+
+      const service: ScanCache["Type"] = {
+        ...inner,
+        latest: (mint) =>
+          Effect.suspend(() => {
+            const found = lookup(mint)
+            return found instanceof Promise
+              ? Effect.flatten(Effect.promise(() => found))
+              : Effect.succeed(Option.fromNullable(found.scan))
+          }),
+        latestMany: (mints) =>
+          Effect.suspend(() => {
+            const now = Date.now()
+            const found = new Map<string, StoredScan>()
+            const missing: Array<(typeof mints)[number]> = []
+            for (const mint of mints) {
+              const entry = cached(mint, now)
+              if (entry === undefined) missing.push(mint)
+              else if (entry.scan !== undefined) found.set(mint, entry.scan)
+            }
+            scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
+            scanCacheEvents.inc({ result: "miss" }, missing.length)
+            if (missing.length === 0) return Effect.succeed(found)
+            return Effect.flatten(Effect.promise(async () => {
+              const reads = await Promise.all(readManyThrough(missing, now))
+              for (const [i, read] of reads.entries()) {
+                if (Exit.isFailure(read)) return Exit.failCause(read.cause)
+                if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)
+              }
+              return Exit.succeed(found)
+            }))
+          })
+      }
+      // An entry just past its time is still answered for up to STALE_GRACE_MS while a background read
+      // refreshes it, so a hot mint never sends a burst of requests down the slow path when it expires.
+      // Expired mints are refreshed together, one query for up to REFRESH_BATCH of them at a time. If the
+      // refresh fails the entries age out and the slow path answers (503 while the database is down).
+      // Entries invalidated by a notification are gone at once, never answered stale.
+      const queued = new Set<string>()
+      let refreshing = false
+      const refreshQueued = (): void => {
+        if (refreshing || queued.size === 0) return
+        refreshing = true
+        const mints = [...queued].slice(0, REFRESH_BATCH) as Array<Address>
+        for (const mint of mints) queued.delete(mint)
+        const generation = invalidations
+        const now = Date.now()
+        Effect.runFork(inner.latestMany(mints).pipe(
+          Effect.tap((fetched) =>
+            Effect.sync(() => {
+              if (generation === invalidations) for (const mint of mints) remember(mint, fetched.get(mint), now)
+            })
+          ),
+          Effect.ignore,
+          Effect.ensuring(Effect.sync(() => {
+            refreshing = false
+            refreshQueued()
+          }))
+        ))
+      }
+      const peek = (mint: string): StoredScan | null | undefined => {
+        const now = Date.now()
+        pollSoon(now)
+        const entry = entries.get(mint)
+        if (entry === undefined) return undefined
+        if (entry.until <= now) {
+          if (now - entry.until > STALE_GRACE_MS) return undefined
+          queued.add(mint)
+          refreshQueued()
+        }
+        return entry.scan ?? null
+      }
+      const load = (mint: Address): Promise<StoredScan | null> => {
+        const found = lookup(mint)
+        if (!(found instanceof Promise)) return Promise.resolve(found.scan ?? null)
+        return found.then((exit) =>
+          Exit.isSuccess(exit) ? Option.getOrNull(exit.value) : Promise.reject(new Error("latest scan unavailable"))
+        )
+      }
+      return Context.make(ScanCache, service).pipe(Context.add(HotScans, { peek, load }))
+    })
+  )
+
+export const ScanCacheCachedLive = Layer.unwrapEffect(
+  Effect.map(
+    Effect.all([ScanCacheConfig, DatabaseConfig]),
+    ([settings, database]) => makeCachedScanCache({ ...settings, notifications: !isEmbedded(database) })
+  )
+)

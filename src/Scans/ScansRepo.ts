@@ -1,0 +1,197 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import { sqlFailure } from "../Sql/Unavailable.ts"
+import type { Address } from "../Domain/Address.ts"
+import { epochMillisOf, ScanEvidence } from "../Domain/ScanEvidence.ts"
+
+export interface StoredScan {
+  readonly id: string
+  readonly evidence: ScanEvidence
+}
+
+export interface RecordResult {
+  readonly inserted: number
+  readonly duplicates: number
+}
+
+// Read side of the scan history: the latest scan per mint. Write side: append-only, idempotent by hash.
+export class ScanCache extends Effect.Tag("ScanCache")<ScanCache, {
+  readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
+  readonly latestMany: (mints: ReadonlyArray<Address>) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
+  readonly record: (scans: ReadonlyArray<ScanEvidence>) => Effect.Effect<RecordResult, ServiceUnavailable>
+  /**
+   * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
+   * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
+   */
+  readonly history: (
+    mint: Address,
+    options: { readonly since: string | null; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<StoredScan>, ServiceUnavailable>
+}>() {}
+
+const encodeEvidence = Schema.encodeSync(ScanEvidence)
+
+const hashOf = (encoded: unknown): string =>
+  new Bun.CryptoHasher("sha256").update(JSON.stringify(encoded)).digest("hex")
+
+interface Row {
+  readonly id: string
+  readonly mint: string
+  readonly evidence: unknown
+}
+
+// Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
+// form (test/services/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
+const toStored = (row: Row): StoredScan => ({ id: String(row.id), evidence: row.evidence as ScanEvidence })
+
+/** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
+export const SCANS_CHANNEL = "risk_api_scans"
+
+// NOTIFY payloads are limited to 8000 bytes: at most 150 mints (45 characters with quotes) per payload.
+const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const distinct = [...new Set(mints)]
+  const payloads: Array<string> = []
+  for (let i = 0; i < distinct.length; i += 150) payloads.push(JSON.stringify(distinct.slice(i, i + 150)))
+  return payloads
+}
+
+/** The latest-scan lookup: an index probe on scans_latest however long the history (test/services holds it). */
+export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
+  sql<Row>`
+    select id, mint, evidence from scans
+    where mint = ${mint}
+    order by scanned_at desc, id desc
+    limit 1`
+
+export const ScanCacheSql = Layer.effect(
+  ScanCache,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const latestMany = (mints: ReadonlyArray<Address>) =>
+      mints.length === 0
+        ? Effect.succeed(new Map<string, StoredScan>())
+        : sql<Row>`
+            select s.id, s.mint, s.evidence
+            from unnest(${mints}::text[]) as m(mint)
+            cross join lateral (
+              select id, mint, evidence from scans
+              where scans.mint = m.mint
+              order by scanned_at desc, id desc
+              limit 1
+            ) s`.pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))),
+          Effect.catchTag("SqlError", sqlFailure)
+        )
+
+    const latest = (mint: Address) =>
+      latestScanStatement(sql, mint).pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
+        Effect.catchTag("SqlError", sqlFailure)
+      )
+
+    const record = (scans: ReadonlyArray<ScanEvidence>) =>
+      Effect.gen(function*() {
+        if (scans.length === 0) return { inserted: 0, duplicates: 0 }
+        const rows = scans.map((scan) => {
+          const evidence = encodeEvidence(scan)
+          return { mint: scan.mint, scanned_at: evidence.scannedAt, evidence: JSON.stringify(evidence), evidence_hash: hashOf(evidence) }
+        })
+        const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
+          insert into scans (mint, scanned_at, evidence, evidence_hash)
+          select mint, scanned_at, evidence::jsonb, evidence_hash
+          from unnest(
+            ${rows.map((r) => r.mint)}::text[],
+            ${rows.map((r) => r.scanned_at)}::timestamptz[],
+            ${rows.map((r) => r.evidence)}::text[],
+            ${rows.map((r) => r.evidence_hash)}::text[]
+          ) as t(mint, scanned_at, evidence, evidence_hash)
+          on conflict (evidence_hash) do nothing
+          returning id, mint, scanned_at`
+        // Every process's cache of latest scans forgets these mints when this transaction commits.
+        for (const payload of notificationPayloads(inserted.map((row) => row.mint))) {
+          yield* sql`select pg_notify(${SCANS_CHANNEL}, ${payload})`
+        }
+        // A newer scan answers the pending request for its mint.
+        if (inserted.length > 0) {
+          yield* sql`
+            update scan_requests r
+            set status = 'completed', completed_at = now(), completed_by_scan = i.id
+            from unnest(
+              ${inserted.map((r) => String(r.id))}::bigint[],
+              ${inserted.map((r) => r.mint)}::text[],
+              ${inserted.map((r) => new Date(r.scanned_at).toISOString())}::timestamptz[]
+            ) as i(id, mint, scanned_at)
+            where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`
+        }
+        return { inserted: inserted.length, duplicates: scans.length - inserted.length }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", sqlFailure))
+
+    const history = (mint: Address, options: { readonly since: string | null; readonly limit: number }) =>
+      sql<Row>`
+        select id, mint, evidence from (
+          select id, mint, evidence, scanned_at from scans
+          where mint = ${mint} and (${options.since}::timestamptz is null or scanned_at >= coalesce((
+            select max(scanned_at) from scans where mint = ${mint} and scanned_at <= ${options.since}::timestamptz
+          ), ${options.since}::timestamptz))
+          order by scanned_at desc, id desc
+          limit ${options.limit}
+        ) recent
+        order by scanned_at, id`.pipe(
+        Effect.map((rows) => rows.map(toStored)),
+        Effect.catchTag("SqlError", sqlFailure)
+      )
+
+    return { latest, latestMany, record, history }
+  })
+)
+
+/** In-memory double with the same behaviour, for tests of code above the repository. */
+export const ScanCacheMemory = Layer.sync(ScanCache, () => {
+  const byMint = new Map<string, Array<StoredScan>>()
+  const hashes = new Set<string>()
+  let nextId = 1
+  const newest = (mint: string): StoredScan | undefined =>
+    byMint.get(mint)?.reduce<StoredScan | undefined>((best, scan) =>
+      best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt) ? scan : best, undefined)
+  const ordered = (mint: string) =>
+    [...(byMint.get(mint) ?? [])].sort((a, b) =>
+      epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
+  return {
+    history: (mint, options) =>
+      Effect.sync(() => {
+        const all = ordered(mint)
+        const since = options.since === null ? null : epochMillisOf(options.since)
+        const atEntry = since === null
+          ? -1
+          : all.findLastIndex((scan) => epochMillisOf(scan.evidence.scannedAt) <= since)
+        const from = since === null ? 0 : atEntry === -1 ? all.findIndex((scan) => epochMillisOf(scan.evidence.scannedAt) >= since) : atEntry
+        return (from === -1 ? [] : all.slice(from)).slice(-options.limit)
+      }),
+    latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
+    latestMany: (mints) =>
+      Effect.sync(() => {
+        const found = new Map<string, StoredScan>()
+        for (const mint of mints) {
+          const scan = newest(mint)
+          if (scan !== undefined) found.set(mint, scan)
+        }
+        return found
+      }),
+    record: (scans) =>
+      Effect.sync(() => {
+        let inserted = 0
+        for (const scan of scans) {
+          const hash = hashOf(encodeEvidence(scan))
+          if (hashes.has(hash)) continue
+          hashes.add(hash)
+          inserted++
+          const list = byMint.get(scan.mint) ?? []
+          list.push({ id: String(nextId++), evidence: scan })
+          byMint.set(scan.mint, list)
+        }
+        return { inserted, duplicates: scans.length - inserted }
+      })
+  }
+})

@@ -1,0 +1,79 @@
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { PgClient } from "@effect/sql-pg"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { DatabaseConfig, type DatabaseConfig as Settings } from "../Http/Config.ts"
+import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
+import { MigrationsLive } from "./Migrations.ts"
+import { pgliteAssets } from "./PgliteAssets.ts"
+
+const clientOptions = {
+  applicationName: "risk-api",
+  connectTimeout: Duration.seconds(5),
+  idleTimeout: Duration.seconds(30)
+} as const
+
+/** Starts PGlite on `dataDir` behind a loopback Postgres socket so the same PgClient and SQL serve both. */
+export const embeddedPostgres = (dataDir: string) =>
+  Effect.gen(function*() {
+    const assets = yield* pgliteAssets
+    const db = yield* Effect.acquireRelease(
+      Effect.promise(() => PGlite.create(dataDir, assets)),
+      (db) => Effect.promise(() => db.close())
+    )
+    // PGlite is one session; the socket server queues queries and keeps a transaction to its connection.
+    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 })
+    yield* Effect.acquireRelease(
+      Effect.promise(() => server.start()),
+      () => Effect.promise(() => server.stop())
+    )
+    const [host, port] = server.getServerConn().split(":")
+    return { host: host ?? "127.0.0.1", port: Number(port) }
+  })
+
+/** The embedded database of `dataDir`: started here, or the one another process of ours already runs. */
+const embeddedOnDisk = (dataDir: string) =>
+  Effect.gen(function*() {
+    const owner = yield* claimOrFindOwner(dataDir)
+    if (owner !== undefined) {
+      yield* Effect.logDebug(`using the embedded database of process ${owner.pid} (${dataDir})`)
+      return { host: "127.0.0.1", port: owner.port }
+    }
+    yield* Effect.addFinalizer(() => Effect.sync(() => releaseOwner(dataDir)))
+    const address = yield* embeddedPostgres(dataDir)
+    recordOwner(dataDir, address.port)
+    return address
+  })
+
+const clientLayer = (settings: Settings) =>
+  Option.match(settings.url, {
+    onSome: (url) => PgClient.layer({ ...clientOptions, url, maxConnections: settings.poolSize }),
+    onNone: () =>
+      Layer.unwrapScoped(
+        Effect.map(embeddedOnDisk(settings.dataDir), ({ host, port }) =>
+          PgClient.layer({ ...clientOptions, host, port, database: "postgres", username: "postgres", maxConnections: 1 })
+        )
+      )
+  })
+
+// A database that is not up yet is waited for with backoff (0.5 s doubling to 10 s), each failure logged
+// without the URL. The server waits as long as it takes; a CLI command gives up after about 20 s.
+const connectRetries = (patience: "forever" | "brief") =>
+  Schedule.exponential(Duration.millis(500)).pipe(
+    Schedule.either(Schedule.spaced(Duration.seconds(10))),
+    Schedule.intersect(patience === "forever" ? Schedule.forever : Schedule.recurs(5)),
+    Schedule.tapInput((error: unknown) =>
+      Effect.logWarning("database not reachable yet; retrying", error instanceof Error ? error.message : String(error))
+    )
+  )
+
+const connect = (settings: Settings, patience: "forever" | "brief") =>
+  Layer.retry(clientLayer(settings), connectRetries(patience))
+
+/** SqlClient on DATABASE_URL, or on the embedded database; migrations applied before anything uses it. */
+export const databaseLayer = (patience: "forever" | "brief") =>
+  Layer.unwrapEffect(
+    Effect.map(DatabaseConfig, (settings) => Layer.provideMerge(MigrationsLive, connect(settings, patience)))
+  )
+
+export const DatabaseLive = databaseLayer("brief")

@@ -1,0 +1,37 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { TokenRiskRequest, TokenRiskResponse } from "./Schemas.ts"
+import { TokenRiskAuth } from "../Accounts/Auth.ts"
+import {
+  InvalidAddressError,
+  jsonBodyErrors,
+  meteredErrors,
+  NotScannedError
+} from "../Domain/Errors.ts"
+
+export const TOKEN_RISK_COST = 1
+export const TOKEN_CONTRACT_VERSION = "2026-11-01"
+
+const risk = HttpApiEndpoint.post("risk", "/api/v1/token/risk")
+  .setPayload(TokenRiskRequest)
+  .addSuccess(TokenRiskResponse)
+  .addError(InvalidAddressError)
+  .addError(NotScannedError)
+  .pipe(jsonBodyErrors)
+  .pipe(meteredErrors)
+  .annotate(OpenApi.Summary, "Token risk packet")
+  .annotate(
+    OpenApi.Description,
+    "Scope `token:risk:read`. Cost 1 unit. The scored evidence packet of the mint's latest cached scan: " +
+      "safety score, facets, hard caps, risks, market figures, key evidence and the score breakdown. " +
+      "A mint never scanned is 404 `not_scanned` (not charged); so is every other failure."
+  )
+
+export class TokenApi extends HttpApiGroup.make("token")
+  .add(risk)
+  .middleware(TokenRiskAuth)
+  .annotate(OpenApi.Title, "Token risk")
+  .annotate(
+    OpenApi.Description,
+    "Keyed, metered evidence about mints. Successes carry `meta` (request id, scope, quota after the call) and " +
+      "the rate-limit headers; failures are never charged."
+  ) {}

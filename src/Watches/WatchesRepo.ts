@@ -1,0 +1,134 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import type { WatchRule } from "../Decision/index.ts"
+import { sqlFailure } from "../Sql/Unavailable.ts"
+
+export interface Watch {
+  readonly id: string
+  readonly accountId: string
+  readonly mint: string
+  readonly label: string | null
+  readonly rules: ReadonlyArray<WatchRule>
+  readonly pollSeconds: number
+  readonly createdAt: string
+  readonly expiresAt: string
+}
+
+export interface NewWatch {
+  readonly mint: string
+  readonly label: string | null
+  readonly rules: ReadonlyArray<WatchRule>
+  readonly pollSeconds: number
+  readonly ttlSeconds: number
+}
+
+// Watch contracts, owned by an account: another account's watch does not exist for the caller.
+export class Watches extends Effect.Tag("Watches")<Watches, {
+  readonly create: (accountId: string, watch: NewWatch) => Effect.Effect<Watch, ServiceUnavailable>
+  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Watch>, ServiceUnavailable>
+  /** Unexpired watches, newest first. */
+  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<Watch>, ServiceUnavailable>
+  readonly remove: (accountId: string, id: string) => Effect.Effect<boolean, ServiceUnavailable>
+  readonly activeCount: (accountId: string) => Effect.Effect<number, ServiceUnavailable>
+}>() {}
+
+interface Row {
+  readonly id: string
+  readonly account_id: string
+  readonly mint: string
+  readonly label: string | null
+  readonly rules: ReadonlyArray<WatchRule>
+  readonly poll_seconds: number
+  readonly created_at: Date
+  readonly expires_at: Date
+}
+
+const toWatch = (row: Row): Watch => ({
+  id: row.id,
+  accountId: row.account_id,
+  mint: row.mint,
+  label: row.label,
+  rules: row.rules,
+  pollSeconds: Number(row.poll_seconds),
+  createdAt: new Date(row.created_at).toISOString(),
+  expiresAt: new Date(row.expires_at).toISOString()
+})
+
+const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
+
+export const WatchesSql = Layer.effect(
+  Watches,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      create: (accountId, watch) =>
+        sql<Row>`
+          insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at)
+          values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
+            ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}))
+          returning *`.pipe(Effect.map((rows) => toWatch(rows[0]!)), Effect.catchTag("SqlError", sqlFailure)),
+      find: (accountId, id) =>
+        isUuid(id)
+          ? sql<Row>`select * from watches where id = ${id} and account_id = ${accountId}`.pipe(
+            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWatch)),
+            Effect.catchTag("SqlError", sqlFailure)
+          )
+          : Effect.succeedNone,
+      list: (accountId) =>
+        sql<Row>`
+          select * from watches where account_id = ${accountId} and expires_at > now()
+          order by created_at desc, id limit 1000`.pipe(
+          Effect.map((rows) => rows.map(toWatch)),
+          Effect.catchTag("SqlError", sqlFailure)
+        ),
+      remove: (accountId, id) =>
+        isUuid(id)
+          ? sql`delete from watches where id = ${id} and account_id = ${accountId} returning id`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.catchTag("SqlError", sqlFailure)
+          )
+          : Effect.succeed(false),
+      activeCount: (accountId) =>
+        sql<{ count: string }>`select count(*) from watches where account_id = ${accountId} and expires_at > now()`.pipe(
+          Effect.map((rows) => Number(rows[0]?.count ?? 0)),
+          Effect.catchTag("SqlError", sqlFailure)
+        )
+    }
+  })
+)
+
+/** In-memory double with the same rules, for tests of code above the repository. */
+export const WatchesMemory = Layer.sync(Watches, () => {
+  const watches = new Map<string, Watch>()
+  const owned = (accountId: string, id: string) => {
+    const watch = watches.get(id)
+    return watch !== undefined && watch.accountId === accountId ? watch : undefined
+  }
+  const active = (accountId: string) =>
+    [...watches.values()]
+      .filter((watch) => watch.accountId === accountId && Date.parse(watch.expiresAt) > Date.now())
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+  return {
+    create: (accountId, watch) =>
+      Effect.sync(() => {
+        const now = Date.now()
+        const created: Watch = {
+          id: crypto.randomUUID(),
+          accountId,
+          mint: watch.mint,
+          label: watch.label,
+          rules: watch.rules,
+          pollSeconds: watch.pollSeconds,
+          createdAt: new Date(now).toISOString(),
+          expiresAt: new Date(now + watch.ttlSeconds * 1000).toISOString()
+        }
+        watches.set(created.id, created)
+        return created
+      }),
+    find: (accountId, id) => Effect.sync(() => Option.fromNullable(owned(accountId, id))),
+    list: (accountId) => Effect.sync(() => active(accountId)),
+    remove: (accountId, id) => Effect.sync(() => owned(accountId, id) !== undefined && watches.delete(id)),
+    activeCount: (accountId) => Effect.sync(() => active(accountId).length)
+  }
+})

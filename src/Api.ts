@@ -1,11 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { InternalErrorError, ServiceUnavailableError } from "./Domain/Errors.ts"
-import { documentEnvelopeOnly } from "./Http/OpenApi.ts"
+import { DecisionApi } from "./Decisions/Api.ts"
+import { DeployerApi } from "./Deployer/Api.ts"
+import { envelope, InternalError, ServiceUnavailable } from "./Domain/Errors.ts"
+import { documentEnvelopeOnly } from "./System/OpenApiDocument.ts"
 import { RiskCheckApi } from "./RiskCheck/Api.ts"
 import { SystemApi } from "./System/Api.ts"
-import { DecisionApi, WatchApi } from "./Decisions/Api.ts"
 import { TokenApi } from "./TokenRisk/Api.ts"
-import { DeployerApi, WalletApi } from "./Wallet/Api.ts"
+import { WalletApi } from "./Wallet/Api.ts"
+import { WatchApi } from "./Watches/Api.ts"
 
 export const API_VERSION = "0.1.0"
 
@@ -17,8 +19,8 @@ export class RiskApi extends HttpApi.make("risk")
   .add(DeployerApi)
   .add(DecisionApi)
   .add(WatchApi)
-  .addError(InternalErrorError)
-  .addError(ServiceUnavailableError)
+  .addError(envelope(InternalError))
+  .addError(envelope(ServiceUnavailable))
   .annotate(OpenApi.Title, "Solana Risk Evidence API")
   .annotate(OpenApi.Version, API_VERSION)
   .annotate(

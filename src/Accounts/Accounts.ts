@@ -1,10 +1,9 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { Data, Effect, Layer, Option } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import { displayPrefixOf, generateKey, hashKey, isWellFormedKey } from "./ApiKey.ts"
 import { limitsOf, type Limits, type PlanName } from "./Plan.ts"
 import type { Scope } from "../Domain/Scope.ts"
-import { sqlFailure } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface Account {
   readonly id: string
@@ -42,21 +41,6 @@ export interface PlanChange {
 export class AccountNotFound extends Data.TaggedError("AccountNotFound")<{ readonly message: string }> {}
 export class KeyNotFound extends Data.TaggedError("KeyNotFound")<{ readonly message: string }> {}
 export class InvalidPlan extends Data.TaggedError("InvalidPlan")<{ readonly message: string }> {}
-
-// Accounts, plans and API keys. Keys are returned in clear only by createKey, once.
-export class Accounts extends Effect.Tag("Accounts")<Accounts, {
-  readonly create: (name: string, change: PlanChange) => Effect.Effect<Account, InvalidPlan | ServiceUnavailable>
-  readonly setPlan: (id: string, change: PlanChange) => Effect.Effect<Account, AccountNotFound | InvalidPlan | ServiceUnavailable>
-  readonly find: (id: string) => Effect.Effect<Account, AccountNotFound | ServiceUnavailable>
-  readonly createKey: (
-    accountId: string,
-    scopes: ReadonlyArray<Scope>,
-    expiresAt: Date | null
-  ) => Effect.Effect<{ readonly key: string; readonly record: KeyRecord }, AccountNotFound | ServiceUnavailable>
-  readonly listKeys: (accountId: string) => Effect.Effect<ReadonlyArray<KeyRecord>, AccountNotFound | ServiceUnavailable>
-  readonly revokeKey: (keyIdOrPrefix: string) => Effect.Effect<KeyRecord, KeyNotFound | ServiceUnavailable>
-  readonly authenticate: (key: string) => Effect.Effect<Option.Option<Caller>, ServiceUnavailable>
-}>() {}
 
 const checkPlan = (change: PlanChange): Effect.Effect<PlanChange, InvalidPlan> => {
   const custom = change.monthlyQuota !== undefined || change.requestsPerMinute !== undefined
@@ -116,85 +100,81 @@ const toKey = (row: KeyRow): KeyRecord => ({
 
 const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
-export const AccountsSql = Layer.effect(
-  Accounts,
-  Effect.gen(function*() {
+// Accounts, plans and API keys. Keys are returned in clear only by createKey, once.
+export class Accounts extends Effect.Service<Accounts>()("Accounts", {
+  accessors: true,
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const notFound = (id: string) => new AccountNotFound({ message: `no account ${id}` })
 
-    const find = (id: string): Effect.Effect<Account, AccountNotFound | ServiceUnavailable> => {
+    const find = (id: string): Effect.Effect<Account, AccountNotFound | SqlError.SqlError> => {
       if (!isUuid(id)) return Effect.fail(notFound(id))
       return sql<AccountRow>`select * from accounts where id = ${id}`.pipe(
-        Effect.catchTag("SqlError", sqlFailure),
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(notFound(id)) : Effect.succeed(toAccount(rows[0])))
       )
     }
 
-    return {
+    return repository({
       find,
-      create: (name, change) =>
+      create: (name: string, change: PlanChange) =>
         checkPlan(change).pipe(
           Effect.flatMap(() =>
             sql<AccountRow>`
               insert into accounts (id, name, plan, monthly_quota, requests_per_minute)
               values (${crypto.randomUUID()}, ${name}, ${change.plan}, ${change.monthlyQuota ?? null}, ${change.requestsPerMinute ?? null})
-              returning *`.pipe(Effect.catchTag("SqlError", sqlFailure))
+              returning *`
           ),
           Effect.map((rows) => toAccount(rows[0]!))
         ),
-      setPlan: (id, change) =>
+      setPlan: (id: string, change: PlanChange) =>
         checkPlan(change).pipe(
           Effect.zipRight(find(id)),
           Effect.flatMap(() =>
             sql<AccountRow>`
               update accounts set plan = ${change.plan}, monthly_quota = ${change.monthlyQuota ?? null},
                 requests_per_minute = ${change.requestsPerMinute ?? null}
-              where id = ${id} returning *`.pipe(Effect.catchTag("SqlError", sqlFailure))
+              where id = ${id} returning *`
           ),
           Effect.map((rows) => toAccount(rows[0]!))
         ),
-      createKey: (accountId, scopes, expiresAt) =>
+      createKey: (accountId: string, scopes: ReadonlyArray<Scope>, expiresAt: Date | null) =>
         Effect.gen(function*() {
           yield* find(accountId)
           const key = generateKey()
           const rows = yield* sql<KeyRow>`
             insert into api_keys (id, account_id, key_hash, display_prefix, scopes, expires_at)
             values (${crypto.randomUUID()}, ${accountId}, ${hashKey(key)}, ${displayPrefixOf(key)}, ${scopes}::text[], ${expiresAt})
-            returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
-            Effect.catchTag("SqlError", sqlFailure)
-          )
+            returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`
           return { key, record: toKey(rows[0]!) }
         }),
-      listKeys: (accountId) =>
+      listKeys: (accountId: string) =>
         find(accountId).pipe(
           Effect.zipRight(
             sql<KeyRow>`
               select id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at
-              from api_keys where account_id = ${accountId} order by created_at, id`.pipe(Effect.catchTag("SqlError", sqlFailure))
+              from api_keys where account_id = ${accountId} order by created_at, id`
           ),
           Effect.map((rows) => rows.map(toKey))
         ),
-      revokeKey: (keyIdOrPrefix) =>
+      revokeKey: (keyIdOrPrefix: string) =>
         sql<KeyRow>`
           update api_keys set revoked_at = coalesce(revoked_at, now())
           where ${isUuid(keyIdOrPrefix) ? sql`id = ${keyIdOrPrefix}` : sql`display_prefix = ${keyIdOrPrefix}`}
           returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
-          Effect.catchTag("SqlError", sqlFailure),
-          Effect.flatMap((rows) =>
+            Effect.flatMap((rows) =>
             rows.length === 1
               ? Effect.succeed(toKey(rows[0]!))
               : Effect.fail(new KeyNotFound({ message: rows.length === 0 ? `no key ${keyIdOrPrefix}` : `${keyIdOrPrefix} names several keys; use the key id` }))
           )
         ),
-      authenticate: (key) =>
+      authenticate: (key: string): Effect.Effect<Option.Option<Caller>, SqlError.SqlError> =>
         isWellFormedKey(key)
           ? sql<KeyRow & AccountRow & { key_id: string }>`
               select k.id as key_id, k.account_id, k.scopes, k.expires_at, k.revoked_at,
                 a.plan, a.monthly_quota, a.requests_per_minute
               from api_keys k join accounts a on a.id = k.account_id
               where k.key_hash = ${hashKey(key)}`.pipe(
-            Effect.catchTag("SqlError", sqlFailure),
-            Effect.map((rows) => {
+                Effect.map((rows) => {
               const row = rows[0]
               if (row === undefined) return Option.none()
               const expiresAt = row.expires_at === null ? null : new Date(row.expires_at)
@@ -209,9 +189,9 @@ export const AccountsSql = Layer.effect(
             })
           )
           : Effect.succeed(Option.none())
-    }
+    })
   })
-)
+}) {}
 
 /** In-memory double with the same behaviour, for tests of code above the repository. */
 export const AccountsMemory = Layer.sync(Accounts, () => {
@@ -225,7 +205,7 @@ export const AccountsMemory = Layer.sync(Accounts, () => {
   const withoutHash = ({ hash: _hash, ...record }: KeyRecord & { readonly hash: string }): KeyRecord => record
   const stored = (change: PlanChange) =>
     limitsOf(change.plan, { monthlyQuota: change.monthlyQuota ?? null, requestsPerMinute: change.requestsPerMinute ?? null })
-  return {
+  return Accounts.make({
     find,
     create: (name, change) =>
       Effect.map(checkPlan(change), () => {
@@ -281,5 +261,5 @@ export const AccountsMemory = Layer.sync(Accounts, () => {
         if (record === undefined || account === undefined || !isUsable(record, Date.now())) return Option.none()
         return Option.some({ keyId: record.id, accountId: record.accountId, scopes: record.scopes, limits: account.limits })
       })
-  }
+  })
 })

@@ -1,8 +1,9 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
+import { envelope, ServiceUnavailable } from "../Domain/Errors.ts"
 import type { Scope } from "../Domain/Scope.ts"
 import type { Caller } from "./Accounts.ts"
-import { ForbiddenError, RateLimitedError, ServiceUnavailableError, UnauthorizedError } from "../Domain/Errors.ts"
+import { Forbidden, RateLimited, Unauthorized } from "./Errors.ts"
 
 /** The authenticated caller of a keyed route, provided by its group's auth middleware. */
 export class CurrentCaller extends Context.Tag("CurrentCaller")<CurrentCaller, Caller & { readonly scope: Scope }>() {}
@@ -17,12 +18,13 @@ export const bearer = HttpApiSecurity.bearer.pipe(
 )
 
 const keyed = {
-  failure: Schema.Union(UnauthorizedError, ForbiddenError, ServiceUnavailableError),
+  failure: Schema.Union(envelope(Unauthorized), envelope(Forbidden), envelope(ServiceUnavailable)),
   provides: CurrentCaller,
   security: { bearer }
 } as const
 
-// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7).
+// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7);
+// Accounts/AuthLive.ts implements them all with one function of the scope.
 export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {}
 export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {}
 export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", keyed) {}
@@ -30,5 +32,5 @@ export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAu
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
 export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {
-  failure: RateLimitedError
+  failure: envelope(RateLimited)
 }) {}

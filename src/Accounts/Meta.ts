@@ -1,4 +1,6 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { currentRequestId } from "../Domain/Request.ts"
+import type { Standing } from "./Quota.ts"
 
 const Int = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
@@ -20,3 +22,20 @@ export const Meta = Schema.Struct({
   })
 }).annotations({ identifier: "Meta", description: "Accountability envelope of every /api/v1 success." })
 export type Meta = typeof Meta.Type
+
+/** The `meta` of a keyed success: who asked under which scope, and the quota after this call. */
+export const metaOf = (call: {
+  readonly scope: string
+  readonly standing: Standing
+  readonly cost: number
+  readonly now: number
+  readonly contractVersion: string
+}) =>
+  Effect.map(currentRequestId, (requestId) => ({
+    requestId,
+    scope: call.scope,
+    quota: { limit: call.standing.quota.limit, used: call.standing.quota.used, remaining: call.standing.quota.remaining },
+    generatedAt: new Date(call.now).toISOString(),
+    contractVersion: call.contractVersion,
+    costUnits: call.cost
+  } satisfies Meta))

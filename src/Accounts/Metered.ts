@@ -1,26 +1,62 @@
-import { Effect, FiberRef } from "effect"
-import type { QuotaExceeded, RateLimited, ServiceUnavailable } from "../Domain/Errors.ts"
+import { HttpApp, HttpServerResponse } from "@effect/platform"
+import { Effect, Exit } from "effect"
+import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import type { Scope } from "../Domain/Scope.ts"
 import type { Caller } from "./Accounts.ts"
-import { Quota, type Standing } from "./Quota.ts"
-import { CurrentRequest } from "../Http/RequestContext.ts"
+import { CurrentCaller } from "./Auth.ts"
+import type { QuotaExceeded, RateLimited } from "./Errors.ts"
+import { Quota, type Reservation, type Standing } from "./Quota.ts"
+import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
+
+/** What a metered handler is given: who pays, under which scope, and the account's standing after the charge. */
+export interface Charge {
+  readonly caller: Caller & { readonly scope: Scope }
+  readonly standing: Standing
+  readonly cost: number
+}
+
+/** The rate-limit headers of this response, whatever it turns out to be (success or envelope). */
+export const announce = (standing: HeaderStanding) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeadersOf(standing)))
+  )
+
+const refunded = (standing: Standing, cost: number): Standing => {
+  const used = Math.max(0, standing.quota.used - cost)
+  return { ...standing, quota: { ...standing.quota, used, remaining: Math.max(0, standing.quota.limit - used) } }
+}
+
+// A failed or interrupted call is never charged: its reservation goes back, and the headers say so.
+const settle = (quota: Quota, reservation: Reservation, standing: Standing) =>
+(exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> =>
+  Exit.isSuccess(exit)
+    ? announce(standing)
+    : quota.refund(reservation).pipe(
+      Effect.zipRight(announce(refunded(standing, reservation.cost))),
+      Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
+    )
 
 /**
- * Charge the caller `cost` units for this request, or fail with 429. The standing goes to the
- * response headers, and the reservation is refunded by the API middleware if the call fails after all.
+ * The metering policy of a keyed route, around the part of its handler that does the paid work: the
+ * caller's per-minute limit and monthly quota are checked and reserved in one atomic step (429 when
+ * either refuses), and the call's typed outcome decides the charge: a success keeps it, any failure or
+ * interruption gives it back. The caller was authenticated, with its scope, by the group's middleware.
  */
-export const charge = (caller: Caller, cost: number): Effect.Effect<Standing, RateLimited | QuotaExceeded | ServiceUnavailable, Quota> =>
+export const metered = (cost: number) =>
+<A, E, R>(
+  handler: (charge: Charge) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller> =>
   Effect.gen(function*() {
+    const caller = yield* CurrentCaller
     const quota = yield* Quota
-    const context = yield* FiberRef.get(CurrentRequest)
     const outcome = yield* quota.charge(caller, cost)
-    context.standing = outcome.standing
     if (outcome._tag === "Refused") {
-      context.refusal = outcome.error._tag === "RateLimited" ? "rate_limited" : "quota_exceeded"
-      context.retryAfterSeconds = outcome.error._tag === "RateLimited"
-        ? outcome.standing.rate.resetSeconds
-        : outcome.standing.quota.resetSeconds
-      return yield* Effect.fail(outcome.error)
+      const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
+      yield* announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds })
+      return yield* outcome.error
     }
-    context.refund = { cost, run: quota.refund(outcome.reservation).pipe(Effect.orDie) }
-    return outcome.standing
+    return yield* Effect.onExit(
+      handler({ caller, standing: outcome.standing, cost }),
+      settle(quota, outcome.reservation, outcome.standing)
+    )
   })

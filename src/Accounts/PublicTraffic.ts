@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Layer, Option, Schedule } from "effect"
-import { PublicTrafficConfig } from "../Http/Config.ts"
-import { hashKey, isWellFormedKey } from "./ApiKey.ts"
+import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { Accounts } from "./Accounts.ts"
+import { hashKey, isWellFormedKey } from "./ApiKey.ts"
+import { RateLimited } from "./Errors.ts"
+import type { HeaderStanding } from "./RateLimitHeaders.ts"
 
 export interface RateDecision {
   readonly admitted: boolean
@@ -10,23 +11,6 @@ export interface RateDecision {
   readonly remaining: number
   readonly resetSeconds: number
 }
-
-// The open risk-check routes: a per-client limit per minute and attribution of traffic to the account
-// of an optional X-Api-Key. Both stay off the database on the hot path: windows live in this process,
-// key lookups are cached for a minute, and attributed counts are flushed in the background.
-export class PublicTraffic extends Effect.Tag("PublicTraffic")<PublicTraffic, {
-  readonly admit: (client: string) => Effect.Effect<RateDecision>
-  /** The account of a valid key (its traffic is counted, never charged); none for anything else. */
-  readonly attribute: (apiKey: string) => Effect.Effect<Option.Option<string>>
-  /** `admit`, at once: for the risk-check fast path. */
-  readonly admitNow: (client: string) => RateDecision
-  /** `attribute` when it needs no database read; undefined when the key must be looked up first. */
-  readonly attributeNow: (apiKey: string) => Option.Option<string> | undefined
-  /** Takes back one `admitNow` (and its attribution) for a call handed on to the path that admits it again. */
-  readonly releaseNow: (client: string, accountId: string | undefined) => void
-  /** Write the attributed counts now (also done every 5 s and at shutdown). */
-  readonly flush: Effect.Effect<void>
-}>() {}
 
 const MINUTE_MS = 60_000
 const KEY_CACHE_MS = 60_000
@@ -59,10 +43,21 @@ export const makeWindows = (limit: number) => {
   }, { release })
 }
 
-export const makePublicTraffic = (config: { readonly perMinute: number }) =>
-  Layer.scoped(
-    PublicTraffic,
-    Effect.gen(function*() {
+export const PublicTrafficConfig = Config.all({
+  perMinute: Config.integer("PUBLIC_RATE_LIMIT_PER_MINUTE").pipe(
+    Config.validate({ message: "PUBLIC_RATE_LIMIT_PER_MINUTE must be >= 0 (0 turns the limit off)", validation: (n) => n >= 0 }),
+    Config.withDefault(1_200)
+  ),
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false))
+})
+
+// The open risk-check routes: a per-client limit per minute and attribution of traffic to the account
+// of an optional X-Api-Key. Both stay off the database on the hot path: windows live in this process,
+// key lookups are cached for a minute, and attributed counts are flushed in the background. Each step
+// has one synchronous definition, which the Bun fast path calls as it is and the HttpApi path through
+// an Effect.
+export const makePublicTraffic = (config: { readonly perMinute: number; readonly trustProxy: boolean }) =>
+  Effect.gen(function*() {
       const accounts = yield* Accounts
       const sql = yield* SqlClient.SqlClient
       const windows = makeWindows(config.perMinute)
@@ -113,11 +108,21 @@ export const makePublicTraffic = (config: { readonly perMinute: number }) =>
         return Option.fromNullable(accountId)
       }
 
+      /** The account of a valid key when it needs no database read; undefined when it must be looked up. */
+      const cachedAccountOf = (apiKey: string): Option.Option<string> | undefined => {
+        if (!isWellFormedKey(apiKey)) return Option.none()
+        const cached = keyCache.get(hashKey(apiKey))
+        return cached === undefined || cached.until <= Date.now() ? undefined : count(cached.accountId)
+      }
+
       return {
+        trustProxy: config.trustProxy,
+        /** Write the attributed counts now (also done every 5 s and at shutdown). */
         flush,
-        admit: (client) => Effect.sync(() => windows(client, Date.now())),
-        admitNow: (client) => windows(client, Date.now()),
-        releaseNow: (client, accountId) => {
+        /** One call of `client` against its minute window: admitted or not, and the window's standing. */
+        admit: (client: string): RateDecision => windows(client, Date.now()),
+        /** Takes back one admission (and its attribution) of a call handed on to the path that admits it again. */
+        release: (client: string, accountId: string | undefined): void => {
           windows.release(client, Date.now())
           const attributed = accountId === undefined ? undefined : pending.get(accountId)
           if (accountId !== undefined && attributed !== undefined) {
@@ -125,27 +130,74 @@ export const makePublicTraffic = (config: { readonly perMinute: number }) =>
             else pending.delete(accountId)
           }
         },
-        attributeNow: (apiKey) => {
-          if (!isWellFormedKey(apiKey)) return Option.none()
-          const cached = keyCache.get(hashKey(apiKey))
-          return cached === undefined || cached.until <= Date.now() ? undefined : count(cached.accountId)
-        },
-        attribute: (apiKey) =>
-          isWellFormedKey(apiKey)
-            ? Effect.flatMap(accountOf(apiKey, Date.now()), (accountId) => Effect.sync(() => count(accountId)))
-            : Effect.succeedNone
+        cachedAccountOf,
+        /** The account of a valid key (its traffic is counted, never charged); none for anything else. */
+        accountOf: (apiKey: string): Effect.Effect<Option.Option<string>> => {
+          const cached = cachedAccountOf(apiKey)
+          if (cached !== undefined) return Effect.succeed(cached)
+          return Effect.flatMap(accountOf(apiKey, Date.now()), (accountId) => Effect.sync(() => count(accountId)))
+        }
       }
     })
-  )
 
-export const PublicTrafficLive = Layer.unwrapEffect(Effect.map(PublicTrafficConfig, makePublicTraffic))
+export class PublicTraffic extends Effect.Service<PublicTraffic>()("PublicTraffic", {
+  dependencies: [Accounts.Default],
+  scoped: Effect.flatMap(PublicTrafficConfig, makePublicTraffic)
+}) {}
+
+/** The service with explicit settings: for tests. */
+export const publicTrafficWith = (config: { readonly perMinute: number; readonly trustProxy: boolean }) =>
+  Layer.scoped(PublicTraffic, Effect.map(makePublicTraffic(config), PublicTraffic.make)).pipe(Layer.provide(Accounts.Default))
 
 /** Admits everything and attributes nothing: for tests of routes that are not about traffic. */
-export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, {
-  admit: () => Effect.succeed({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
-  attribute: () => Effect.succeedNone,
-  admitNow: () => ({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
-  releaseNow: () => {},
-  attributeNow: () => Option.none(),
-  flush: Effect.void
-})
+export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, PublicTraffic.make({
+  trustProxy: false,
+  flush: Effect.void,
+  admit: () => ({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
+  release: () => {},
+  cachedAccountOf: () => Option.none(),
+  accountOf: () => Effect.succeedNone
+}))
+
+/** Who is calling a public route and whether its minute window admits the call. */
+export interface PublicCaller {
+  readonly client: string
+  readonly accountId: string | undefined
+  readonly decision: RateDecision
+}
+
+// Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise
+// the socket's peer, which a client cannot forge.
+export const clientAddressFrom = (forwardedFor: string | undefined, peer: string | undefined, trustProxy: boolean): string => {
+  const forwarded = trustProxy ? forwardedFor?.split(",")[0]?.trim() : undefined
+  return forwarded || peer || "unknown"
+}
+
+/**
+ * The admission of a public call, the same on the fast path and through HttpApi: its client is its
+ * account when the key is valid, else its address; one call counts against that client's minute window.
+ */
+export const admitPublic = (
+  traffic: PublicTraffic,
+  account: Option.Option<string>,
+  forwardedFor: string | undefined,
+  peer: string | undefined
+): PublicCaller => {
+  const address = clientAddressFrom(forwardedFor, peer, traffic.trustProxy)
+  const client = Option.match(account, { onNone: () => `ip:${address}`, onSome: (id) => `account:${id}` })
+  return { client, accountId: Option.getOrUndefined(account), decision: traffic.admit(client) }
+}
+
+export const publicRateLimited = (decision: RateDecision) =>
+  new RateLimited({
+    message: `More than ${decision.limit} requests this minute from this client; retry in ${decision.resetSeconds} s.`
+  })
+
+/** The rate-limit headers of a public call; none when the limit is off. */
+export const publicStandingOf = (decision: RateDecision): HeaderStanding | undefined =>
+  decision.limit === 0
+    ? undefined
+    : {
+      rate: { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds },
+      retryAfterSeconds: decision.admitted ? undefined : decision.resetSeconds
+    }

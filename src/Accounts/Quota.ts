@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import { QuotaExceeded, RateLimited, type ServiceUnavailable } from "../Domain/Errors.ts"
+import { repository } from "../Sql/Unavailable.ts"
 import type { Caller } from "./Accounts.ts"
-import { sqlFailure } from "../Sql/Unavailable.ts"
+import { QuotaExceeded, RateLimited } from "./Errors.ts"
 
 /** The account's standing after a call: what `meta.quota` and the rate-limit headers report. */
 export interface Standing {
@@ -20,17 +20,6 @@ export interface Reservation {
 export type ChargeOutcome =
   | { readonly _tag: "Charged"; readonly standing: Standing; readonly reservation: Reservation }
   | { readonly _tag: "Refused"; readonly standing: Standing; readonly error: RateLimited | QuotaExceeded }
-
-// Per-minute limit (fixed one-minute windows, UTC) and monthly quota (calendar month, UTC). Both are
-// checked and raised in one atomic statement, so any number of processes on one database agree.
-// A call admitted by the minute limit counts toward it even if it then fails; quota is charged only
-// for calls that succeed (the caller refunds the reservation otherwise).
-export class Quota extends Effect.Tag("Quota")<Quota, {
-  readonly charge: (caller: Caller, cost: number) => Effect.Effect<ChargeOutcome, ServiceUnavailable>
-  readonly refund: (reservation: Reservation) => Effect.Effect<void, ServiceUnavailable>
-  /** Cost units used by the account in the current month (UTC). */
-  readonly usedThisMonth: (accountId: string) => Effect.Effect<{ readonly period: string; readonly used: number }, ServiceUnavailable>
-}>() {}
 
 const refusal = (standing: Standing, rateAdmitted: boolean): RateLimited | QuotaExceeded =>
   rateAdmitted
@@ -51,12 +40,16 @@ interface ChargeRow {
   readonly quota_reset: number
 }
 
-export const QuotaSql = Layer.effect(
-  Quota,
-  Effect.gen(function*() {
+// Per-minute limit (fixed one-minute windows, UTC) and monthly quota (calendar month, UTC). Both are
+// checked and raised in one atomic statement, so any number of processes on one database agree.
+// A call admitted by the minute limit counts toward it even if it then fails; quota is charged only
+// for calls that succeed (the caller refunds the reservation otherwise).
+export class Quota extends Effect.Service<Quota>()("Quota", {
+  accessors: true,
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    return {
-      charge: (caller, cost) =>
+    return repository({
+      charge: (caller: Caller, cost: number) =>
         sql<ChargeRow>`
           with clock as (
             select date_trunc('minute', now()) as minute,
@@ -91,7 +84,6 @@ export const QuotaSql = Layer.effect(
             (select to_char(month_start, 'YYYY-MM-DD') from clock) as period,
             (select ceil(extract(epoch from minute + interval '1 minute' - now()))::int from clock) as rate_reset,
             (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`.pipe(
-          Effect.catchTag("SqlError", sqlFailure),
           Effect.map(([row]): ChargeOutcome => {
             const { monthlyQuota, requestsPerMinute } = caller.limits
             const rateCount = row!.rate_count ?? row!.rate_current ?? requestsPerMinute
@@ -105,24 +97,23 @@ export const QuotaSql = Layer.effect(
               : { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: row!.period, cost } }
           })
         ),
-      usedThisMonth: (accountId) =>
+      /** Cost units used by the account in the current month (UTC). */
+      usedThisMonth: (accountId: string) =>
         sql<{ period: string; used: string | null }>`
           with clock as (select date_trunc('month', now() at time zone 'utc')::date as period)
           select to_char(clock.period, 'YYYY-MM-DD') as period,
                  (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used
           from clock`.pipe(
-          Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) })),
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) }))
         ),
-      refund: (reservation) =>
+      refund: (reservation: Reservation) =>
         sql`update quota_usage set used = used - ${reservation.cost}
             where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
-          Effect.asVoid,
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.asVoid
         )
-    }
+    })
   })
-)
+}) {}
 
 const MINUTE_MS = 60_000
 
@@ -137,7 +128,7 @@ const monthWindow = (now: number) => {
 export const QuotaMemory = Layer.sync(Quota, () => {
   const windows = new Map<string, { start: number; count: number }>()
   const usage = new Map<string, number>()
-  return {
+  return Quota.make({
     charge: (caller, cost) =>
       Effect.sync((): ChargeOutcome => {
         const now = Date.now()
@@ -172,5 +163,5 @@ export const QuotaMemory = Layer.sync(Quota, () => {
         const key = `${reservation.accountId}/${reservation.period}`
         usage.set(key, Math.max(0, (usage.get(key) ?? 0) - reservation.cost))
       })
-  }
+  })
 })

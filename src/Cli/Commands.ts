@@ -1,25 +1,34 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Data, Effect, Layer, Option } from "effect"
-import { serveApi } from "../Http/Server.ts"
-import { ServicesSql } from "../Http/App.ts"
-import { ScanCacheCachedLive } from "../Scans/LatestScanCache.ts"
-import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../Scans/Import.ts"
-import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
-import { ScanRequests } from "../Scans/ScanRequestsRepo.ts"
+import { Accounts } from "../Accounts/Accounts.ts"
+import { Quota } from "../Accounts/Quota.ts"
 import { MIN_DEMO_TOKENS } from "../Demo/generate.ts"
 import { SeedDemoOnStart, seedDemo } from "../Demo/seed.ts"
+import { ServicesLive } from "../Http/App.ts"
+import { serveApi } from "../Http/Server.ts"
 import { ServerLoggingLive } from "../Observability/Logging.ts"
+import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../Scans/Import.ts"
+import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
+import { ScansRepo } from "../Scans/ScansRepo.ts"
+import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
 import { VERSION } from "../System/Version.ts"
+import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 
-const WithDatabase = ServicesSql.pipe(Layer.provideMerge(DatabaseLive))
+// One-shot commands use the repositories directly, on a database they wait for briefly.
+const WithDatabase = Layer.mergeAll(ScansRepo.Default, WalletRepo.Default, ScanRequestsRepo.Default, Accounts.Default, Quota.Default)
+  .pipe(Layer.provideMerge(DatabaseLive))
 
-// The server reads latest scans through the in-process cache; one-shot commands need none.
-const ServeDatabase = Layer.merge(ServicesSql, ScanCacheCachedLive).pipe(Layer.provideMerge(databaseLayer("forever")))
+// The server waits for its database as long as it takes, then seeds a new embedded one.
+const ServeDatabase = databaseLayer("forever")
+const ServeServices = Layer.merge(
+  ServicesLive,
+  SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]))
+).pipe(Layer.provideMerge(ServeDatabase))
 
 const serve = Command.make("serve", {}, () =>
   Effect.gen(function*() {
-    const services = yield* Layer.build(Layer.merge(ServeDatabase, SeedDemoOnStart.pipe(Layer.provide(ServeDatabase))))
+    const services = yield* Layer.build(ServeServices)
     yield* serveApi(services, ServerLoggingLive)
     return yield* Effect.never
   }).pipe(Effect.scoped, Effect.provide(ServerLoggingLive))
@@ -78,7 +87,7 @@ const json = Options.boolean("json").pipe(Options.withDescription("One JSON obje
 
 const scanRequests = Command.make("scan-requests", { limit, json }, ({ json, limit }) =>
   Effect.gen(function*() {
-    const pending = yield* ScanRequests.pending(limit)
+    const pending = yield* Effect.flatMap(ScanRequestsRepo, (repo) => repo.pending(limit))
     if (json) {
       for (const request of pending) yield* Console.log(JSON.stringify(request))
       return

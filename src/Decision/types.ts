@@ -3,9 +3,9 @@ import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import type { RiskLevel, TokenAssessment } from "../Scoring/types.ts"
 import type { Limitation } from "./limitations.ts"
 import type { PressureLevel } from "./model.ts"
-import type { WatchMetric, WatchRule } from "./watchRules.ts"
+import type { RuleHit, WatchMetrics, WatchRule } from "./watchRules.ts"
 
-export type { Limitation, PressureLevel, RiskLevel }
+export type { Limitation, PressureLevel, RiskLevel, RuleHit, WatchMetrics }
 
 export type PreTradeDecisionValue = "proceed" | "proceed_with_caution" | "review_required" | "reject"
 export type PreTradeAction = "execute" | "execute_reduced_size" | "human_review" | "do_not_trade"
@@ -55,15 +55,6 @@ export interface PressureSignal {
   readonly value: number | null
   readonly detail: string
 }
-
-export interface RuleHit {
-  readonly rule: WatchRule
-  readonly value: number | null
-  readonly hit: boolean
-  readonly detail: string
-}
-
-export type WatchMetrics = Readonly<Record<WatchMetric, number | null>>
 
 export interface MonitorInput {
   // Oldest first; the last one is the latest scan.

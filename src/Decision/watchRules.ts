@@ -1,7 +1,15 @@
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { observe } from "../Scoring/observed.ts"
 import type { TokenAssessment } from "../Scoring/types.ts"
-import type { RuleHit, WatchMetrics } from "./types.ts"
+
+export interface RuleHit {
+  readonly rule: WatchRule
+  readonly value: number | null
+  readonly hit: boolean
+  readonly detail: string
+}
+
+export type WatchMetrics = Readonly<Record<WatchMetric, number | null>>
 
 // The metrics a watch rule may name; docs/decision-engine.md defines each one.
 export const WATCH_METRICS = [

@@ -1,40 +1,21 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import {
-  MonitorRequest,
-  MonitorResponse,
-  PreTradeRequest,
-  PreTradeResponse,
-  SetWatchRequest,
-  WatchDeletedResponse,
-  WatchListResponse,
-  WatchResponse
-} from "./Schemas.ts"
-import { TokenRiskAuth, WatchAuth } from "../Accounts/Auth.ts"
-import {
-  InvalidAddressError,
-  jsonBodyErrors,
-  meteredErrors,
-  NotScannedError,
-  RateLimitedError,
-  WatchLimitReachedError,
-  WatchNotFoundError
-} from "../Domain/Errors.ts"
+import { TokenRiskAuth } from "../Accounts/Auth.ts"
+import { meteredErrors } from "../Accounts/Errors.ts"
+import { envelope, InvalidAddress, jsonBodyErrors } from "../Domain/Errors.ts"
+import { NotScanned } from "../Scans/Errors.ts"
+import { WatchNotFound } from "../Watches/Errors.ts"
+import { MonitorRequest, MonitorResponse, PreTradeRequest, PreTradeResponse } from "./Schemas.ts"
 
 export const PRE_TRADE_COST = 3
 export const MONITOR_COST = 2
-export const SET_WATCH_COST = 1
-export const WATCH_READ_COST = 0
-export const MAX_ACTIVE_WATCHES = 100
 export const PRE_TRADE_CONTRACT_VERSION = "decision-pre-trade-v0-cache"
 export const MONITOR_CONTRACT_VERSION = "decision-monitor-position-v0-cache"
-export const WATCH_CONTRACT_VERSION = "decision-watch-v0"
 
 const preTrade = HttpApiEndpoint.post("preTrade", "/api/v1/decision/pre-trade")
   .setPayload(PreTradeRequest)
   .addSuccess(PreTradeResponse)
-  .addError(InvalidAddressError)
-  .addError(NotScannedError)
+  .addError(envelope(InvalidAddress))
+  .addError(envelope(NotScanned))
   .pipe(jsonBodyErrors)
   .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Pre-trade decision")
@@ -49,9 +30,9 @@ const preTrade = HttpApiEndpoint.post("preTrade", "/api/v1/decision/pre-trade")
 const monitor = HttpApiEndpoint.post("monitorPosition", "/api/v1/decision/monitor-position")
   .setPayload(MonitorRequest)
   .addSuccess(MonitorResponse)
-  .addError(InvalidAddressError)
-  .addError(NotScannedError)
-  .addError(WatchNotFoundError)
+  .addError(envelope(InvalidAddress))
+  .addError(envelope(NotScanned))
+  .addError(envelope(WatchNotFound))
   .pipe(jsonBodyErrors)
   .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Position monitoring decision")
@@ -69,51 +50,3 @@ export class DecisionApi extends HttpApiGroup.make("decision")
   .middleware(TokenRiskAuth)
   .annotate(OpenApi.Title, "Decisions")
   .annotate(OpenApi.Description, "Cache-only trading decisions: they never scan live and never execute a trade.") {}
-
-const WatchId = Schema.Struct({ id: Schema.String.annotations({ description: "The watch_id returned by set-watch." }) })
-
-const setWatch = HttpApiEndpoint.post("setWatch", "/api/v1/decision/set-watch")
-  .setPayload(SetWatchRequest)
-  .addSuccess(WatchResponse, { status: 201 })
-  .addError(InvalidAddressError)
-  .addError(WatchLimitReachedError)
-  .pipe(jsonBodyErrors)
-  .pipe(meteredErrors)
-  .annotate(OpenApi.Summary, "Store a watch contract")
-  .annotate(
-    OpenApi.Description,
-    `Scope \`watch:write\`. Cost ${SET_WATCH_COST} unit. Stores invalidation rules (metric, comparison, threshold) ` +
-      "for a mint with a time to live and poll guidance. It only stores the contract: no scan is triggered and no " +
-      `dashboard watchlist is created. At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
-  )
-
-const listWatches = HttpApiEndpoint.get("listWatches", "/api/v1/decision/watches")
-  .addSuccess(WatchListResponse)
-  .addError(RateLimitedError)
-  .annotate(OpenApi.Summary, "List the account's watches")
-  .annotate(OpenApi.Description, "Scope `watch:write`. Free (counts toward the minute limit). Unexpired watches, newest first.")
-
-const getWatch = HttpApiEndpoint.get("getWatch", "/api/v1/decision/watches/:id")
-  .setPath(WatchId)
-  .addSuccess(WatchResponse)
-  .addError(WatchNotFoundError)
-  .addError(RateLimitedError)
-  .annotate(OpenApi.Summary, "Read a watch")
-  .annotate(OpenApi.Description, "Scope `watch:write`. Free. Another account's watch is 404 watch_not_found.")
-
-const deleteWatch = HttpApiEndpoint.del("deleteWatch", "/api/v1/decision/watches/:id")
-  .setPath(WatchId)
-  .addSuccess(WatchDeletedResponse)
-  .addError(WatchNotFoundError)
-  .addError(RateLimitedError)
-  .annotate(OpenApi.Summary, "Delete a watch")
-  .annotate(OpenApi.Description, "Scope `watch:write`. Free. Another account's watch is 404 watch_not_found.")
-
-export class WatchApi extends HttpApiGroup.make("watch")
-  .add(setWatch)
-  .add(listWatches)
-  .add(getWatch)
-  .add(deleteWatch)
-  .middleware(WatchAuth)
-  .annotate(OpenApi.Title, "Watches")
-  .annotate(OpenApi.Description, "Stored watch contracts whose rules monitor-position evaluates.") {}

@@ -1,29 +1,22 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Array as Arr, Clock, Effect, Option } from "effect"
-import { RiskApi } from "../Api.ts"
 import { CurrentCaller } from "../Accounts/Auth.ts"
-import {
-  MAX_ACTIVE_WATCHES,
-  MONITOR_CONTRACT_VERSION,
-  MONITOR_COST,
-  PRE_TRADE_CONTRACT_VERSION,
-  PRE_TRADE_COST,
-  SET_WATCH_COST,
-  WATCH_CONTRACT_VERSION,
-  WATCH_READ_COST
-} from "./Api.ts"
-import { InvalidRequest, NotScanned, WatchLimitReached, WatchNotFound } from "../Domain/Errors.ts"
-import { DECISION_MODEL_VERSION, monitorDecision, preTradeDecision, WATCH_METRICS, type WatchRule } from "../Decision/index.ts"
+import { metaOf } from "../Accounts/Meta.ts"
+import { metered } from "../Accounts/Metered.ts"
+import { RiskApi } from "../Api.ts"
+import { DECISION_MODEL_VERSION, monitorDecision, preTradeDecision } from "../Decision/index.ts"
+import { parseAddress } from "../Domain/Address.ts"
+import { InvalidRequest } from "../Domain/Errors.ts"
 import { epochMillisOf, type ScanEvidence } from "../Domain/ScanEvidence.ts"
-import { rescanUrlOf } from "../RiskCheck/Answer.ts"
+import { LatestScanCache } from "../Scans/LatestScanCache.ts"
+import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { assessToken, assessTokenOnce } from "../Scoring/index.ts"
-import { ScanCache } from "../Scans/ScansRepo.ts"
-import { WalletRisk } from "../Wallet/WalletRisk.ts"
-import { type Watch, Watches } from "../Watches/WatchesRepo.ts"
+import { notScanned } from "../TokenRisk/Http.ts"
 import { TOKEN_RISK_SOURCES } from "../TokenRisk/Packet.ts"
-import { metaOf } from "../Accounts/MetaOf.ts"
-import { charge } from "../Accounts/Metered.ts"
-import { parseAddress } from "../RiskCheck/Http.ts"
+import { WalletRisk } from "../Wallet/WalletRisk.ts"
+import { ownedWatch } from "../Watches/Http.ts"
+import { WatchesRepo } from "../Watches/WatchesRepo.ts"
+import { MONITOR_CONTRACT_VERSION, MONITOR_COST, PRE_TRADE_CONTRACT_VERSION, PRE_TRADE_COST } from "./Api.ts"
 
 const HISTORY_LIMIT = 200
 
@@ -47,9 +40,6 @@ const tokenOf = (evidence: ScanEvidence, safetyScore: number) => ({
 
 const ageOf = (evidence: ScanEvidence, now: number) => Math.max(0, Math.floor((now - epochMillisOf(evidence.scannedAt)) / 1000))
 
-const notScanned = (mint: string) =>
-  new NotScanned({ message: `${mint} has never been scanned; POST ${rescanUrlOf(mint)} to queue a scan.` })
-
 const parseEntryTime = (entryTime: string | undefined, now: number) => {
   if (entryTime === undefined) return Effect.succeed(null)
   const millis = Date.parse(entryTime)
@@ -62,16 +52,16 @@ const parseEntryTime = (entryTime: string | undefined, now: number) => {
 
 export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers) =>
   Effect.gen(function*() {
-    const scans = yield* ScanCache
+    const scans = yield* LatestScanCache
+    const history = yield* ScansRepo
     const wallets = yield* WalletRisk
-    const watches = yield* Watches
+    const watches = yield* WatchesRepo
     return handlers
       .handle("preTrade", ({ payload }) =>
         Effect.gen(function*() {
-          const caller = yield* CurrentCaller
           const mint = yield* parseAddress(payload.mint)
           const trader = payload.wallet === undefined ? undefined : yield* parseAddress(payload.wallet)
-          const standing = yield* charge(caller, PRE_TRADE_COST)
+          return yield* metered(PRE_TRADE_COST)(({ caller, cost, standing }) => Effect.gen(function*() {
           const scan = yield* scans.latest(mint)
           if (Option.isNone(scan)) return yield* notScanned(mint)
           const now = yield* Clock.currentTimeMillis
@@ -95,8 +85,9 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
               sources: screening === undefined ? [...TOKEN_RISK_SOURCES] : [...TOKEN_RISK_SOURCES, "svc_wallet_screening"],
               token: tokenOf(evidence, assessment.safetyScore)
             },
-            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost: PRE_TRADE_COST, now, contractVersion: PRE_TRADE_CONTRACT_VERSION })
+            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost, now, contractVersion: PRE_TRADE_CONTRACT_VERSION })
           }
+          }))
         }))
       .handle("monitorPosition", ({ payload }) =>
         Effect.gen(function*() {
@@ -108,15 +99,15 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
           if (watch !== undefined && watch.mint !== mint) {
             return yield* new InvalidRequest({ message: `watchId: watch ${watch.id} is for mint ${watch.mint}, not ${mint}` })
           }
-          const standing = yield* charge(caller, MONITOR_COST)
-          const history = (yield* scans.history(mint, { since: entryTime, limit: HISTORY_LIMIT })).map((scan) => scan.evidence)
-          if (!Arr.isNonEmptyReadonlyArray(history)) return yield* notScanned(mint)
-          const latest = Arr.lastNonEmpty(history)
+          return yield* metered(MONITOR_COST)(({ cost, standing }) => Effect.gen(function*() {
+          const scans = (yield* history.history(mint, { since: entryTime, limit: HISTORY_LIMIT })).map((scan) => scan.evidence)
+          if (!Arr.isNonEmptyReadonlyArray(scans)) return yield* notScanned(mint)
+          const latest = Arr.lastNonEmpty(scans)
           const assessment = assessToken(latest)
           const decision = monitorDecision({
-            history,
+            history: scans,
             assessment,
-            entryAssessment: entryTime === null ? null : assessToken(Arr.headNonEmpty(history)),
+            entryAssessment: entryTime === null ? null : assessToken(Arr.headNonEmpty(scans)),
             evidenceAgeSeconds: ageOf(latest, now),
             entryPriceUsd: payload.entryPriceUsd ?? null,
             entryTime,
@@ -128,87 +119,14 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
             data: {
               ...decision,
               evidence_age_seconds: ageOf(latest, now),
-              scans_considered: history.length,
+              scans_considered: scans.length,
               cache_status: "latest_cached_scan" as const,
               sources: [...TOKEN_RISK_SOURCES],
               token: tokenOf(latest, assessment.safetyScore)
             },
-            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost: MONITOR_COST, now, contractVersion: MONITOR_CONTRACT_VERSION })
+            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost, now, contractVersion: MONITOR_CONTRACT_VERSION })
           }
+          }))
         }))
   }))
 
-const ownedWatch = (watches: Watches["Type"], accountId: string, id: string) =>
-  Effect.flatMap(watches.find(accountId, id), (found) =>
-    Option.isSome(found)
-      ? Effect.succeed(found.value)
-      : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` })))
-
-// Normalised: one copy of each rule, in the order of the documented metric list, then comparison.
-const normalise = (rules: ReadonlyArray<WatchRule>): ReadonlyArray<WatchRule> => {
-  const unique = new Map(rules.map((rule) => [`${rule.metric}/${rule.comparison}/${rule.threshold}`, rule]))
-  return [...unique.values()].sort((a, b) =>
-    WATCH_METRICS.indexOf(a.metric) - WATCH_METRICS.indexOf(b.metric) || a.comparison.localeCompare(b.comparison) ||
-    a.threshold - b.threshold)
-}
-
-const recordOf = (watch: Watch) => ({
-  watch_id: watch.id,
-  mint: watch.mint,
-  label: watch.label,
-  rules: watch.rules,
-  poll_seconds: watch.pollSeconds,
-  created_at: watch.createdAt,
-  expires_at: watch.expiresAt,
-  next_check_at: new Date(Date.parse(watch.createdAt) + watch.pollSeconds * 1000).toISOString(),
-  stored_only: true as const
-})
-
-export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
-  Effect.gen(function*() {
-    const watches = yield* Watches
-    const freeCall = Effect.gen(function*() {
-      const caller = yield* CurrentCaller
-      // Free calls still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
-      const standing = yield* charge(caller, WATCH_READ_COST).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
-      const now = yield* Clock.currentTimeMillis
-      return { caller, meta: yield* metaOf({ scope: caller.scope, standing, cost: WATCH_READ_COST, now, contractVersion: WATCH_CONTRACT_VERSION }) }
-    })
-    return handlers
-      .handle("setWatch", ({ payload }) =>
-        Effect.gen(function*() {
-          const caller = yield* CurrentCaller
-          const mint = yield* parseAddress(payload.mint)
-          if ((yield* watches.activeCount(caller.accountId)) >= MAX_ACTIVE_WATCHES) {
-            return yield* new WatchLimitReached({ message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.` })
-          }
-          const standing = yield* charge(caller, SET_WATCH_COST)
-          const watch = yield* watches.create(caller.accountId, {
-            mint,
-            label: payload.label ?? null,
-            rules: normalise(payload.rules),
-            pollSeconds: payload.pollSeconds,
-            ttlSeconds: payload.ttlSeconds
-          })
-          const now = yield* Clock.currentTimeMillis
-          return { data: recordOf(watch), meta: yield* metaOf({ scope: caller.scope, standing, cost: SET_WATCH_COST, now, contractVersion: WATCH_CONTRACT_VERSION }) }
-        }))
-      .handle("listWatches", () =>
-        Effect.gen(function*() {
-          const { caller, meta } = yield* freeCall
-          return { data: (yield* watches.list(caller.accountId)).map(recordOf), meta }
-        }))
-      .handle("getWatch", ({ path }) =>
-        Effect.gen(function*() {
-          const { caller, meta } = yield* freeCall
-          return { data: recordOf(yield* ownedWatch(watches, caller.accountId, path.id)), meta }
-        }))
-      .handle("deleteWatch", ({ path }) =>
-        Effect.gen(function*() {
-          const { caller, meta } = yield* freeCall
-          if (!(yield* watches.remove(caller.accountId, path.id))) {
-            return yield* new WatchNotFound({ message: `No watch ${path.id} for this account.` })
-          }
-          return { data: { watch_id: path.id, deleted: true as const }, meta }
-        }))
-  }))

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Console, Effect, Layer, Option, Schema } from "effect"
-import { DatabaseConfig, isEmbedded } from "../Http/Config.ts"
+import { DatabaseConfig, isEmbedded } from "../Sql/Config.ts"
 import { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { WalletEvidenceLine } from "../Domain/WalletEvidence.ts"
-import { ScanCache } from "../Scans/ScansRepo.ts"
-import { WalletStore } from "../Wallet/WalletRepo.ts"
+import { ScansRepo } from "../Scans/ScansRepo.ts"
+import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { generateDemoDataset } from "./generate.ts"
 import { drainingPositionScans } from "./positions.ts"
 import { generateDemoWallets } from "./wallets.ts"
@@ -29,8 +29,8 @@ export const seedDemo = {
   store: (options: SeedOptions) =>
     Effect.gen(function*() {
       const { scans, walletLines } = yield* demo(options)
-      const stored = yield* ScanCache.record(decodeScans(scans))
-      const wallets = yield* WalletStore.record(decodeWalletLines(walletLines))
+      const stored = yield* Effect.flatMap(ScansRepo, (repo) => repo.record(decodeScans(scans)))
+      const wallets = yield* Effect.flatMap(WalletRepo, (repo) => repo.record(decodeWalletLines(walletLines)))
       return { scans: stored.inserted, walletRecords: wallets.stored }
     }),
   print: (options: SeedOptions & { readonly wallets: boolean }) =>

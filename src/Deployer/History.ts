@@ -1,7 +1,7 @@
 import { epochMillisOf } from "../Domain/ScanEvidence.ts"
 import { verdictOf } from "../Domain/Verdict.ts"
 import { assessToken } from "../Scoring/index.ts"
-import type { Launch } from "../Wallet/WalletRepo.ts"
+import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 
 // A deployer's launch history from cached scans: each launch's latest state and the outcome rule,
 // and summary metrics over all launches. Pure: `now` is passed in.
@@ -14,6 +14,15 @@ export const ABANDONED_MIN_AGE_DAYS = 7
 export const STALE_AFTER_DAYS = 30
 
 const DAY_MS = 86_400_000
+
+/** A mint a deployer launched: its latest scan, when it was first seen, and its peak liquidity. */
+export interface Launch {
+  readonly mint: string
+  readonly firstSeenAt: string
+  readonly latest: ScanEvidence
+  readonly peakLiquidityUsd: number | null
+  readonly scanCount: number
+}
 
 export type LaunchOutcome = "active" | "rugged" | "abandoned" | "unknown"
 export type DeployerRiskLevel = "none" | "low" | "medium" | "high" | "critical"

@@ -1,5 +1,6 @@
 import { base58 } from "@scure/base"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { InvalidAddress } from "./Errors.ts"
 
 // A Solana address is base58 that decodes to exactly 32 bytes; a pattern alone accepts impostors.
 export const isSolanaAddress = (value: string): boolean => {
@@ -22,3 +23,12 @@ export const Address = Schema.String.pipe(
   jsonSchema: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" }
 })
 export type Address = typeof Address.Type
+
+export const invalidAddressMessage = (address: string): string =>
+  `${JSON.stringify(address.length > 64 ? `${address.slice(0, 64)}…` : address)} is not a Solana address (base58 of 32 bytes).`
+
+/** A path or body field as an Address, or 400 invalid_address naming the value. */
+export const parseAddress = (address: string): Effect.Effect<Address, InvalidAddress> =>
+  isSolanaAddress(address)
+    ? Effect.succeed(address as Address)
+    : Effect.fail(new InvalidAddress({ message: invalidAddressMessage(address) }))

@@ -1,35 +1,58 @@
 import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { Accounts } from "../Accounts/Accounts.ts"
+import {
+  DeployerHistoryAuthLive,
+  PublicAccessLive,
+  TokenRiskAuthLive,
+  WalletRiskAuthLive,
+  WatchAuthLive
+} from "../Accounts/AuthLive.ts"
+import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
+import { Quota } from "../Accounts/Quota.ts"
 import { RiskApi } from "../Api.ts"
-import { AccountsSql } from "../Accounts/Accounts.ts"
-import { HealthSql } from "../System/Health.ts"
-import { PublicTrafficLive } from "../Accounts/PublicTraffic.ts"
-import { QuotaSql } from "../Accounts/Quota.ts"
-import { ScanCacheSql } from "../Scans/ScansRepo.ts"
-import { WalletRiskLive } from "../Wallet/WalletRisk.ts"
-import { WalletStoreSql } from "../Wallet/WalletRepo.ts"
-import { WatchesSql } from "../Watches/WatchesRepo.ts"
-import { ScanRequestsSql } from "../Scans/ScanRequestsRepo.ts"
-import { ApiMiddlewareLive } from "./Middleware.ts"
+import { DecisionHttp } from "../Decisions/Http.ts"
+import { DeployerHttp } from "../Deployer/Http.ts"
+import { LaunchesRepo } from "../Deployer/LaunchesRepo.ts"
 import { registry } from "../Observability/Metrics.ts"
-import { DeployerHistoryAuthLive, PublicAccessLive, TokenRiskAuthLive, WalletRiskAuthLive, WatchAuthLive } from "../Accounts/AuthLive.ts"
-import { DecisionHttp, WatchHttp } from "../Decisions/Http.ts"
-import { DeployerHttp, WalletHttp } from "../Wallet/Http.ts"
 import { RiskCheckHttp } from "../RiskCheck/Http.ts"
+import { LatestScanCache } from "../Scans/LatestScanCache.ts"
+import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
+import { ScansRepo } from "../Scans/ScansRepo.ts"
+import { Health } from "../System/Health.ts"
 import { SystemHttp } from "../System/Http.ts"
 import { TokenHttp } from "../TokenRisk/Http.ts"
+import { WalletHttp } from "../Wallet/Http.ts"
+import { WalletRisk } from "../Wallet/WalletRisk.ts"
+import { WatchHttp } from "../Watches/Http.ts"
+import { WatchesRepo } from "../Watches/WatchesRepo.ts"
+import { ApiMiddlewareLive } from "./Middleware.ts"
 
-/** The HttpApi with its handlers; needs the services the handlers use. */
+/** Each group's handlers and middleware: the API as a table of contents. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
   Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp]),
   Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, PublicAccessLive])
 )
 
-/** Services over SQL; needs a SqlClient (sql/Database.ts). */
-export const ServicesSql = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql, WatchesSql, HealthSql).pipe(
-  Layer.provideMerge(PublicTrafficLive.pipe(Layer.provide(AccountsSql))),
-  Layer.provideMerge(WalletRiskLive.pipe(Layer.provide(WalletStoreSql)))
+/**
+ * Every service the handlers use, each defined once (a service brings the services it depends on); needs
+ * the database (Sql/Database.ts). Tests provide their own set (test/support/layers.ts).
+ */
+export const ServicesLive = Layer.mergeAll(
+  LatestScanCache.Default,
+  ScansRepo.Default,
+  ScanRequestsRepo.Default,
+  Accounts.Default,
+  Quota.Default,
+  PublicTraffic.Default,
+  WalletRisk.Default,
+  LaunchesRepo.Default,
+  WatchesRepo.Default,
+  Health.Default
 )
+
+/** What the HTTP app needs from its services. */
+export type AppServices = Layer.Layer.Success<typeof ServicesLive>
 
 // Prometheus text format, for scrapers; an operations endpoint, not part of the API contract.
 const MetricsLive = HttpApiBuilder.Router.use((router) =>

@@ -1,6 +1,6 @@
-import { Config, Option, Redacted } from "effect"
+import { Config } from "effect"
 
-// Every setting comes from the environment; see the README's configuration table.
+// The HTTP server's settings; see the README's configuration table.
 export const AppConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -10,29 +10,14 @@ export const AppConfig = Config.all({
   )
 })
 
-export const DatabaseConfig = Config.all({
-  url: Config.redacted("DATABASE_URL").pipe(
-    Config.validate({
-      message: "DATABASE_URL must be a postgres:// or postgresql:// URL",
-      validation: (url) => /^postgres(ql)?:\/\/[^\s]+$/.test(Redacted.value(url)) && URL.canParse(Redacted.value(url))
-    }),
-    Config.option
-  ),
-  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
-  poolSize: Config.integer("DATABASE_POOL_SIZE").pipe(
-    Config.validate({ message: "DATABASE_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 }),
-    Config.withDefault(10)
-  ),
-  seedDemo: Config.boolean("SEED_DEMO").pipe(Config.option)
-})
-export type DatabaseConfig = Config.Config.Success<typeof DatabaseConfig>
 
-export const isEmbedded = (config: DatabaseConfig): boolean => Option.isNone(config.url)
-
-export const PublicTrafficConfig = Config.all({
-  perMinute: Config.integer("PUBLIC_RATE_LIMIT_PER_MINUTE").pipe(
-    Config.validate({ message: "PUBLIC_RATE_LIMIT_PER_MINUTE must be >= 0 (0 turns the limit off)", validation: (n) => n >= 0 }),
-    Config.withDefault(1_200)
+export const ShutdownConfig = Config.all({
+  timeoutSeconds: Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(
+    Config.validate({ message: "SHUTDOWN_TIMEOUT_SECONDS must be between 1 and 300", validation: (n) => n >= 1 && n <= 300 }),
+    Config.withDefault(15)
   ),
-  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false))
+  graceSeconds: Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
+    Config.validate({ message: "SHUTDOWN_GRACE_SECONDS must be between 0 and 60", validation: (n) => n >= 0 && n <= 60 }),
+    Config.withDefault(1)
+  )
 })

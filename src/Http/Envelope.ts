@@ -1,39 +1,21 @@
 import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Option, Predicate } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { SqlError } from "@effect/sql"
-import { errorInfo } from "../Domain/Errors.ts"
+import { envelopeBodyOf, type Failure, failureOf } from "../Domain/Errors.ts"
 import { isUnreachable } from "../Sql/Unavailable.ts"
 import { allowedMethods } from "./Routes.ts"
 
 // The one place that turns any failure (typed error, schema failure, unknown route, defect) into the
-// JSON envelope. Typed errors carry their status and code through api/Errors.ts.
+// JSON envelope. A typed error's code and status are annotations on its class (Domain/Errors.ts).
 
-export interface ErrorDetail {
-  readonly path: string
-  readonly message: string
-}
-
-export interface Failure {
-  readonly status: number
-  readonly code: string
-  readonly message: string
-  readonly details?: ReadonlyArray<ErrorDetail>
-  readonly headers?: Readonly<Record<string, string>>
-}
+export type { Failure }
 
 export const envelopeResponse = (failure: Failure, requestId: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson(
-    {
-      error: {
-        code: failure.code,
-        message: failure.message,
-        requestId,
-        ...(failure.details === undefined ? {} : { details: failure.details })
-      }
-    },
-    { status: failure.status, headers: { "cache-control": "no-store", ...failure.headers } }
-  )
+  HttpServerResponse.unsafeJson(envelopeBodyOf(failure, requestId), {
+    status: failure.status,
+    headers: { "cache-control": "no-store", ...failure.headers }
+  })
 
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.length === 0
@@ -88,14 +70,9 @@ const fromValue = (value: unknown, request: HttpServerRequest.HttpServerRequest)
     return { status: 400, code: "malformed_json", message: "The body is not valid JSON." }
   }
   if (value instanceof SqlError.SqlError && isUnreachable(value)) return unavailable
-  if (Predicate.hasProperty(value, "_tag") && typeof value._tag === "string") {
-    const info = errorInfo(value._tag)
-    const message = Predicate.hasProperty(value, "message") && typeof value.message === "string" ? value.message : ""
-    if (info !== undefined) {
-      return info.status === 503 ? { ...unavailable, message } : { status: info.status, code: info.code, message }
-    }
-  }
-  return undefined
+  const typed = failureOf(value)
+  if (Option.isNone(typed)) return undefined
+  return typed.value.status === 503 ? { ...unavailable, message: typed.value.message } : typed.value
 }
 
 // Only interruption: the client closed the connection before the answer (nginx's 499). Nobody reads the
@@ -119,14 +96,15 @@ export const classify = (
   return { failure: internal, defect: true }
 }
 
+/** The envelope response for a cause (and the failure it reports); a defect is logged with the request id. */
 export const renderCause = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest,
   requestId: string
-): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+): Effect.Effect<{ readonly failure: Failure; readonly response: HttpServerResponse.HttpServerResponse }> => {
   const { defect, failure } = classify(cause, request)
-  const response = envelopeResponse(failure, requestId)
+  const rendered = { failure, response: envelopeResponse(failure, requestId) }
   return defect
-    ? Effect.as(Effect.logError("request failed with a defect", cause).pipe(Effect.annotateLogs({ requestId })), response)
-    : Effect.succeed(response)
+    ? Effect.as(Effect.logError("request failed with a defect", cause).pipe(Effect.annotateLogs({ requestId })), rendered)
+    : Effect.succeed(rendered)
 }

@@ -1,24 +1,14 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { Config, type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
-import { AppConfig, PublicTrafficConfig } from "./Config.ts"
-import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
+import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Runtime, type Scope } from "effect"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
-import { HotScans } from "../Scans/LatestScanCache.ts"
-import { requestFields, requestLine, type RequestRecord } from "./Middleware.ts"
+import { ClientAddress } from "../Domain/Request.ts"
+import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
+import { requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
 import { makeFastPath } from "../RiskCheck/FastPath.ts"
-import { AppLive } from "./App.ts"
-import { ClientAddress, lifecycle } from "../System/Lifecycle.ts"
-import type { AppServices } from "./Services.ts"
-
-export const ShutdownConfig = Config.integer("SHUTDOWN_TIMEOUT_SECONDS").pipe(
-  Config.validate({ message: "SHUTDOWN_TIMEOUT_SECONDS must be between 1 and 300", validation: (n) => n >= 1 && n <= 300 }),
-  Config.withDefault(15)
-)
-
-export const ShutdownGraceConfig = Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
-  Config.validate({ message: "SHUTDOWN_GRACE_SECONDS must be between 0 and 60", validation: (n) => n >= 0 && n <= 60 }),
-  Config.withDefault(1)
-)
+import { LatestScanCache } from "../Scans/LatestScanCache.ts"
+import { lifecycle } from "../System/Lifecycle.ts"
+import { AppLive, type AppServices } from "./App.ts"
+import { AppConfig, ShutdownConfig } from "./Config.ts"
 
 // Under a steady stream of requests, timers (Effect.sleep, setTimeout) can be starved for as long as the
 // stream lasts; setImmediate runs once per turn of the event loop, so waiting on it keeps time.
@@ -61,10 +51,7 @@ const drain = (
 /** What Bun.serve calls for each request: the peer's address travels with it for the rate limiter. */
 export type ServerFetch = (request: Request, peer: string) => Response | Promise<Response>
 
-/**
- * The HttpApi web handler (the same handler the tests call), fronted by the risk-check fast path when the
- * services hold the in-process scan cache (HotScans) and `fastPath` is on.
- */
+/** The HttpApi web handler (the same handler the tests call), fronted by the risk-check fast path unless turned off. */
 export const makeServerFetch = (
   services: Context.Context<AppServices>,
   logging: Layer.Layer<never, ConfigError.ConfigError>,
@@ -83,22 +70,19 @@ export const makeServerFetch = (
     )
     yield* Effect.addFinalizer(() => Effect.promise(dispose))
     const slow = (request: Request, peer: string) => handler(request, Context.make(ClientAddress, peer))
-    const hot = Context.getOption(services as Context.Context<AppServices | HotScans>, HotScans)
-    if (!options.fastPath || Option.isNone(hot)) return slow
+    if (!options.fastPath) return slow
 
-    const { trustProxy } = yield* PublicTrafficConfig
     const { format } = yield* LogConfig
     const logRuntime = yield* Layer.toRuntime(logging)
     const level = FiberRefs.getOrDefault(logRuntime.fiberRefs, FiberRef.currentMinimumLogLevel)
     const runLog = Runtime.runSync(logRuntime)
     // The fast path's request lines: written directly in the JSON format (a few µs instead of a fiber).
     const logRequest = format === "json"
-      ? (record: RequestRecord, route: string) => writeJsonLine("info", "request", Object.entries(requestFields(record, route)))
-      : (record: RequestRecord, route: string) => runLog(requestLine(record, route))
+      ? (record: RequestRecord) => writeJsonLine("info", "request", Object.entries(requestFields(record)))
+      : (record: RequestRecord) => runLog(requestLine(record))
     const fast = makeFastPath({
-      hot: hot.value,
+      scans: Context.get(services, LatestScanCache),
       traffic: Context.get(services, PublicTraffic),
-      trustProxy,
       maxBodyBytes: config.maxBodyBytes,
       log: LogLevel.lessThanEqual(level, LogLevel.Info) ? logRequest : undefined
     })
@@ -112,14 +96,15 @@ export const makeServerFetch = (
 export const serveApi = (services: Context.Context<AppServices>, logging: Layer.Layer<never, ConfigError.ConfigError>) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const timing = { grace: Duration.seconds(yield* ShutdownGraceConfig), deadline: Duration.seconds(yield* ShutdownConfig) }
+    const shutdown = yield* ShutdownConfig
+    const timing = { grace: Duration.seconds(shutdown.graceSeconds), deadline: Duration.seconds(shutdown.timeoutSeconds) }
     const fetch = yield* makeServerFetch(services, logging)
     const server = yield* Effect.try({
       try: () =>
         Bun.serve({
           port: config.port,
           hostname: config.host,
-          // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from ApiMiddleware.
+          // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from Http/Middleware.ts.
           maxRequestBodySize: config.maxBodyBytes * 16,
           fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown")
         }),

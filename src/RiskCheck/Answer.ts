@@ -1,8 +1,10 @@
-import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
+import { invalidAddressMessage } from "../Domain/Address.ts"
 import { epochMillisOf } from "../Domain/ScanEvidence.ts"
 import { freshnessOf, verdictOf } from "../Domain/Verdict.ts"
 import { assessTokenOnce, confidenceOf } from "../Scoring/index.ts"
+import { scanLookups } from "../Observability/Metrics.ts"
 import type { StoredScan } from "../Scans/ScansRepo.ts"
+import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
 
 export const rescanUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}/rescan`
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
@@ -64,9 +66,6 @@ export const cacheControlOf = (result: RiskCheckResult): string =>
 
 export const MAX_BATCH = 50
 
-export const invalidAddressMessage = (address: string): string =>
-  `${JSON.stringify(address.length > 64 ? `${address.slice(0, 64)}…` : address)} is not a Solana address (base58 of 32 bytes).`
-
 /** The distinct addresses a batch answers, in the order asked. */
 export const batchAddressesOf = (addresses: ReadonlyArray<string>): ReadonlyArray<string> =>
   // "__proto__" can never be a mint, and JSON object encoders drop it as a key: it gets no entry.
@@ -91,4 +90,36 @@ export const batchOf = (
       : riskCheckOf(address, scan ?? undefined, now, latencyMs)
   }
   return { results, count: distinct.length, latency_ms: latencyMs }
+}
+
+/** A risk-check answer as it goes on the wire: the same bytes and caching on the fast path and through HttpApi. */
+export interface WireAnswer {
+  readonly body: string
+  readonly cacheControl: string
+}
+
+/** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */
+export const checkAnswer = (address: string, scan: StoredScan | null, started: number): WireAnswer => {
+  scanLookups.inc({ result: scan === null ? "miss" : "hit" })
+  const result = riskCheckOf(address, scan ?? undefined, Date.now(), Math.round(performance.now() - started))
+  return { body: JSON.stringify(result), cacheControl: cacheControlOf(result) }
+}
+
+/** The answer for the distinct addresses of a batch: `scanOf` as for batchOf. Never cached. */
+export const batchAnswer = (
+  distinct: ReadonlyArray<string>,
+  scanOf: (address: string) => StoredScan | null | undefined,
+  started: number
+): WireAnswer => {
+  let hits = 0
+  let misses = 0
+  for (const address of distinct) {
+    const scan = scanOf(address)
+    if (scan === null) misses++
+    else if (scan !== undefined) hits++
+  }
+  scanLookups.inc({ result: "hit" }, hits)
+  scanLookups.inc({ result: "miss" }, misses)
+  const answer = batchOf(distinct, scanOf, Date.now(), Math.round(performance.now() - started))
+  return { body: JSON.stringify(answer), cacheControl: "no-store" }
 }

@@ -1,15 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { PublicAccess } from "../Accounts/Auth.ts"
 import { Schema } from "effect"
-import { BatchRequest, BatchResponse, RiskCheckResult, ScanRequest } from "./Schemas.ts"
+import { PublicAccess } from "../Accounts/Auth.ts"
 import {
-  BatchTooLargeError,
-  InvalidAddressError,
-  InvalidRequestError,
-  MalformedJsonError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError
+  envelope,
+  InvalidAddress,
+  InvalidRequest,
+  MalformedJson,
+  PayloadTooLarge,
+  UnsupportedMediaType
 } from "../Domain/Errors.ts"
+import { BatchTooLarge } from "./Errors.ts"
+import { BatchRequest, BatchResponse, RiskCheckResult, ScanRequest } from "./Schemas.ts"
 
 const AddressParam = Schema.Struct({
   address: Schema.String.annotations({
@@ -21,7 +22,7 @@ const AddressParam = Schema.Struct({
 const check = HttpApiEndpoint.get("check", "/api/risk-check/:address")
   .setPath(AddressParam)
   .addSuccess(RiskCheckResult)
-  .addError(InvalidAddressError)
+  .addError(envelope(InvalidAddress))
   .annotate(OpenApi.Summary, "Verdict for one mint")
   .annotate(
     OpenApi.Description,
@@ -34,11 +35,11 @@ const check = HttpApiEndpoint.get("check", "/api/risk-check/:address")
 const batch = HttpApiEndpoint.post("batch", "/api/risk-check/batch")
   .setPayload(BatchRequest)
   .addSuccess(BatchResponse)
-  .addError(BatchTooLargeError)
-  .addError(InvalidRequestError)
-  .addError(MalformedJsonError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
+  .addError(envelope(BatchTooLarge))
+  .addError(envelope(InvalidRequest))
+  .addError(envelope(MalformedJson))
+  .addError(envelope(PayloadTooLarge))
+  .addError(envelope(UnsupportedMediaType))
   .annotate(OpenApi.Summary, "Verdicts for up to 50 mints")
   .annotate(
     OpenApi.Description,
@@ -51,9 +52,9 @@ const batch = HttpApiEndpoint.post("batch", "/api/risk-check/batch")
 const rescan = HttpApiEndpoint.post("rescan", "/api/risk-check/:address/rescan")
   .setPath(AddressParam)
   .addSuccess(ScanRequest, { status: 202 })
-  .addError(InvalidAddressError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedMediaTypeError)
+  .addError(envelope(InvalidAddress))
+  .addError(envelope(PayloadTooLarge))
+  .addError(envelope(UnsupportedMediaType))
   .annotate(OpenApi.Summary, "Queue a scan of a mint")
   .annotate(
     OpenApi.Description,

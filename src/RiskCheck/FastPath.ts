@@ -1,30 +1,30 @@
-import { Option } from "effect"
+import { Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../Domain/Address.ts"
-import { batchAddressesOf, batchOf, cacheControlOf, MAX_BATCH, riskCheckOf } from "./Answer.ts"
-import type { PublicTraffic } from "../Accounts/PublicTraffic.ts"
+import { envelopeBodyOf, failureOf } from "../Domain/Errors.ts"
+import { requestIdFrom } from "../Domain/Request.ts"
+import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
+import { admitPublic, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
+import { scanCacheEvents } from "../Observability/Metrics.ts"
+import { countRequest, type RequestRecord } from "../Observability/RequestLog.ts"
+import type { LatestScans } from "../Scans/LatestScanCache.ts"
 import type { StoredScan } from "../Scans/ScansRepo.ts"
-import type { HotScans } from "../Scans/LatestScanCache.ts"
-import { countRequest, type RequestRecord, standingHeadersOf } from "../Http/Middleware.ts"
-import { clientAddressFrom, publicClientOf, publicRateLimited } from "../Accounts/AuthLive.ts"
-import { lifecycle } from "../System/Lifecycle.ts"
-import { inFlight, scanCacheEvents, scanLookups } from "../Observability/Metrics.ts"
-import { requestIdFrom, type RequestContext } from "../Http/RequestContext.ts"
+import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
+import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer } from "./Answer.ts"
 
 // The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
 // (from memory, or read through the cache) and POST /api/risk-check/batch with a well-formed body whose
-// mints memory holds. It shares the cache, the verdict (riskCheckOf/batchOf), the rate limiter and the
-// header logic with the HttpApi handlers, and hands everything else to them (a bad address, a body that
-// is not exactly the contract's, a batch with a mint not in memory, a key to look up, a database that
-// cannot answer), so validation, errors and /openapi.json stay HttpApi's alone.
+// mints memory holds. It calls what the HttpApi path calls (the cache's lookup, admitPublic, the answer
+// functions, the envelope body) and hands everything else to HttpApi (a bad address, a body that is not
+// exactly the contract's, a batch with a mint not in memory, a key to look up, a database that cannot
+// answer), so validation, errors and /openapi.json stay HttpApi's alone.
 // test/http/fastRiskCheck.test.ts holds both paths to the same status, headers and body.
 
 export interface FastPathSettings {
-  readonly hot: HotScans["Type"]
-  readonly traffic: PublicTraffic["Type"]
-  readonly trustProxy: boolean
+  readonly scans: LatestScans
+  readonly traffic: PublicTraffic
   readonly maxBodyBytes: number
   /** Writes a request's log line; undefined when LOG_LEVEL leaves request lines out. */
-  readonly log: ((record: RequestRecord, route: string) => void) | undefined
+  readonly log: ((record: RequestRecord) => void) | undefined
 }
 
 /** Answers from memory, or hands the request (or a replay of its body) to the HttpApi handler. */
@@ -59,26 +59,15 @@ const batchAddressesIn = (body: unknown): ReadonlyArray<string> | undefined => {
 }
 
 export const makeFastPath = (settings: FastPathSettings): FastPath => {
-  const { hot, log, traffic, trustProxy } = settings
+  const { log, scans, traffic } = settings
 
-  // Who is calling and whether the minute window admits it: the same steps as PublicAccess in Auth.ts.
-  // undefined: the X-Api-Key must be looked up in the database first, so HttpApi answers.
-  const admit = (request: Request, peer: string) => {
+  // The caller and its admission, as PublicAccess admits it; undefined when its X-Api-Key must first be
+  // looked up in the database, which HttpApi does.
+  const admit = (request: Request, peer: string): PublicCaller | undefined => {
     const apiKey = request.headers.get("x-api-key")
-    const account = apiKey === null ? Option.none() : traffic.attributeNow(apiKey)
+    const account = apiKey === null ? Option.none() : traffic.cachedAccountOf(apiKey)
     if (account === undefined) return undefined
-    const forwardedFor = trustProxy ? request.headers.get("x-forwarded-for") ?? undefined : undefined
-    const client = publicClientOf(account, clientAddressFrom(forwardedFor, peer, trustProxy))
-    const decision = traffic.admitNow(client)
-    const context: Pick<RequestContext, "standing" | "retryAfterSeconds" | "refusal" | "accountId"> = {
-      standing: decision.limit === 0
-        ? undefined
-        : { rate: { limit: decision.limit, remaining: decision.remaining, resetSeconds: decision.resetSeconds } },
-      retryAfterSeconds: decision.admitted ? undefined : decision.resetSeconds,
-      refusal: decision.admitted ? undefined : "rate_limited",
-      accountId: Option.getOrUndefined(account)
-    }
-    return { decision, context, client }
+    return admitPublic(traffic, account, request.headers.get("x-forwarded-for") ?? undefined, peer)
   }
 
   const respond = (
@@ -86,47 +75,36 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     path: string,
     route: string,
     started: number,
-    caller: NonNullable<ReturnType<typeof admit>>,
-    answer: () => { readonly body: unknown; readonly cacheControl: string }
+    caller: PublicCaller,
+    answer: () => WireAnswer
   ): Response => {
     const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
-    let status = 200
-    let body: unknown
-    let cacheControl: string
-    if (caller.decision.admitted) {
-      const answered = answer()
-      body = answered.body
-      cacheControl = answered.cacheControl
-    } else {
-      status = 429
-      body = { error: { code: "rate_limited", message: publicRateLimited(caller.decision).message, requestId } }
-      cacheControl = "no-store"
-    }
+    const refusal = caller.decision.admitted ? undefined : Option.getOrThrow(failureOf(publicRateLimited(caller.decision)))
+    const wire = refusal === undefined
+      ? answer()
+      : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
+    const standing = publicStandingOf(caller.decision)
     const headers: Record<string, string> = {
       "content-type": "application/json",
-      "cache-control": cacheControl,
-      ...standingHeadersOf(caller.context),
+      "cache-control": wire.cacheControl,
+      ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
       "x-request-id": requestId
     }
     if (lifecycle.draining) headers.connection = "close"
+    const status = refusal?.status ?? 200
     const record: RequestRecord = {
       method: request.method,
       path,
+      route,
       status,
       seconds: (performance.now() - started) / 1000,
       requestId,
-      accountId: caller.context.accountId,
-      refusal: caller.context.refusal
+      accountId: caller.accountId,
+      errorCode: refusal?.code
     }
-    countRequest(record, route)
-    log?.(record, route)
-    return new Response(JSON.stringify(body), { status, headers })
-  }
-
-  const verdict = (address: string, scan: StoredScan | null, started: number) => {
-    scanLookups.inc({ result: scan === null ? "miss" : "hit" })
-    const result = riskCheckOf(address, scan ?? undefined, Date.now(), Math.round(performance.now() - started))
-    return { body: result, cacheControl: cacheControlOf(result) }
+    countRequest(record)
+    log?.(record)
+    return new Response(wire.body, { status, headers })
   }
 
   const check = (
@@ -138,27 +116,25 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
   ): Response | Promise<Response> | undefined => {
     // Only addresses that passed validation are ever cached, so a hit needs no base58 decode.
     const address = path.slice(CHECK_PREFIX.length)
-    const scan = hot.peek(address)
-    if (scan === undefined && !isSolanaAddress(address)) return undefined
+    const held = scans.peek(address)
+    if (held === undefined && !isSolanaAddress(address)) return undefined
     const caller = admit(request, peer)
     if (caller === undefined) return undefined
-    if (scan !== undefined) {
+    if (held !== undefined) {
       return respond(request, path, CHECK_ROUTE, started, caller, () => {
         scanCacheEvents.inc({ result: "hit" })
-        return verdict(address, scan, started)
+        return checkAnswer(address, held, started)
       })
     }
-    // Not in memory: a refused caller is answered without a read; otherwise one read through the cache.
-    // If the database cannot answer, the call goes to HttpApi (admitted there again, so given back here),
-    // whose error envelope is the one the contract documents.
-    if (!caller.decision.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, null, started))
-    return hot.load(address as Address).then(
-      (loaded) => respond(request, path, CHECK_ROUTE, started, caller, () => verdict(address, loaded, started)),
-      () => {
-        traffic.releaseNow(caller.client, caller.context.accountId)
-        return delegate(request)
-      }
-    )
+    // Not in memory: a refused caller is answered without a read; otherwise the cache's own lookup reads
+    // through. If the database cannot answer, the call goes to HttpApi (admitted there again, so given back
+    // here), whose error envelope is the one the contract documents.
+    if (!caller.decision.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started))
+    return scans.load(address as Address).then((loaded) => {
+      if (Exit.isSuccess(loaded)) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, loaded.value, started))
+      traffic.release(caller.client, caller.accountId)
+      return delegate(request)
+    })
   }
 
   const batch = async (
@@ -185,22 +161,17 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const addresses = batchAddressesIn(parsed)
     if (addresses === undefined) return replay()
     const distinct = batchAddressesOf(addresses)
-    const scans = new Map<string, StoredScan | null>()
+    const held = new Map<string, StoredScan | null>()
     for (const address of distinct) {
-      const scan = hot.peek(address) // a hit is a valid address: only those are cached
-      if (scan !== undefined) scans.set(address, scan)
+      const scan = scans.peek(address) // a hit is a valid address: only those are cached
+      if (scan !== undefined) held.set(address, scan)
       else if (isSolanaAddress(address)) return replay()
     }
     const caller = admit(request, peer)
     if (caller === undefined) return replay()
     return respond(request, path, BATCH_PATH, started, caller, () => {
-      let found = 0
-      for (const scan of scans.values()) if (scan !== null) found++
-      scanCacheEvents.inc({ result: "hit" }, scans.size)
-      scanLookups.inc({ result: "hit" }, found)
-      scanLookups.inc({ result: "miss" }, scans.size - found)
-      const answer = batchOf(distinct, (address) => scans.get(address), Date.now(), Math.round(performance.now() - started))
-      return { body: answer, cacheControl: "no-store" }
+      scanCacheEvents.inc({ result: "hit" }, held.size)
+      return batchAnswer(distinct, (address) => held.get(address), started)
     })
   }
 
@@ -218,10 +189,5 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
 // for it and the gauge shows it. One given synchronously is done before anything else runs.
 const inFlightWhileAsync = (answer: Response | Promise<Response> | undefined) => {
   if (!(answer instanceof Promise)) return answer
-  inFlight.inc()
-  lifecycle.inFlight++
-  return answer.finally(() => {
-    inFlight.dec()
-    lifecycle.inFlight--
-  })
+  return answer.finally(requestInFlight())
 }

@@ -1,33 +1,30 @@
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { RiskApi } from "../Api.ts"
-import { BatchTooLarge, InvalidAddress } from "../Domain/Errors.ts"
-import { isSolanaAddress, type Address } from "../Domain/Address.ts"
-import {
-  batchAddressesOf,
-  batchOf,
-  cacheControlOf,
-  checkUrlOf,
-  invalidAddressMessage,
-  MAX_BATCH,
-  riskCheckOf
-} from "./Answer.ts"
-import { ScanCache } from "../Scans/ScansRepo.ts"
-import { ScanRequests } from "../Scans/ScanRequestsRepo.ts"
-import { scanLookups } from "../Observability/Metrics.ts"
+import { type Address, isSolanaAddress, parseAddress } from "../Domain/Address.ts"
+import { LatestScanCache } from "../Scans/LatestScanCache.ts"
+import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
+import { batchAddressesOf, batchAnswer, checkAnswer, checkUrlOf, MAX_BATCH, type WireAnswer } from "./Answer.ts"
+import { BatchTooLarge } from "./Errors.ts"
 
-const invalidAddress = (address: string) => new InvalidAddress({ message: invalidAddressMessage(address) })
+// The public risk-check routes through HttpApi. RiskCheck/FastPath.ts answers the warm ones straight from
+// Bun with the same answer functions; these handlers answer everything else.
 
-export const parseAddress = (address: string): Effect.Effect<Address, InvalidAddress> =>
-  isSolanaAddress(address) ? Effect.succeed(address as Address) : Effect.fail(invalidAddress(address))
+/** The answer as a response: the bytes the fast path sends too. */
+const respond = (answer: WireAnswer) =>
+  HttpServerResponse.text(answer.body, {
+    contentType: "application/json",
+    headers: { "cache-control": answer.cacheControl }
+  })
 
-const setHeader = (name: string, value: string) =>
-  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+const noStore = HttpApp.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+)
 
 export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handlers) =>
   Effect.gen(function*() {
-    const scans = yield* ScanCache
-    const requests = yield* ScanRequests
+    const scans = yield* LatestScanCache
+    const requests = yield* ScanRequestsRepo
 
     return handlers
       .handle("check", ({ path }) =>
@@ -35,38 +32,29 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
           const started = performance.now()
           const address = yield* parseAddress(path.address)
           const scan = yield* scans.latest(address)
-          scanLookups.inc({ result: Option.isSome(scan) ? "hit" : "miss" })
-          const now = yield* Clock.currentTimeMillis
-          const result = riskCheckOf(address, Option.getOrUndefined(scan), now, Math.round(performance.now() - started))
-          yield* setHeader("cache-control", cacheControlOf(result))
-          return result
+          return respond(checkAnswer(address, Option.getOrNull(scan), started))
         }))
       .handle("batch", ({ payload }) =>
         Effect.gen(function*() {
           const started = performance.now()
-          const distinct = batchAddressesOf(payload.addresses)
           if (payload.addresses.length > MAX_BATCH) {
             return yield* new BatchTooLarge({
               message: `At most ${MAX_BATCH} addresses per batch; got ${payload.addresses.length}.`
             })
           }
-          const valid = distinct.filter(isSolanaAddress) as Array<Address>
-          const found = yield* scans.latestMany(valid)
-          scanLookups.inc({ result: "hit" }, found.size)
-          scanLookups.inc({ result: "miss" }, valid.length - found.size)
-          const now = yield* Clock.currentTimeMillis
-          const answer = batchOf(
+          const distinct = batchAddressesOf(payload.addresses)
+          const found = yield* scans.latestMany(distinct.filter(isSolanaAddress) as Array<Address>)
+          return respond(batchAnswer(
             distinct,
             (address) => isSolanaAddress(address) ? found.get(address) ?? null : undefined,
-            now, Math.round(performance.now() - started))
-          yield* setHeader("cache-control", "no-store")
-          return answer
+            started
+          ))
         }))
       .handle("rescan", ({ path }) =>
         Effect.gen(function*() {
           const address = yield* parseAddress(path.address)
           const pending = yield* requests.request(address)
-          yield* setHeader("cache-control", "no-store")
+          yield* noStore
           return {
             id: pending.id,
             address,

@@ -1,6 +1,6 @@
 import { Effect, type Stream } from "effect"
-import { ScanCache } from "./ScansRepo.ts"
-import { WalletStore } from "../Wallet/WalletRepo.ts"
+import { WalletRepo } from "../Wallet/WalletRepo.ts"
+import { ScansRepo } from "./ScansRepo.ts"
 import { importNdjson } from "./ImportNdjson.ts"
 import { parseScanLine, parseWalletLine } from "./ParseLine.ts"
 
@@ -8,10 +8,10 @@ export { fileLines, type ImportReport } from "./ImportNdjson.ts"
 
 /** Scans from NDJSON lines into the append-only history. */
 export const importScans = (lines: Stream.Stream<string, Error>) =>
-  Effect.flatMap(ScanCache, (scans) => importNdjson(lines, parseScanLine, scans.record))
+  Effect.flatMap(ScansRepo, (scans) => importNdjson(lines, parseScanLine, scans.record))
 
 /** Wallet labels and exposures from NDJSON lines; a newer observation replaces an older one. */
 export const importWalletEvidence = (lines: Stream.Stream<string, Error>) =>
-  Effect.flatMap(WalletStore, (store) =>
+  Effect.flatMap(WalletRepo, (store) =>
     importNdjson(lines, parseWalletLine, (records) =>
       Effect.map(store.record(records), (result) => ({ inserted: result.stored, duplicates: result.unchanged }))))

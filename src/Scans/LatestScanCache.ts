@@ -1,41 +1,27 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Config, Context, Duration, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
-import { DatabaseConfig, isEmbedded } from "../Http/Config.ts"
-import { scanCacheEvents } from "../Observability/Metrics.ts"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import { Config, Duration, Effect, Exit, Layer, Option, Runtime, Schedule, type Scope, Stream } from "effect"
 import type { Address } from "../Domain/Address.ts"
-import { ScanCache, ScanCacheSql, SCANS_CHANNEL, type StoredScan } from "./ScansRepo.ts"
+import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import { scanCacheEvents } from "../Observability/Metrics.ts"
+import { DatabaseConfig, isEmbedded } from "../Sql/Config.ts"
+import { SCANS_CHANNEL, ScansRepo, type StoredScan } from "./ScansRepo.ts"
 
-export const ScanCacheConfig = Config.all({
-  size: Config.integer("SCAN_CACHE_SIZE").pipe(
-    Config.validate({ message: "SCAN_CACHE_SIZE must be between 0 and 10000000 (0 turns the cache off)", validation: (n) => n >= 0 && n <= 10_000_000 }),
-    // About 4 KB of heap per cached mint (demo evidence and its scoring): the default holds a hot set of
-    // 30,000 mints in about 120 MB.
-    Config.withDefault(30_000)
-  ),
-  ttlSeconds: Config.integer("SCAN_CACHE_TTL_SECONDS").pipe(
-    Config.validate({ message: "SCAN_CACHE_TTL_SECONDS must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3_600 }),
-    Config.withDefault(60)
-  )
-})
-
-/**
- * Synchronous access to the same in-process cache, for the risk-check fast path (http/FastRiskCheck.ts):
- * what memory holds for a mint right now, without waiting on anything.
- */
-export class HotScans extends Context.Tag("HotScans")<HotScans, {
+/** The latest-scan cache as its callers see it: one lookup with a synchronous and an asynchronous face. */
+export interface LatestScans {
   /**
-   * The cached latest scan; null when the mint is cached as never scanned; undefined when not in memory.
-   * Counts nothing: whoever answers from it counts the hits.
+   * What memory holds for a mint right now, without waiting: its latest scan; null when it is cached as
+   * never scanned; undefined when not in memory. Counts nothing: whoever answers from it counts the hit.
+   * The risk-check fast path answers from this; `load` and `latest` start from it too.
    */
   readonly peek: (mint: string) => StoredScan | null | undefined
-  /** ScanCache.latest as a promise (null: never scanned); rejects when the database cannot answer. */
-  readonly load: (mint: Address) => Promise<StoredScan | null>
-}>() {}
-
-const loaderOf = (cache: ScanCache["Type"]) => (mint: Address): Promise<StoredScan | null> =>
-  Effect.runPromise(Effect.map(cache.latest(mint), Option.getOrNull))
+  /** `peek`, or one read through the cache shared by concurrent callers (null: never scanned). */
+  readonly load: (mint: Address) => Promise<Exit.Exit<StoredScan | null, ServiceUnavailable>>
+  /** `load` as an Effect: the latest scan of a mint, from memory or read through. */
+  readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
+  /** The latest scans of many mints: those in memory, the rest in one shared read. */
+  readonly latestMany: (mints: ReadonlyArray<Address>) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
+}
 
 const STALE_GRACE_MS = 1_000
 const POLL_MS = 250
@@ -57,18 +43,30 @@ interface Entry {
  * Entries also expire after SCAN_CACHE_TTL_SECONDS as a backstop. Bounded to SCAN_CACHE_SIZE mints
  * (oldest first out); a mint is kept from its second read on (see `admitted`).
  */
-export const makeCachedScanCache = (settings: {
+// SCAN_CACHE_SIZE=0: nothing in memory, every read goes to the repository.
+const passThrough = (
+  inner: ScansRepo,
+  runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>>
+): LatestScans => ({
+  peek: () => undefined,
+  load: (mint) => runPromiseExit(Effect.map(inner.latest(mint), Option.getOrNull)),
+  latest: inner.latest,
+  latestMany: inner.latestMany
+})
+
+export const makeLatestScans = (settings: {
   readonly size: number
   readonly ttlSeconds: number
   /** false on the embedded database, whose socket does not pass notifications: new scans are polled. */
   readonly notifications: boolean
-}, database: Layer.Layer<ScanCache, never, SqlClient.SqlClient> = ScanCacheSql) =>
-  Layer.scopedContext(
+}): Effect.Effect<LatestScans, never, ScansRepo | SqlClient.SqlClient | PgClient.PgClient | Scope.Scope> =>
     Effect.gen(function*() {
-      const inner = yield* Effect.provide(ScanCache, database)
-      if (settings.size === 0) {
-        return Context.make(ScanCache, inner).pipe(Context.add(HotScans, { peek: () => undefined, load: loaderOf(inner) }))
-      }
+      const inner = yield* ScansRepo
+      // Background work (polls, refreshes, shared reads) runs on this runtime: the server's logger and level.
+      const runtime = yield* Effect.runtime<never>()
+      const runFork = Runtime.runFork(runtime)
+      const runPromiseExit = Runtime.runPromiseExit(runtime)
+      if (settings.size === 0) return passThrough(inner, runPromiseExit)
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
       const reading = new Map<string, Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>>()
@@ -101,12 +99,6 @@ export const makeCachedScanCache = (settings: {
       // Background refreshes, which are not in `reading`, check this count of invalidations instead.
       let invalidations = 0
       let pollSoon = (_now: number): void => {}
-      const cached = (mint: string, now: number): Entry | undefined => {
-        pollSoon(now)
-        const entry = entries.get(mint)
-        if (entry === undefined || entry.until <= now) return undefined
-        return entry
-      }
 
       const forget = (payload: string) =>
         Effect.sync(() => {
@@ -166,7 +158,6 @@ export const makeCachedScanCache = (settings: {
           }
           seen = rows[rows.length - 1]!.id
         })
-        const runFork = Runtime.runFork(yield* Effect.runtime<never>()) // this server's logger
         // Started by a timer and, since timers can starve under a saturating request stream, by requests.
         pollSoon = (now) => {
           if (polling || now < nextPoll) return
@@ -207,14 +198,14 @@ export const makeCachedScanCache = (settings: {
       }
 
       const readThrough = (mint: Address, now: number): Read =>
-        reading.get(mint) ?? track(mint, Effect.runPromiseExit(inner.latest(mint)), now)
+        reading.get(mint) ?? track(mint, runPromiseExit(inner.latest(mint)), now)
 
       // The same for many mints: those already being read join that read, the others are read together
       // in one query (many bots sending the same batch to a cold server cause one read per mint).
       const readManyThrough = (mints: ReadonlyArray<Address>, now: number): ReadonlyArray<Read> => {
         const fresh = mints.filter((mint) => !reading.has(mint))
         if (fresh.length > 0) {
-          const fetched = Effect.runPromiseExit(inner.latestMany(fresh))
+          const fetched = runPromiseExit(inner.latestMany(fresh))
           for (const mint of fresh) {
             track(mint, fetched.then(Exit.map((found) => Option.fromNullable(found.get(mint)))), now)
           }
@@ -222,47 +213,6 @@ export const makeCachedScanCache = (settings: {
         return mints.map((mint) => reading.get(mint)!)
       }
 
-      // One lookup behind both faces (the Effect of ScanCache, the promise of HotScans): from memory,
-      // counted a hit, or through a shared read, counted a miss.
-      const lookup = (mint: Address): Entry | Read => {
-        const now = Date.now()
-        const entry = cached(mint, now)
-        scanCacheEvents.inc({ result: entry === undefined ? "miss" : "hit" })
-        return entry ?? readThrough(mint, now)
-      }
-
-      const service: ScanCache["Type"] = {
-        ...inner,
-        latest: (mint) =>
-          Effect.suspend(() => {
-            const found = lookup(mint)
-            return found instanceof Promise
-              ? Effect.flatten(Effect.promise(() => found))
-              : Effect.succeed(Option.fromNullable(found.scan))
-          }),
-        latestMany: (mints) =>
-          Effect.suspend(() => {
-            const now = Date.now()
-            const found = new Map<string, StoredScan>()
-            const missing: Array<(typeof mints)[number]> = []
-            for (const mint of mints) {
-              const entry = cached(mint, now)
-              if (entry === undefined) missing.push(mint)
-              else if (entry.scan !== undefined) found.set(mint, entry.scan)
-            }
-            scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
-            scanCacheEvents.inc({ result: "miss" }, missing.length)
-            if (missing.length === 0) return Effect.succeed(found)
-            return Effect.flatten(Effect.promise(async () => {
-              const reads = await Promise.all(readManyThrough(missing, now))
-              for (const [i, read] of reads.entries()) {
-                if (Exit.isFailure(read)) return Exit.failCause(read.cause)
-                if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)
-              }
-              return Exit.succeed(found)
-            }))
-          })
-      }
       // An entry just past its time is still answered for up to STALE_GRACE_MS while a background read
       // refreshes it, so a hot mint never sends a burst of requests down the slow path when it expires.
       // Expired mints are refreshed together, one query for up to REFRESH_BATCH of them at a time. If the
@@ -277,7 +227,7 @@ export const makeCachedScanCache = (settings: {
         for (const mint of mints) queued.delete(mint)
         const generation = invalidations
         const now = Date.now()
-        Effect.runFork(inner.latestMany(mints).pipe(
+        runFork(inner.latestMany(mints).pipe(
           Effect.tap((fetched) =>
             Effect.sync(() => {
               if (generation === invalidations) for (const mint of mints) remember(mint, fetched.get(mint), now)
@@ -302,20 +252,78 @@ export const makeCachedScanCache = (settings: {
         }
         return entry.scan ?? null
       }
-      const load = (mint: Address): Promise<StoredScan | null> => {
-        const found = lookup(mint)
-        if (!(found instanceof Promise)) return Promise.resolve(found.scan ?? null)
-        return found.then((exit) =>
-          Exit.isSuccess(exit) ? Option.getOrNull(exit.value) : Promise.reject(new Error("latest scan unavailable"))
-        )
+      // The one lookup behind every face: memory first (peek), counted a hit; else one shared read, a miss.
+      const lookup = (mint: Address): StoredScan | null | Read => {
+        const held = peek(mint)
+        scanCacheEvents.inc({ result: held === undefined ? "miss" : "hit" })
+        return held === undefined ? readThrough(mint, Date.now()) : held
       }
-      return Context.make(ScanCache, service).pipe(Context.add(HotScans, { peek, load }))
+      const load = (mint: Address): Promise<Exit.Exit<StoredScan | null, ServiceUnavailable>> => {
+        const found = lookup(mint)
+        return found instanceof Promise ? found.then(Exit.map(Option.getOrNull)) : Promise.resolve(Exit.succeed(found))
+      }
+      const latest = (mint: Address): Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable> =>
+        Effect.suspend(() => {
+          const found = lookup(mint)
+          return found instanceof Promise ? Effect.flatten(Effect.promise(() => found)) : Effect.succeed(Option.fromNullable(found))
+        })
+      const latestMany = (mints: ReadonlyArray<Address>): Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable> =>
+        Effect.suspend(() => {
+          const now = Date.now()
+          const found = new Map<string, StoredScan>()
+          const missing: Array<(typeof mints)[number]> = []
+          for (const mint of mints) {
+            const held = peek(mint)
+            if (held === undefined) missing.push(mint)
+            else if (held !== null) found.set(mint, held)
+          }
+          scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
+          scanCacheEvents.inc({ result: "miss" }, missing.length)
+          if (missing.length === 0) return Effect.succeed(found)
+          return Effect.flatten(Effect.promise(async () => {
+            const reads = await Promise.all(readManyThrough(missing, now))
+            for (const [i, read] of reads.entries()) {
+              if (Exit.isFailure(read)) return Exit.failCause(read.cause)
+              if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)
+            }
+            return Exit.succeed(found)
+          }))
+        })
+      return { peek, load, latest, latestMany }
     })
-  )
 
-export const ScanCacheCachedLive = Layer.unwrapEffect(
-  Effect.map(
-    Effect.all([ScanCacheConfig, DatabaseConfig]),
-    ([settings, database]) => makeCachedScanCache({ ...settings, notifications: !isEmbedded(database) })
+export const ScanCacheConfig = Config.all({
+  size: Config.integer("SCAN_CACHE_SIZE").pipe(
+    Config.validate({ message: "SCAN_CACHE_SIZE must be between 0 and 10000000 (0 turns the cache off)", validation: (n) => n >= 0 && n <= 10_000_000 }),
+    // About 4 KB of heap per cached mint (demo evidence and its scoring): the default holds a hot set of
+    // 30,000 mints in about 120 MB.
+    Config.withDefault(30_000)
+  ),
+  ttlSeconds: Config.integer("SCAN_CACHE_TTL_SECONDS").pipe(
+    Config.validate({ message: "SCAN_CACHE_TTL_SECONDS must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3_600 }),
+    Config.withDefault(60)
   )
+})
+
+
+/**
+ * The latest scan per mint in this process (see makeLatestScans), over the scan repository; settings from
+ * SCAN_CACHE_SIZE and SCAN_CACHE_TTL_SECONDS, notifications on PostgreSQL, polling on the embedded database.
+ */
+export class LatestScanCache extends Effect.Service<LatestScanCache>()("LatestScanCache", {
+  dependencies: [ScansRepo.Default],
+  scoped: Effect.flatMap(
+    Effect.all([ScanCacheConfig, DatabaseConfig]),
+    ([settings, database]) => makeLatestScans({ ...settings, notifications: !isEmbedded(database) })
+  )
+}) {}
+
+/** The cache with explicit settings, over whatever ScansRepo is provided: for tests. */
+export const latestScanCacheWith = (settings: Parameters<typeof makeLatestScans>[0]) =>
+  Layer.scoped(LatestScanCache, Effect.map(makeLatestScans(settings), LatestScanCache.make))
+
+/** No cache: every read goes to whatever ScansRepo is provided (tests of routes, not of the cache). */
+export const LatestScanCacheOff = Layer.effect(
+  LatestScanCache,
+  Effect.map(ScansRepo, (inner) => LatestScanCache.make(passThrough(inner, Effect.runPromiseExit)))
 )

@@ -1,8 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import type { Address } from "../Domain/Address.ts"
-import { sqlFailure } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface PendingScanRequest {
   readonly id: string
@@ -11,12 +10,6 @@ export interface PendingScanRequest {
   readonly lastRequestedAt: Date
   readonly requestCount: number
 }
-
-// The queue an external scanner drains: one pending request per mint; asking again raises its count.
-export class ScanRequests extends Effect.Tag("ScanRequests")<ScanRequests, {
-  readonly request: (mint: Address) => Effect.Effect<PendingScanRequest, ServiceUnavailable>
-  readonly pending: (limit: number) => Effect.Effect<ReadonlyArray<PendingScanRequest>, ServiceUnavailable>
-}>() {}
 
 interface Row {
   readonly id: string
@@ -34,34 +27,33 @@ const toPending = (row: Row): PendingScanRequest => ({
   requestCount: Number(row.request_count)
 })
 
-export const ScanRequestsSql = Layer.effect(
-  ScanRequests,
-  Effect.gen(function*() {
+// The queue a scanner drains: one pending request per mint; asking again raises its count.
+export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRequestsRepo", {
+  accessors: true,
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    return {
-      request: (mint) =>
+    return repository({
+      request: (mint: Address) =>
         sql<Row>`
           insert into scan_requests (id, mint) values (${crypto.randomUUID()}, ${mint})
           on conflict (mint) where status = 'pending'
           do update set request_count = scan_requests.request_count + 1, last_requested_at = now()
           returning id, mint, requested_at, last_requested_at, request_count`.pipe(
-          Effect.map((rows) => toPending(rows[0]!)),
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.map((rows) => toPending(rows[0]!))
         ),
-      pending: (limit) =>
+      pending: (limit: number) =>
         sql<Row>`
           select id, mint, requested_at, last_requested_at, request_count from scan_requests
           where status = 'pending' order by requested_at, id limit ${limit}`.pipe(
-          Effect.map((rows) => rows.map(toPending)),
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.map((rows) => rows.map(toPending))
         )
-    }
+    })
   })
-)
+}) {}
 
-export const ScanRequestsMemory = Layer.sync(ScanRequests, () => {
+export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
   const byMint = new Map<string, PendingScanRequest>()
-  return {
+  return ScanRequestsRepo.make({
     request: (mint) =>
       Effect.sync(() => {
         const now = new Date()
@@ -76,5 +68,5 @@ export const ScanRequestsMemory = Layer.sync(ScanRequests, () => {
       Effect.sync(() =>
         [...byMint.values()].sort((a, b) => a.requestedAt.getTime() - b.requestedAt.getTime()).slice(0, limit)
       )
-  }
+  })
 })

@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
-import { sqlFailure } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 import type { Address } from "../Domain/Address.ts"
 import { epochMillisOf, ScanEvidence } from "../Domain/ScanEvidence.ts"
 
@@ -14,21 +13,6 @@ export interface RecordResult {
   readonly inserted: number
   readonly duplicates: number
 }
-
-// Read side of the scan history: the latest scan per mint. Write side: append-only, idempotent by hash.
-export class ScanCache extends Effect.Tag("ScanCache")<ScanCache, {
-  readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
-  readonly latestMany: (mints: ReadonlyArray<Address>) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
-  readonly record: (scans: ReadonlyArray<ScanEvidence>) => Effect.Effect<RecordResult, ServiceUnavailable>
-  /**
-   * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
-   * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
-   */
-  readonly history: (
-    mint: Address,
-    options: { readonly since: string | null; readonly limit: number }
-  ) => Effect.Effect<ReadonlyArray<StoredScan>, ServiceUnavailable>
-}>() {}
 
 const encodeEvidence = Schema.encodeSync(ScanEvidence)
 
@@ -64,9 +48,10 @@ export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
     order by scanned_at desc, id desc
     limit 1`
 
-export const ScanCacheSql = Layer.effect(
-  ScanCache,
-  Effect.gen(function*() {
+// The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
+export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
+  accessors: true,
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
     const latestMany = (mints: ReadonlyArray<Address>) =>
@@ -81,14 +66,12 @@ export const ScanCacheSql = Layer.effect(
               order by scanned_at desc, id desc
               limit 1
             ) s`.pipe(
-          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))),
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
         )
 
     const latest = (mint: Address) =>
       latestScanStatement(sql, mint).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
-        Effect.catchTag("SqlError", sqlFailure)
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored))
       )
 
     const record = (scans: ReadonlyArray<ScanEvidence>) =>
@@ -126,7 +109,7 @@ export const ScanCacheSql = Layer.effect(
             where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`
         }
         return { inserted: inserted.length, duplicates: scans.length - inserted.length }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", sqlFailure))
+      }).pipe(sql.withTransaction)
 
     const history = (mint: Address, options: { readonly since: string | null; readonly limit: number }) =>
       sql<Row>`
@@ -138,17 +121,24 @@ export const ScanCacheSql = Layer.effect(
           order by scanned_at desc, id desc
           limit ${options.limit}
         ) recent
-        order by scanned_at, id`.pipe(
-        Effect.map((rows) => rows.map(toStored)),
-        Effect.catchTag("SqlError", sqlFailure)
-      )
+        order by scanned_at, id`.pipe(Effect.map((rows) => rows.map(toStored)))
 
-    return { latest, latestMany, record, history }
+    return repository({
+      /** The latest scan of a mint (Scans/LatestScanCache.ts keeps them in memory for the routes). */
+      latest,
+      latestMany,
+      record,
+      /**
+       * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
+       * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
+       */
+      history
+    })
   })
-)
+}) {}
 
 /** In-memory double with the same behaviour, for tests of code above the repository. */
-export const ScanCacheMemory = Layer.sync(ScanCache, () => {
+export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
   const byMint = new Map<string, Array<StoredScan>>()
   const hashes = new Set<string>()
   let nextId = 1
@@ -158,7 +148,7 @@ export const ScanCacheMemory = Layer.sync(ScanCache, () => {
   const ordered = (mint: string) =>
     [...(byMint.get(mint) ?? [])].sort((a, b) =>
       epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
-  return {
+  return ScansRepo.make({
     history: (mint, options) =>
       Effect.sync(() => {
         const all = ordered(mint)
@@ -193,5 +183,5 @@ export const ScanCacheMemory = Layer.sync(ScanCache, () => {
         }
         return { inserted, duplicates: scans.length - inserted }
       })
-  }
+  })
 })

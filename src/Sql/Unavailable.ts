@@ -1,4 +1,4 @@
-import type { SqlError } from "@effect/sql"
+import { SqlError } from "@effect/sql"
 import { Effect, Predicate } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.ts"
 
@@ -18,8 +18,8 @@ export const isUnreachable = (error: SqlError.SqlError): boolean => {
 }
 
 /**
- * The repository edge: an unreachable database is a typed 503 for the caller to retry; any other SQL
- * failure is a defect (a 500 and an error log), never disguised as an outage.
+ * An unreachable database is a typed 503 for the caller to retry; any other SQL failure is a defect (a 500
+ * and an error log), never disguised as an outage.
  */
 export const sqlFailure = (error: SqlError.SqlError): Effect.Effect<never, ServiceUnavailable> =>
   isUnreachable(error)
@@ -28,3 +28,26 @@ export const sqlFailure = (error: SqlError.SqlError): Effect.Effect<never, Servi
       Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
     )
     : Effect.die(error)
+
+type AtTheEdge<A> = A extends Effect.Effect<infer X, infer E, infer R>
+  ? Effect.Effect<X, Exclude<E, SqlError.SqlError> | (SqlError.SqlError extends E ? ServiceUnavailable : never), R>
+  : A extends (...args: infer P) => infer Out ? (...args: P) => AtTheEdge<Out>
+  : A
+
+/** A repository's methods as its callers see them: every SqlError mapped by `sqlFailure`. */
+export type Repository<S> = { readonly [K in keyof S]: AtTheEdge<S[K]> }
+
+const isSqlError = (error: unknown): error is SqlError.SqlError => error instanceof SqlError.SqlError
+
+const edge = (value: unknown): unknown => {
+  if (Effect.isEffect(value)) return Effect.catchIf(value, isSqlError, sqlFailure)
+  if (typeof value === "function") return (...args: Array<unknown>) => edge(value(...args))
+  return value
+}
+
+/**
+ * The repository edge, applied once where a repository is built: whatever its SQL throws leaves it as
+ * `ServiceUnavailable` or a defect, so no caller handles SqlError.
+ */
+export const repository = <S extends Record<string, unknown>>(service: S): Repository<S> =>
+  Object.fromEntries(Object.entries(service).map(([name, value]) => [name, edge(value)])) as Repository<S>

@@ -9,16 +9,12 @@ export interface Readiness {
   readonly expectedMigration: string
 }
 
-// Readiness for a load balancer: the database answers within a second and every migration is applied.
-export class Health extends Effect.Tag("Health")<Health, {
-  readonly readiness: Effect.Effect<Readiness>
-}>() {}
 
 const expectedMigration = latestMigration
 
-export const HealthSql = Layer.effect(
-  Health,
-  Effect.gen(function*() {
+// Readiness for a load balancer: the database answers within a second and every migration is applied.
+export class Health extends Effect.Service<Health>()("Health", {
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return {
       readiness: sql<{ migration_id: number; name: string }>`
@@ -32,8 +28,8 @@ export const HealthSql = Layer.effect(
       )
     }
   })
-)
+}) {}
 
-export const HealthAlwaysReady = Layer.succeed(Health, {
+export const HealthAlwaysReady = Layer.succeed(Health, Health.make({
   readiness: Effect.succeed<Readiness>({ ready: true, database: "ok", migration: expectedMigration, expectedMigration })
-})
+}))

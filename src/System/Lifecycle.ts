@@ -1,7 +1,14 @@
-import { Context } from "effect"
+import { inFlight } from "../Observability/Metrics.ts"
 
 // Process-wide serving state: requests in flight and whether the server is draining for shutdown.
 export const lifecycle = { inFlight: 0, draining: false }
 
-/** The peer address of the connection, provided per request by the Bun server (see BunServe.ts). */
-export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, string>() {}
+/** Counts a request as in flight (the gauge and the shutdown drain) until the returned function is called. */
+export const requestInFlight = (): (() => void) => {
+  lifecycle.inFlight++
+  inFlight.inc()
+  return () => {
+    lifecycle.inFlight--
+    inFlight.dec()
+  }
+}

@@ -1,12 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { TokenRiskRequest, TokenRiskResponse } from "./Schemas.ts"
 import { TokenRiskAuth } from "../Accounts/Auth.ts"
-import {
-  InvalidAddressError,
-  jsonBodyErrors,
-  meteredErrors,
-  NotScannedError
-} from "../Domain/Errors.ts"
+import { meteredErrors } from "../Accounts/Errors.ts"
+import { envelope, InvalidAddress, jsonBodyErrors } from "../Domain/Errors.ts"
+import { NotScanned } from "../Scans/Errors.ts"
+import { TokenRiskRequest, TokenRiskResponse } from "./Schemas.ts"
 
 export const TOKEN_RISK_COST = 1
 export const TOKEN_CONTRACT_VERSION = "2026-11-01"
@@ -14,8 +11,8 @@ export const TOKEN_CONTRACT_VERSION = "2026-11-01"
 const risk = HttpApiEndpoint.post("risk", "/api/v1/token/risk")
   .setPayload(TokenRiskRequest)
   .addSuccess(TokenRiskResponse)
-  .addError(InvalidAddressError)
-  .addError(NotScannedError)
+  .addError(envelope(InvalidAddress))
+  .addError(envelope(NotScanned))
   .pipe(jsonBodyErrors)
   .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Token risk packet")

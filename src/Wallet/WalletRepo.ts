@@ -1,40 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
-import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import type { WalletEvidenceLine, WalletExposure, WalletLabel } from "../Domain/WalletEvidence.ts"
-import { RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "../Deployer/History.ts"
-import { sqlFailure } from "../Sql/Unavailable.ts"
-
-/** A mint a deployer launched: its latest scan, when it was first seen, and its peak liquidity. */
-export interface Launch {
-  readonly mint: string
-  readonly firstSeenAt: string
-  readonly latest: ScanEvidence
-  readonly peakLiquidityUsd: number | null
-  readonly scanCount: number
-}
-
-export interface DeployerRecord {
-  readonly launches: number
-  readonly rugged: number
-  readonly honeypots: number
-}
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface StoreResult {
   readonly stored: number
   readonly unchanged: number
 }
-
-// Wallet labels, counterparty exposures, and the launch history read from token scans.
-export class WalletStore extends Effect.Tag("WalletStore")<WalletStore, {
-  readonly record: (lines: ReadonlyArray<WalletEvidenceLine>) => Effect.Effect<StoreResult, ServiceUnavailable>
-  readonly labelsOf: (addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletLabel>, ServiceUnavailable>
-  readonly exposuresOf: (wallet: string) => Effect.Effect<ReadonlyArray<WalletExposure>, ServiceUnavailable>
-  readonly launchesOf: (deployer: string) => Effect.Effect<ReadonlyArray<Launch>, ServiceUnavailable>
-  /** Launch, rug and honeypot counts of each deployer, from the latest scan of each of their mints. */
-  readonly deployerRecords: (deployers: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, DeployerRecord>, ServiceUnavailable>
-}>() {}
 
 interface LabelRow {
   readonly address: string
@@ -88,15 +60,11 @@ const toExposure = (row: ExposureRow): WalletExposure => ({
   lastSeenAt: iso(row.last_seen_at)
 })
 
-export const WalletStoreSql = Layer.effect(
-  WalletStore,
-  Effect.gen(function*() {
+// Wallet labels and counterparty exposures, imported as NDJSON (docs/wallet-evidence.md).
+export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
+  accessors: true,
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // The liquidity a scan observed, as the scoring reads it (pool figure, else market figure).
-    const liquidityOf = sql.literal(
-      "coalesce((evidence -> 'liquidity' ->> 'liquidityUsd')::float8, (evidence -> 'market' ->> 'liquidityUsd')::float8)"
-    )
-
     // An upsert that changes nothing when the stored observation is as new and identical.
     const storeLabel = (label: WalletLabel) =>
       sql`
@@ -125,90 +93,34 @@ export const WalletStoreSql = Layer.effect(
               excluded.exposure_amount_usd, excluded.exposure_pct, excluded.tx_count))
         returning 1 as changed`
 
-    return {
-      record: (lines) =>
+    return repository({
+      record: (lines: ReadonlyArray<WalletEvidenceLine>) =>
         Effect.forEach(lines, (line) => line.type === "label" ? storeLabel(line) : storeExposure(line)).pipe(
           Effect.map((results) => {
             const stored = results.filter((rows) => rows.length > 0).length
             return { stored, unchanged: lines.length - stored }
           }),
-          sql.withTransaction,
-          Effect.catchTag("SqlError", sqlFailure)
+          sql.withTransaction
         ),
-      labelsOf: (addresses) =>
+      labelsOf: (addresses: ReadonlyArray<string>) =>
         addresses.length === 0
-          ? Effect.succeed([])
+          ? Effect.succeed<ReadonlyArray<WalletLabel>>([])
           : sql<LabelRow>`select * from wallet_labels where address = any(${addresses}::text[]) order by address, observed_at desc, label`.pipe(
-            Effect.map((rows) => rows.map(toLabel)),
-            Effect.catchTag("SqlError", sqlFailure)
+            Effect.map((rows) => rows.map(toLabel))
           ),
-      exposuresOf: (wallet) =>
+      exposuresOf: (wallet: string) =>
         sql<ExposureRow>`
           select * from wallet_exposures where wallet_address = ${wallet}
           order by hop_distance, exposure_amount_usd desc, counterparty_address`.pipe(
-          Effect.map((rows) => rows.map(toExposure)),
-          Effect.catchTag("SqlError", sqlFailure)
-        ),
-      launchesOf: (deployer) =>
-        sql<{ mint: string; evidence: ScanEvidence; first_seen: Date; peak: number | null; scans: string }>`
-          select latest.mint, latest.evidence, history.first_seen, history.peak, history.scans
-          from (select distinct mint from scans where deployer = ${deployer}) launched
-          cross join lateral (
-            select min(scanned_at) as first_seen, count(*) as scans,
-              max(${liquidityOf}) as peak
-            from scans where scans.mint = launched.mint
-          ) history
-          cross join lateral (
-            select mint, evidence from scans where scans.mint = launched.mint order by scanned_at desc, id desc limit 1
-          ) latest
-          order by history.first_seen desc, latest.mint`.pipe(
-          Effect.map((rows) =>
-            rows.map((row) => ({
-              mint: row.mint,
-              firstSeenAt: iso(row.first_seen),
-              latest: row.evidence, // stored in decoded form (see ScanCache)
-              peakLiquidityUsd: row.peak === null ? null : Number(row.peak),
-              scanCount: Number(row.scans)
-            }))
-          ),
-          Effect.catchTag("SqlError", sqlFailure)
-        ),
-      deployerRecords: (deployers) =>
-        deployers.length === 0
-          ? Effect.succeed(new Map())
-          : sql<{ deployer: string; launches: string; rugged: string; honeypots: string }>`
-              select launched.deployer, count(*) as launches,
-                count(*) filter (where latest.evidence ->> 'outcome' = 'rugged' or (
-                  history.peak >= ${RUG_PEAK_LIQUIDITY_USD} and latest.liquidity < history.peak * ${RUG_REMAINING_SHARE}
-                  and latest.liquidity < ${RUG_REMAINING_USD})) as rugged,
-                count(*) filter (where (latest.evidence -> 'trading' ->> 'isHoneypot')::boolean) as honeypots
-              from (select distinct deployer, mint from scans where deployer = any(${deployers}::text[])) launched
-              cross join lateral (
-                select max(${liquidityOf}) as peak from scans where scans.mint = launched.mint
-              ) history
-              cross join lateral (
-                select evidence, ${liquidityOf} as liquidity from scans
-                where scans.mint = launched.mint order by scanned_at desc, id desc limit 1
-              ) latest
-              group by launched.deployer`.pipe(
-            Effect.map((rows) =>
-              new Map(rows.map((row) => [row.deployer, {
-                launches: Number(row.launches),
-                rugged: Number(row.rugged),
-                honeypots: Number(row.honeypots)
-              }]))
-            ),
-            Effect.catchTag("SqlError", sqlFailure)
-          )
-    }
+          Effect.map((rows) => rows.map(toExposure))
+        )
+    })
   })
-)
+}) {}
 
-/** A store that holds no evidence: for tests of routes that are not about wallets. */
-export const WalletStoreEmpty = Layer.succeed(WalletStore, {
+/** A repository that holds no evidence: for tests of routes that are not about wallets. */
+export const WalletRepoEmpty = Layer.succeed(WalletRepo, WalletRepo.make({
   record: (lines) => Effect.succeed({ stored: 0, unchanged: lines.length }),
   labelsOf: () => Effect.succeed([]),
-  exposuresOf: () => Effect.succeed([]),
-  launchesOf: () => Effect.succeed([]),
-  deployerRecords: () => Effect.succeed(new Map())
-})
+  exposuresOf: () => Effect.succeed([])
+}))

@@ -1,11 +1,12 @@
-import { Effect, Layer } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import { Effect } from "effect"
 import type { Address } from "../Domain/Address.ts"
-import { SCREENING_DISCLAIMER, type WalletRiskPacket } from "./Schemas.ts"
+import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import { type LaunchOutcome, outcomeOf } from "../Deployer/History.ts"
+import { LaunchesRepo } from "../Deployer/LaunchesRepo.ts"
 import { assessToken } from "../Scoring/index.ts"
 import { assessWallet } from "../WalletScoring/index.ts"
-import { WalletStore } from "./WalletRepo.ts"
+import { SCREENING_DISCLAIMER, type WalletRiskPacket } from "./Schemas.ts"
+import { WalletRepo } from "./WalletRepo.ts"
 
 type Packet = typeof WalletRiskPacket.Type
 
@@ -14,23 +15,20 @@ const outcomeAsReported = (outcome: LaunchOutcome) => outcome === "unknown" ? nu
 
 // Gathers a wallet's cached evidence (labels, exposures, counterparties' labels and launch records,
 // its own launches) and runs the pure wallet model over it.
-export class WalletRisk extends Effect.Tag("WalletRisk")<WalletRisk, {
-  readonly packet: (wallet: Address, now: number) => Effect.Effect<Packet, ServiceUnavailable>
-}>() {}
-
-export const WalletRiskLive = Layer.effect(
-  WalletRisk,
-  Effect.gen(function*() {
-    const store = yield* WalletStore
+export class WalletRisk extends Effect.Service<WalletRisk>()("WalletRisk", {
+  dependencies: [WalletRepo.Default, LaunchesRepo.Default],
+  effect: Effect.gen(function*() {
+    const store = yield* WalletRepo
+    const launchHistory = yield* LaunchesRepo
     return {
-      packet: (wallet, now) =>
+      packet: (wallet: Address, now: number): Effect.Effect<Packet, ServiceUnavailable> =>
         Effect.gen(function*() {
           const exposures = yield* store.exposuresOf(wallet)
           const counterparties = [...new Set(exposures.map((exposure) => exposure.counterpartyAddress))]
           const [labels, records, launches] = yield* Effect.all([
             store.labelsOf([wallet, ...counterparties]),
-            store.deployerRecords(counterparties),
-            store.launchesOf(wallet)
+            launchHistory.deployerRecords(counterparties),
+            launchHistory.launchesOf(wallet)
           ])
           const counterpartyLabels = new Map<string, Array<(typeof labels)[number]>>()
           for (const label of labels) {
@@ -81,7 +79,7 @@ export const WalletRiskLive = Layer.effect(
             generatedAt: new Date(now).toISOString(),
             disclaimer: SCREENING_DISCLAIMER
           }
-        }),
+        })
     }
   })
-)
+}) {}

@@ -1,8 +1,7 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import type { WatchRule } from "../Decision/index.ts"
-import { sqlFailure } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface Watch {
   readonly id: string
@@ -22,16 +21,6 @@ export interface NewWatch {
   readonly pollSeconds: number
   readonly ttlSeconds: number
 }
-
-// Watch contracts, owned by an account: another account's watch does not exist for the caller.
-export class Watches extends Effect.Tag("Watches")<Watches, {
-  readonly create: (accountId: string, watch: NewWatch) => Effect.Effect<Watch, ServiceUnavailable>
-  readonly find: (accountId: string, id: string) => Effect.Effect<Option.Option<Watch>, ServiceUnavailable>
-  /** Unexpired watches, newest first. */
-  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<Watch>, ServiceUnavailable>
-  readonly remove: (accountId: string, id: string) => Effect.Effect<boolean, ServiceUnavailable>
-  readonly activeCount: (accountId: string) => Effect.Effect<number, ServiceUnavailable>
-}>() {}
 
 interface Row {
   readonly id: string
@@ -57,49 +46,47 @@ const toWatch = (row: Row): Watch => ({
 
 const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
-export const WatchesSql = Layer.effect(
-  Watches,
-  Effect.gen(function*() {
+// Watch contracts, owned by an account: another account's watch does not exist for the caller.
+export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
+  accessors: true,
+  effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    return {
-      create: (accountId, watch) =>
+    return repository({
+      create: (accountId: string, watch: NewWatch) =>
         sql<Row>`
           insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at)
           values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
             ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}))
-          returning *`.pipe(Effect.map((rows) => toWatch(rows[0]!)), Effect.catchTag("SqlError", sqlFailure)),
-      find: (accountId, id) =>
+          returning *`.pipe(Effect.map((rows) => toWatch(rows[0]!))),
+      find: (accountId: string, id: string): Effect.Effect<Option.Option<Watch>, SqlError.SqlError> =>
         isUuid(id)
           ? sql<Row>`select * from watches where id = ${id} and account_id = ${accountId}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWatch)),
-            Effect.catchTag("SqlError", sqlFailure)
+            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWatch))
           )
           : Effect.succeedNone,
-      list: (accountId) =>
+      /** Unexpired watches, newest first. */
+      list: (accountId: string) =>
         sql<Row>`
           select * from watches where account_id = ${accountId} and expires_at > now()
           order by created_at desc, id limit 1000`.pipe(
-          Effect.map((rows) => rows.map(toWatch)),
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.map((rows) => rows.map(toWatch))
         ),
-      remove: (accountId, id) =>
+      remove: (accountId: string, id: string): Effect.Effect<boolean, SqlError.SqlError> =>
         isUuid(id)
           ? sql`delete from watches where id = ${id} and account_id = ${accountId} returning id`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.catchTag("SqlError", sqlFailure)
+            Effect.map((rows) => rows.length > 0)
           )
           : Effect.succeed(false),
-      activeCount: (accountId) =>
+      activeCount: (accountId: string) =>
         sql<{ count: string }>`select count(*) from watches where account_id = ${accountId} and expires_at > now()`.pipe(
-          Effect.map((rows) => Number(rows[0]?.count ?? 0)),
-          Effect.catchTag("SqlError", sqlFailure)
+          Effect.map((rows) => Number(rows[0]?.count ?? 0))
         )
-    }
+    })
   })
-)
+}) {}
 
 /** In-memory double with the same rules, for tests of code above the repository. */
-export const WatchesMemory = Layer.sync(Watches, () => {
+export const WatchesMemory = Layer.sync(WatchesRepo, () => {
   const watches = new Map<string, Watch>()
   const owned = (accountId: string, id: string) => {
     const watch = watches.get(id)
@@ -109,7 +96,7 @@ export const WatchesMemory = Layer.sync(Watches, () => {
     [...watches.values()]
       .filter((watch) => watch.accountId === accountId && Date.parse(watch.expiresAt) > Date.now())
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-  return {
+  return WatchesRepo.make({
     create: (accountId, watch) =>
       Effect.sync(() => {
         const now = Date.now()
@@ -130,5 +117,5 @@ export const WatchesMemory = Layer.sync(Watches, () => {
     list: (accountId) => Effect.sync(() => active(accountId)),
     remove: (accountId, id) => Effect.sync(() => owned(accountId, id) !== undefined && watches.delete(id)),
     activeCount: (accountId) => Effect.sync(() => active(accountId).length)
-  }
+  })
 })

@@ -1,15 +1,10 @@
 import SwaggerParser from "@apidevtools/swagger-parser"
-import { describe, expect, test } from "bun:test"
-import { Layer } from "effect"
-import { ScanCacheMemory } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsMemory } from "../../src/Scans/ScanRequestsRepo.ts"
+import { memoryServices } from "../support/layers.ts"
 import { AccountsMemory } from "../../src/Accounts/Accounts.ts"
 import { QuotaMemory } from "../../src/Accounts/Quota.ts"
-import { PublicTrafficUnlimited } from "../../src/Accounts/PublicTraffic.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreEmpty } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesMemory } from "../../src/Watches/WatchesRepo.ts"
-import { HealthAlwaysReady } from "../../src/System/Health.ts"
+import { ScanRequestsMemory } from "../../src/Scans/ScanRequestsRepo.ts"
+import { describe, expect, test } from "bun:test"
+import { Layer } from "effect"
 import { runtimeFor } from "../support/effect.ts"
 import { testApp } from "../support/http.ts"
 
@@ -17,7 +12,7 @@ import { testApp } from "../support/http.ts"
 // After an intended change: UPDATE_OPENAPI_SNAPSHOT=1 bun test test/api/openapi.test.ts
 const SNAPSHOT = new URL("./openapi.snapshot.json", import.meta.url).pathname
 
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory, HealthAlwaysReady))
+const { runtime } = runtimeFor(memoryServices())
 const app = testApp((await runtime.runtime()).context)
 const served = async () => (await app("/openapi.json")).json() as Promise<Record<string, any>>
 

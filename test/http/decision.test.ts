@@ -1,17 +1,13 @@
 import { describe, expect, test } from "bun:test"
+import { sqlServices } from "../support/layers.ts"
+import { Accounts } from "../../src/Accounts/Accounts.ts"
+import { Quota } from "../../src/Accounts/Quota.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
+import { WalletRepo } from "../../src/Wallet/WalletRepo.ts"
 import { Effect, Layer, Schema } from "effect"
 import type { Scope } from "../../src/Domain/Scope.ts"
 import { WalletEvidenceLine } from "../../src/Domain/WalletEvidence.ts"
 import { drainingPositionScans } from "../../src/Demo/positions.ts"
-import { Accounts, AccountsSql } from "../../src/Accounts/Accounts.ts"
-import { makePublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
-import { Quota, QuotaSql } from "../../src/Accounts/Quota.ts"
-import { ScanCache, ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsSql } from "../../src/Scans/ScanRequestsRepo.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStore, WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesSql } from "../../src/Watches/WatchesRepo.ts"
-import { HealthSql } from "../../src/System/Health.ts"
 import type { ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -19,11 +15,7 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The decision routes and watch contracts end to end on the real database.
-const services = Layer.mergeAll(
-  ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql, WatchesSql,
-  makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)),
-  WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), HealthSql
-).pipe(Layer.provideMerge(TestDatabase))
+const services = sqlServices()
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 
@@ -36,7 +28,7 @@ const { accountId, key } = await keyWith(["token:risk:read", "watch:write"])
 const used = async () => (await run(Quota.usedThisMonth(accountId))).used
 
 const stored = async (scan: ScanEvidenceEncoded) => {
-  await run(ScanCache.record([decodeScan(scan)]))
+  await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
 const post = async (path: string, body: unknown, withKey = key) =>
@@ -94,7 +86,7 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
   test("a screened trader wallet is used: no wallet_profile_may_be_missing, and a sanctioned trader needs review", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const trader = newAddress()
-    await run(WalletStore.record(Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))([{
+    await run(WalletRepo.record(Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))([{
       type: "label", address: trader, label: "sanctioned", category: "sanctions", severity: "critical",
       source: "ofac_list", observedAt: minutesAgo(600)
     }])))

@@ -1,20 +1,15 @@
 import { describe, expect, test } from "bun:test"
-import { Layer } from "effect"
-import { ScanCacheMemory } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsMemory } from "../../src/Scans/ScanRequestsRepo.ts"
+import { memoryServices } from "../support/layers.ts"
 import { AccountsMemory } from "../../src/Accounts/Accounts.ts"
 import { QuotaMemory } from "../../src/Accounts/Quota.ts"
-import { PublicTrafficUnlimited } from "../../src/Accounts/PublicTraffic.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreEmpty } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesMemory } from "../../src/Watches/WatchesRepo.ts"
-import { HealthAlwaysReady } from "../../src/System/Health.ts"
+import { ScanRequestsMemory } from "../../src/Scans/ScanRequestsRepo.ts"
+import { Layer } from "effect"
 import { runtimeFor } from "../support/effect.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
 
 // Every failure, whatever its origin, is {"error": {code, message, requestId, details?}} with its status.
-const { runtime } = runtimeFor(Layer.mergeAll(ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory, HealthAlwaysReady))
+const { runtime } = runtimeFor(memoryServices())
 const app = testApp((await runtime.runtime()).context)
 
 const expectEnvelope = async (response: Response, status: number, code: string) => {

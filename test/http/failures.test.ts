@@ -1,34 +1,28 @@
 import { describe, expect, test } from "bun:test"
+import { memoryServices } from "../support/layers.ts"
+import { ScanRequestsRepo } from "../../src/Scans/ScanRequestsRepo.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { SqlError } from "@effect/sql"
 import { HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, FiberId, Layer } from "effect"
 import { classify } from "../../src/Http/Envelope.ts"
-import { ScanCache } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequests } from "../../src/Scans/ScanRequestsRepo.ts"
 import { ServiceUnavailable } from "../../src/Domain/Errors.ts"
-import { AccountsMemory } from "../../src/Accounts/Accounts.ts"
-import { QuotaMemory } from "../../src/Accounts/Quota.ts"
-import { PublicTrafficUnlimited } from "../../src/Accounts/PublicTraffic.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreEmpty } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesMemory } from "../../src/Watches/WatchesRepo.ts"
-import { HealthAlwaysReady } from "../../src/System/Health.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { read, testApp } from "../support/http.ts"
 import { newAddress } from "../support/fixtures.ts"
 
 // Services that fail the way a lost database and a bug do: the envelope says 503 and 500, and leaks nothing.
-const down = Layer.succeed(ScanCache, {
+const down = Layer.succeed(ScansRepo, ScansRepo.make({
   latest: () => Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
   latestMany: () => Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
   record: () => Effect.die(new Error("not used")),
   history: () => Effect.die(new Error("not used"))
-})
-const buggy = Layer.succeed(ScanRequests, {
+}))
+const buggy = Layer.succeed(ScanRequestsRepo, ScanRequestsRepo.make({
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
   pending: () => Effect.die(new Error("not used"))
-})
-const { runtime } = runtimeFor(Layer.mergeAll(down, buggy, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty, WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory, HealthAlwaysReady))
+}))
+const { runtime } = runtimeFor(memoryServices({ scans: down, scanRequests: buggy }))
 const app = testApp((await runtime.runtime()).context)
 
 describe("failure statuses", () => {

@@ -1,23 +1,19 @@
 import { describe, expect, test } from "bun:test"
-import { Context, Effect, Layer, Logger, LogLevel, Scope } from "effect"
+import { Accounts } from "../../src/Accounts/Accounts.ts"
+import { PublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
+import { Context, Effect, Exit, Logger, LogLevel, Scope } from "effect"
+import type { AppServices } from "../../src/Http/App.ts"
 import { makeServerFetch } from "../../src/Http/Server.ts"
 import { makeFastPath } from "../../src/RiskCheck/FastPath.ts"
 import { lifecycle } from "../../src/System/Lifecycle.ts"
-import type { AppServices } from "../../src/Http/Services.ts"
-import { Accounts, AccountsSql } from "../../src/Accounts/Accounts.ts"
-import { HealthSql } from "../../src/System/Health.ts"
-import { makePublicTraffic, PublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
-import { QuotaSql } from "../../src/Accounts/Quota.ts"
-import { ScanCache } from "../../src/Scans/ScansRepo.ts"
-import { HotScans, makeCachedScanCache } from "../../src/Scans/LatestScanCache.ts"
-import { ScanRequestsSql } from "../../src/Scans/ScanRequestsRepo.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesSql } from "../../src/Watches/WatchesRepo.ts"
+import { LatestScanCache } from "../../src/Scans/LatestScanCache.ts"
 import type { Address } from "../../src/Domain/Address.ts"
+import { ServiceUnavailable } from "../../src/Domain/Errors.ts"
 import type { ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
-import { databaseKind, TestDatabase } from "../support/database.ts"
+import { databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
+import { sqlServices } from "../support/layers.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
 
 // The risk-check fast path (served from memory straight from Bun) must be indistinguishable from the
@@ -27,27 +23,17 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 
 const PER_MINUTE = 5 // small, so the 429 case is reachable; every case uses its own client address
 const { run, runtime } = runtimeFor(
-  Layer.mergeAll(
-    makeCachedScanCache({ size: 1_000, ttlSeconds: 60, notifications: false }),
-    ScanRequestsSql,
-    AccountsSql,
-    QuotaSql,
-    makePublicTraffic({ perMinute: PER_MINUTE }).pipe(Layer.provide(AccountsSql)),
-    WalletStoreSql,
-    WalletRiskLive.pipe(Layer.provide(WalletStoreSql)),
-    WatchesSql,
-    HealthSql
-  ).pipe(Layer.provideMerge(TestDatabase))
+  sqlServices({ perMinute: PER_MINUTE, cache: { size: 1_000, ttlSeconds: 60, notifications: false } })
 )
-const services = (await runtime.runtime()).context as Context.Context<AppServices | HotScans>
+const services: Context.Context<AppServices> = (await runtime.runtime()).context
 const quiet = Logger.minimumLogLevel(LogLevel.Warning)
 const scope = Effect.runSync(Scope.make())
 const served = await Effect.runPromise(Scope.extend(makeServerFetch(services, quiet), scope))
 const viaHttpApi = await Effect.runPromise(Scope.extend(makeServerFetch(services, quiet, { fastPath: false }), scope))
+const cache = Context.get(services, LatestScanCache)
 const fastOnly = makeFastPath({
-  hot: Context.get(services, HotScans),
+  scans: cache,
   traffic: Context.get(services, PublicTraffic),
-  trustProxy: false,
   maxBodyBytes: 65_536,
   log: undefined
 })
@@ -57,7 +43,7 @@ let clients = 0
 const newClient = () => `10.0.${Math.floor(++clients / 250)}.${clients % 250}`
 
 const stored = async (scan: ScanEvidenceEncoded): Promise<string> => {
-  await run(ScanCache.record([decodeScan(scan)]))
+  await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
 const get = (path: string, headers: Record<string, string> = {}) =>
@@ -178,9 +164,12 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     const client = newClient()
     const handedOn: Array<string> = []
     const failing = makeFastPath({
-      hot: { peek: () => undefined, load: () => Promise.reject(new Error("database down")) },
+      scans: {
+        ...cache,
+        peek: () => undefined,
+        load: () => Promise.resolve(Exit.fail(new ServiceUnavailable({ message: "database down" })))
+      },
       traffic: Context.get(services, PublicTraffic),
-      trustProxy: false,
       maxBodyBytes: 65_536,
       log: undefined
     })
@@ -266,14 +255,13 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     })
   })
 
-  test("HotScans answers only what the cache holds", async () => {
-    const hot = Context.get(services, HotScans)
+  test("peek answers only what the cache holds", async () => {
     const mint = await stored(okScan())
-    expect(hot.peek(mint)).toBeUndefined()
-    await run(ScanCache.latest(mint as Address))
-    expect(hot.peek(mint)).toBeUndefined() // kept from its second read on
-    await run(ScanCache.latest(mint as Address))
-    expect(hot.peek(mint)?.evidence.mint).toBe(mint as Address)
-    expect(hot.peek(newAddress())).toBeUndefined()
+    expect(cache.peek(mint)).toBeUndefined()
+    await run(cache.latest(mint as Address))
+    expect(cache.peek(mint)).toBeUndefined() // kept from its second read on
+    await run(cache.latest(mint as Address))
+    expect(cache.peek(mint)?.evidence.mint).toBe(mint as Address)
+    expect(cache.peek(newAddress())).toBeUndefined()
   })
 })

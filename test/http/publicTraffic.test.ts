@@ -1,15 +1,9 @@
 import { describe, expect, test } from "bun:test"
+import { sqlServices } from "../support/layers.ts"
+import { Accounts } from "../../src/Accounts/Accounts.ts"
+import { PublicTraffic, makeWindows } from "../../src/Accounts/PublicTraffic.ts"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import { Accounts, AccountsSql } from "../../src/Accounts/Accounts.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesSql } from "../../src/Watches/WatchesRepo.ts"
-import { HealthSql } from "../../src/System/Health.ts"
-import { makePublicTraffic, makeWindows, PublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
-import { QuotaSql } from "../../src/Accounts/Quota.ts"
-import { ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsSql } from "../../src/Scans/ScanRequestsRepo.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { newAddress } from "../support/fixtures.ts"
@@ -17,9 +11,7 @@ import { read, testApp } from "../support/http.ts"
 
 // The open routes: a per-client limit kept in memory, and X-Api-Key attribution that never fails a call.
 const LIMIT = 3
-const services = Layer.mergeAll(
-  ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: LIMIT }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql
-).pipe(Layer.provideMerge(TestDatabase))
+const services = sqlServices({ perMinute: LIMIT })
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 
@@ -70,7 +62,7 @@ describe(`public route traffic on ${databaseKind}`, () => {
     const got = await check({ "x-api-key": key })
     expect([got.status, got.headers["x-ratelimit-remaining"]]).toEqual([200, "2"])
     const counted = await run(Effect.gen(function*() {
-      yield* PublicTraffic.flush
+      yield* Effect.flatMap(PublicTraffic, (traffic) => traffic.flush)
       const sql = yield* SqlClient.SqlClient
       return yield* sql<{ requests: string }>`select requests from public_usage where account_id = ${accountId}`
     }))

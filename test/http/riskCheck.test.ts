@@ -1,14 +1,7 @@
 import { describe, expect, test } from "bun:test"
+import { sqlServices } from "../support/layers.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { Effect, Layer } from "effect"
-import { ScanCache, ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsSql } from "../../src/Scans/ScanRequestsRepo.ts"
-import { AccountsSql } from "../../src/Accounts/Accounts.ts"
-import { QuotaSql } from "../../src/Accounts/Quota.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesSql } from "../../src/Watches/WatchesRepo.ts"
-import { HealthSql } from "../../src/System/Health.ts"
-import { makePublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
 import type { ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -16,11 +9,11 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The public routes end to end: HttpApi, handlers, SQL services and the real database.
-const { run, runtime } = runtimeFor(Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql).pipe(Layer.provideMerge(TestDatabase)))
+const { run, runtime } = runtimeFor(sqlServices())
 const app = testApp((await runtime.runtime()).context)
 
 const stored = async (scan: ScanEvidenceEncoded): Promise<string> => {
-  await run(ScanCache.record([decodeScan(scan)]))
+  await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
 const okScan = (minutes = 1) => cleanScan(newAddress(), { scannedAt: minutesAgo(minutes) })

@@ -1,30 +1,20 @@
 import { describe, expect, test } from "bun:test"
+import { Health } from "../../src/System/Health.ts"
 import { Effect, Layer } from "effect"
-import { AccountsMemory } from "../../src/Accounts/Accounts.ts"
-import { Health, HealthSql } from "../../src/System/Health.ts"
-import { PublicTrafficUnlimited } from "../../src/Accounts/PublicTraffic.ts"
-import { QuotaMemory } from "../../src/Accounts/Quota.ts"
-import { ScanCacheMemory } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsMemory } from "../../src/Scans/ScanRequestsRepo.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreEmpty } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesMemory } from "../../src/Watches/WatchesRepo.ts"
 import { latestMigration } from "../../src/Sql/Migrations.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
+import { memoryServices } from "../support/layers.ts"
 import { read, testApp } from "../support/http.ts"
 
-const others = Layer.mergeAll(
-  ScanCacheMemory, ScanRequestsMemory, AccountsMemory, QuotaMemory, PublicTrafficUnlimited, WalletStoreEmpty,
-  WalletRiskLive.pipe(Layer.provide(WalletStoreEmpty)), WatchesMemory
-)
-
-const live = runtimeFor(Layer.mergeAll(others, HealthSql.pipe(Layer.provide(TestDatabase))))
+const live = runtimeFor(memoryServices({ health: Health.Default.pipe(Layer.provide(TestDatabase)) }))
 const liveApp = testApp((await live.runtime.runtime()).context)
 
-const down = runtimeFor(Layer.mergeAll(others, Layer.succeed(Health, {
-  readiness: Effect.succeed({ ready: false, database: "unreachable" as const, migration: null, expectedMigration: latestMigration })
-})))
+const down = runtimeFor(memoryServices({
+  health: Layer.succeed(Health, Health.make({
+    readiness: Effect.succeed({ ready: false, database: "unreachable" as const, migration: null, expectedMigration: latestMigration })
+  }))
+}))
 const downApp = testApp((await down.runtime.runtime()).context)
 
 describe(`probes on ${databaseKind}`, () => {

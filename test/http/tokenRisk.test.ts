@@ -1,22 +1,17 @@
 import { describe, expect, test } from "bun:test"
+import { sqlServices } from "../support/layers.ts"
+import { Accounts, type PlanChange } from "../../src/Accounts/Accounts.ts"
+import { Quota } from "../../src/Accounts/Quota.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { Effect, Layer } from "effect"
 import type { Scope } from "../../src/Domain/Scope.ts"
-import { Accounts, AccountsSql, type PlanChange } from "../../src/Accounts/Accounts.ts"
-import { Quota, QuotaSql } from "../../src/Accounts/Quota.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesSql } from "../../src/Watches/WatchesRepo.ts"
-import { HealthSql } from "../../src/System/Health.ts"
-import { makePublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
-import { ScanCache, ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsSql } from "../../src/Scans/ScanRequestsRepo.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../support/fixtures.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 
 // The keyed token risk route end to end: auth, scopes, metering and the packet, on the real database.
-const services = Layer.mergeAll(ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)), WalletStoreSql, WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql).pipe(Layer.provideMerge(TestDatabase))
+const services = sqlServices()
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 
@@ -29,7 +24,7 @@ const newKey = async (change: PlanChange = { plan: "free" }, scopes: ReadonlyArr
 const used = (accountId: string) => run(Effect.map(Quota.usedThisMonth(accountId), (usage) => usage.used))
 const scanned = async () => {
   const scan = cleanScan(newAddress())
-  await run(ScanCache.record([decodeScan(scan)]))
+  await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
 const tokenRisk = async (key: string | undefined, body: unknown) =>

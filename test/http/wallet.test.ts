@@ -1,27 +1,19 @@
 import { describe, expect, test } from "bun:test"
+import { sqlServices } from "../support/layers.ts"
+import { Accounts } from "../../src/Accounts/Accounts.ts"
+import { Quota } from "../../src/Accounts/Quota.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
+import { WalletRepo } from "../../src/Wallet/WalletRepo.ts"
 import { Effect, Layer, Schema } from "effect"
 import type { Scope } from "../../src/Domain/Scope.ts"
 import { WalletEvidenceLine } from "../../src/Domain/WalletEvidence.ts"
-import { Accounts, AccountsSql } from "../../src/Accounts/Accounts.ts"
-import { makePublicTraffic } from "../../src/Accounts/PublicTraffic.ts"
-import { Quota, QuotaSql } from "../../src/Accounts/Quota.ts"
-import { ScanCache, ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
-import { ScanRequestsSql } from "../../src/Scans/ScanRequestsRepo.ts"
-import { WalletRiskLive } from "../../src/Wallet/WalletRisk.ts"
-import { WalletStore, WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { WatchesSql } from "../../src/Watches/WatchesRepo.ts"
-import { HealthSql } from "../../src/System/Health.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
 import { postJson, read, testApp } from "../support/http.ts"
 
 // Wallet screening and deployer history end to end on the real database.
-const services = Layer.mergeAll(
-  ScanCacheSql, ScanRequestsSql, AccountsSql, QuotaSql, WalletStoreSql,
-  makePublicTraffic({ perMinute: 1_200 }).pipe(Layer.provide(AccountsSql)),
-  WalletRiskLive.pipe(Layer.provide(WalletStoreSql)), WatchesSql, HealthSql
-).pipe(Layer.provideMerge(TestDatabase))
+const services = sqlServices()
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 
@@ -33,7 +25,7 @@ const keyWith = (scopes: ReadonlyArray<Scope>) =>
 const { accountId, key } = await keyWith(["wallet:risk:read", "deployer:history:read"])
 
 const decodeLines = Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))
-const storeLines = (lines: ReadonlyArray<unknown>) => run(WalletStore.record(decodeLines(lines)))
+const storeLines = (lines: ReadonlyArray<unknown>) => run(WalletRepo.record(decodeLines(lines)))
 const label = (address: string, name: string, severity: string, category = "sanctions") =>
   ({ type: "label", address, label: name, category, severity, source: "manual_review", detail: "", observedAt: minutesAgo(600) })
 const exposure = (wallet: string, counterparty: string, hopDistance: number, exposureAmountUsd = 20_000, category = "sanctions") => ({
@@ -91,7 +83,7 @@ describe(`POST /api/v1/wallet/risk on ${databaseKind}`, () => {
   test("a deployer's own launches appear as deployedTokens and rugs as a signal", async () => {
     const deployer = newAddress()
     const drained = cleanScan(newAddress(), { scannedAt: minutesAgo(60 * 24) })
-    await run(ScanCache.record([
+    await run(ScansRepo.record([
       decodeScan({ ...drained, deployer: { address: deployer, priorLaunches: 0, priorRugs: 0, priorHoneypots: 0, flagged: false } }),
       decodeScan({
         ...drained,
@@ -133,7 +125,7 @@ describe(`GET /api/v1/deployer/{wallet}/history on ${databaseKind}`, () => {
   }))
 
   test("lists every launch with metrics that match the scans", async () => {
-    await run(ScanCache.record(launches.map((scan) => decodeScan(scan))))
+    await run(ScansRepo.record(launches.map((scan) => decodeScan(scan))))
     const got = await history(deployer)
     expect(got.status).toBe(200)
     expect(got.body.data.launches.map((launch: { symbol: string }) => launch.symbol)).toEqual(["L0", "L1", "L2", "L3", "L4", "L5", "L6"])

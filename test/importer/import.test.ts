@@ -1,13 +1,13 @@
 import { describe, expect } from "bun:test"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
+import { WalletRepo } from "../../src/Wallet/WalletRepo.ts"
 import { Effect, Layer, Option, Stream } from "effect"
 import { importScans, importWalletEvidence } from "../../src/Scans/Import.ts"
-import { WalletStore, WalletStoreSql } from "../../src/Wallet/WalletRepo.ts"
-import { ScanCache, ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, minutesAgo, newAddress } from "../support/fixtures.ts"
 
-const { it } = runtimeFor(Layer.mergeAll(ScanCacheSql, WalletStoreSql).pipe(Layer.provideMerge(TestDatabase)))
+const { it } = runtimeFor(Layer.mergeAll(ScansRepo.Default, WalletRepo.Default).pipe(Layer.provideMerge(TestDatabase)))
 const lines = (...text: ReadonlyArray<string>) => Stream.fromIterable(text)
 
 describe(`NDJSON import on ${databaseKind}`, () => {
@@ -30,7 +30,7 @@ describe(`NDJSON import on ${databaseKind}`, () => {
       expect(report.errors[1]!.reason).toStartWith("mint: ")
       expect(report.errors[2]!.reason).toContain("trading.isHoneypot")
       expect(report.errors[3]!.reason).toContain("surprise")
-      expect(Option.isSome(yield* ScanCache.latest(b))).toBe(true)
+      expect(Option.isSome(yield* ScansRepo.latest(b))).toBe(true)
     }))
 
   it("a NUL character or a scan dated in the future is a line error; the rest of the batch is stored", () =>
@@ -45,7 +45,7 @@ describe(`NDJSON import on ${databaseKind}`, () => {
       expect(report.errors[0]!.reason).toContain("NUL")
       expect(report.errors[1]!.reason).toStartWith("scannedAt: ")
       expect(report.errors[1]!.reason).toContain("in the future")
-      expect(Option.isSome(yield* ScanCache.latest(c))).toBe(true)
+      expect(Option.isSome(yield* ScansRepo.latest(c))).toBe(true)
     }))
 
   it("re-importing the same lines changes nothing", () =>
@@ -96,7 +96,7 @@ describe(`wallet evidence import on ${databaseKind}`, () => {
       const again = yield* importWalletEvidence(lines(...file))
       expect({ inserted: first.inserted, invalid: first.errors.map((error) => error.line) }).toEqual({ inserted: 2, invalid: [3, 4, 5] })
       expect([again.inserted, again.duplicates]).toEqual([0, 2])
-      expect((yield* WalletStore.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([5_000])
+      expect((yield* WalletRepo.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([5_000])
     }))
 
   it("a newer observation of the same exposure replaces the older one; an older one changes nothing", () =>
@@ -106,6 +106,6 @@ describe(`wallet evidence import on ${databaseKind}`, () => {
       const newer = yield* importWalletEvidence(lines(exposure(wallet, counterparty, minutesAgo(10), 9_000)))
       const older = yield* importWalletEvidence(lines(exposure(wallet, counterparty, minutesAgo(90), 1_000)))
       expect([newer.inserted, older.inserted]).toEqual([1, 0])
-      expect((yield* WalletStore.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([9_000])
+      expect((yield* WalletRepo.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([9_000])
     }))
 })

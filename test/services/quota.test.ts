@@ -1,7 +1,7 @@
 import { describe, expect } from "bun:test"
+import { Accounts, AccountsMemory, type Caller } from "../../src/Accounts/Accounts.ts"
+import { Quota, QuotaMemory } from "../../src/Accounts/Quota.ts"
 import { Effect, Layer } from "effect"
-import { Accounts, AccountsMemory, AccountsSql, type Caller } from "../../src/Accounts/Accounts.ts"
-import { Quota, QuotaMemory, QuotaSql } from "../../src/Accounts/Quota.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 
@@ -56,4 +56,4 @@ const suite = (name: string, layer: Layer.Layer<Accounts | Quota>) =>
   })
 
 suite("in-memory quota", Layer.mergeAll(AccountsMemory, QuotaMemory))
-suite(`SQL quota on ${databaseKind}`, Layer.mergeAll(AccountsSql, QuotaSql).pipe(Layer.provideMerge(TestDatabase)))
+suite(`SQL quota on ${databaseKind}`, Layer.mergeAll(Accounts.Default, Quota.Default).pipe(Layer.provideMerge(TestDatabase)))

@@ -1,8 +1,8 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { FetchHttpClient, HttpApiBuilder, HttpApiClient, HttpServer } from "@effect/platform"
 import { afterAll } from "bun:test"
-import { type Context, Layer, Logger, LogLevel } from "effect"
-import { AppLive } from "../../src/Http/App.ts"
-import type { AppServices } from "../../src/Http/Services.ts"
+import { type Context, Effect, Layer, Logger, LogLevel } from "effect"
+import { RiskApi } from "../../src/Api.ts"
+import { AppLive, type AppServices } from "../../src/Http/App.ts"
 
 export type { AppServices }
 
@@ -18,6 +18,25 @@ export const testApp = (services: Context.Context<AppServices>) => {
   afterAll(() => dispose())
   return (path: string, init?: RequestInit): Promise<Response> => handler(new Request(`http://localhost${path}`, init))
 }
+
+type App = ReturnType<typeof testApp>
+
+/**
+ * The typed client of the same HttpApi definition, calling the in-process app: a success is the decoded
+ * body, a failure the decoded error class (from its envelope), so a route test reads like a caller's code.
+ */
+export const testClient = (app: App, headers: Record<string, string> = {}) =>
+  Effect.runSync(
+    HttpApiClient.make(RiskApi, { baseUrl: "http://localhost" }).pipe(
+      Effect.provide(FetchHttpClient.layer),
+      Effect.provideService(FetchHttpClient.Fetch, ((input: string | URL | Request, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input))
+        const merged = new Headers(init?.headers)
+        for (const [name, value] of Object.entries(headers)) merged.set(name, value)
+        return app(`${url.pathname}${url.search}`, { ...init, headers: merged })
+      }) as typeof fetch)
+    )
+  )
 
 /** A POST as an HTTP client sends it, Content-Length included. */
 export const postJson = (body: unknown, headers: Record<string, string> = {}): RequestInit => {

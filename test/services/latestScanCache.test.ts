@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { Address } from "../../src/Domain/Address.ts"
-import { ScanCache, ScanCacheSql } from "../../src/Scans/ScansRepo.ts"
-import { HotScans, makeCachedScanCache } from "../../src/Scans/LatestScanCache.ts"
+import { LatestScanCache, latestScanCacheWith } from "../../src/Scans/LatestScanCache.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { databaseKind, TestDatabase } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
@@ -10,20 +12,24 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtur
 // The in-process cache without notifications, as on the embedded database: scans written since the last
 // look are polled for. Entries here live one second (SCAN_CACHE_TTL_SECONDS=1), then are answered for at
 // most one more second while a background read refreshes them.
-const { run } = runtimeFor(
-  makeCachedScanCache({ size: 3, ttlSeconds: 1, notifications: false }).pipe(Layer.provideMerge(TestDatabase))
+const { run, runtime } = runtimeFor(
+  latestScanCacheWith({ size: 3, ttlSeconds: 1, notifications: false }).pipe(
+    Layer.provideMerge(ScansRepo.Default),
+    Layer.provideMerge(TestDatabase)
+  )
 )
 
 const record = (mint: Address, minutes: number) =>
-  run(ScanCache.record([decodeScan(cleanScan(mint, { scannedAt: minutesAgo(minutes), symbol: `M${minutes}` }))]))
+  run(ScansRepo.record([decodeScan(cleanScan(mint, { scannedAt: minutesAgo(minutes), symbol: `M${minutes}` }))]))
 const peekSymbol = (mint: Address) =>
-  run(Effect.map(HotScans, (hot) => {
-    const scan = hot.peek(mint)
+  run(Effect.map(LatestScanCache, (cache) => {
+    const scan = cache.peek(mint)
     return scan === undefined ? "not in memory" : scan === null ? "never scanned" : scan.evidence.symbol ?? "no symbol"
   }))
+const latest = (mint: Address) => Effect.flatMap(LatestScanCache, (cache) => cache.latest(mint))
 const latestSymbol = async (mint: Address) =>
-  Option.getOrElse(Option.map(await run(ScanCache.latest(mint)), (scan) => scan.evidence.symbol ?? "no symbol"), () => "none")
-const keep = (mint: Address) => run(Effect.zipRight(ScanCache.latest(mint), ScanCache.latest(mint)))
+  Option.getOrElse(Option.map(await run(latest(mint)), (scan) => scan.evidence.symbol ?? "no symbol"), () => "none")
+const keep = (mint: Address) => run(Effect.zipRight(latest(mint), latest(mint)))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe(`latest-scan cache on ${databaseKind}`, () => {
@@ -67,7 +73,7 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     const hot = newAddress()
     await keep(hot)
     const once = Array.from({ length: 10 }, () => newAddress())
-    for (const mint of once) await run(ScanCache.latest(mint))
+    for (const mint of once) await run(latest(mint))
     expect(await Promise.all(once.map(peekSymbol))).toEqual(Array(10).fill("not in memory"))
     expect(await peekSymbol(hot)).toBe("never scanned")
   })
@@ -80,21 +86,26 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
 
   test("concurrent reads of the same cold mints share database reads, single and batch alike", async () => {
     const reads = { latest: 0, latestMany: 0 }
+    // The same database as the rest of this file (starting another embedded one would cost seconds).
+    const database = Context.pick(SqlClient.SqlClient, PgClient.PgClient)((await runtime.runtime()).context)
     const counting = Layer.effect(
-      ScanCache,
-      Effect.map(Effect.provide(ScanCache, ScanCacheSql), (sql) => ({
+      ScansRepo,
+      Effect.map(ScansRepo, (sql) => ScansRepo.make({
         ...sql,
         latest: (mint: Address) => Effect.zipRight(Effect.sync(() => reads.latest++), sql.latest(mint)),
         latestMany: (mints: ReadonlyArray<Address>) => Effect.zipRight(Effect.sync(() => reads.latestMany++), sql.latestMany(mints))
       }))
-    )
+    ).pipe(Layer.provide(ScansRepo.Default))
     const cache = ManagedRuntime.make(
-      makeCachedScanCache({ size: 100, ttlSeconds: 60, notifications: false }, counting).pipe(Layer.provide(TestDatabase))
+      latestScanCacheWith({ size: 100, ttlSeconds: 60, notifications: false }).pipe(
+        Layer.provide(counting),
+        Layer.provide(Layer.succeedContext(database))
+      )
     )
     try {
       const mints = Array.from({ length: 5 }, () => newAddress())
-      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => ScanCache.latestMany(mints)), { concurrency: "unbounded" }))
-      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => ScanCache.latest(mints[0]!)), { concurrency: "unbounded" }))
+      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints))), { concurrency: "unbounded" }))
+      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => latest(mints[0]!)), { concurrency: "unbounded" }))
       expect(reads).toEqual({ latest: 1, latestMany: 1 }) // 20 batches, one query; then 20 checks, one query
     } finally {
       await cache.dispose()

@@ -1,5 +1,5 @@
 // HttpApi documents its built-in decode error with its own `_tag` shape, but on the wire every schema
-// failure is our `invalid_request` envelope (see http/ErrorEnvelope.ts). This rewrites the generated
+// failure is our `invalid_request` envelope (see Http/Envelope.ts). This rewrites the generated
 // document so it shows only what the server sends, and documents the request id header once per response.
 
 type Json = Record<string, unknown>

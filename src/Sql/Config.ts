@@ -1,0 +1,22 @@
+import { Config, Option, Redacted } from "effect"
+
+// The database settings; see the README's configuration table.
+export const DatabaseConfig = Config.all({
+  url: Config.redacted("DATABASE_URL").pipe(
+    Config.validate({
+      message: "DATABASE_URL must be a postgres:// or postgresql:// URL",
+      validation: (url) => /^postgres(ql)?:\/\/[^\s]+$/.test(Redacted.value(url)) && URL.canParse(Redacted.value(url))
+    }),
+    Config.option
+  ),
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  poolSize: Config.integer("DATABASE_POOL_SIZE").pipe(
+    Config.validate({ message: "DATABASE_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 }),
+    Config.withDefault(10)
+  ),
+  seedDemo: Config.boolean("SEED_DEMO").pipe(Config.option)
+})
+export type DatabaseConfig = Config.Config.Success<typeof DatabaseConfig>
+
+export const isEmbedded = (config: DatabaseConfig): boolean => Option.isNone(config.url)
+

@@ -1,0 +1,90 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import { CurrentCaller } from "../Accounts/Auth.ts"
+import { metaOf } from "../Accounts/Meta.ts"
+import { type Charge, metered } from "../Accounts/Metered.ts"
+import { RiskApi } from "../Api.ts"
+import { WATCH_METRICS, type WatchRule } from "../Decision/index.ts"
+import { parseAddress } from "../Domain/Address.ts"
+import { MAX_ACTIVE_WATCHES, SET_WATCH_COST, WATCH_CONTRACT_VERSION, WATCH_READ_COST } from "./Api.ts"
+import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
+import { type Watch, WatchesRepo } from "./WatchesRepo.ts"
+
+/** A watch of the calling account, or 404 watch_not_found (another account's watch does not exist for it). */
+export const ownedWatch = (watches: WatchesRepo, accountId: string, id: string) =>
+  Effect.flatMap(watches.find(accountId, id), (found) =>
+    Option.isSome(found)
+      ? Effect.succeed(found.value)
+      : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` })))
+
+// Normalised: one copy of each rule, in the order of the documented metric list, then comparison.
+const normalise = (rules: ReadonlyArray<WatchRule>): ReadonlyArray<WatchRule> => {
+  const unique = new Map(rules.map((rule) => [`${rule.metric}/${rule.comparison}/${rule.threshold}`, rule]))
+  return [...unique.values()].sort((a, b) =>
+    WATCH_METRICS.indexOf(a.metric) - WATCH_METRICS.indexOf(b.metric) || a.comparison.localeCompare(b.comparison) ||
+    a.threshold - b.threshold)
+}
+
+const recordOf = (watch: Watch) => ({
+  watch_id: watch.id,
+  mint: watch.mint,
+  label: watch.label,
+  rules: watch.rules,
+  poll_seconds: watch.pollSeconds,
+  created_at: watch.createdAt,
+  expires_at: watch.expiresAt,
+  next_check_at: new Date(Date.parse(watch.createdAt) + watch.pollSeconds * 1000).toISOString(),
+  stored_only: true as const
+})
+
+export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
+  Effect.gen(function*() {
+    const watches = yield* WatchesRepo
+    const metaOfCall = ({ caller, cost, standing }: Charge) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        metaOf({ scope: caller.scope, standing, cost, now, contractVersion: WATCH_CONTRACT_VERSION }))
+    // Free calls still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
+    const free = <A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
+      metered(WATCH_READ_COST)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+    return handlers
+      .handle("setWatch", ({ payload }) =>
+        Effect.gen(function*() {
+          const caller = yield* CurrentCaller
+          const mint = yield* parseAddress(payload.mint)
+          if ((yield* watches.activeCount(caller.accountId)) >= MAX_ACTIVE_WATCHES) {
+            return yield* new WatchLimitReached({ message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.` })
+          }
+          return yield* metered(SET_WATCH_COST)((charge) => Effect.gen(function*() {
+          const watch = yield* watches.create(caller.accountId, {
+            mint,
+            label: payload.label ?? null,
+            rules: normalise(payload.rules),
+            pollSeconds: payload.pollSeconds,
+            ttlSeconds: payload.ttlSeconds
+          })
+          return { data: recordOf(watch), meta: yield* metaOfCall(charge) }
+          }))
+        }))
+      .handle("listWatches", () =>
+        free((charge) =>
+          Effect.gen(function*() {
+            return { data: (yield* watches.list(charge.caller.accountId)).map(recordOf), meta: yield* metaOfCall(charge) }
+          })
+        ))
+      .handle("getWatch", ({ path }) =>
+        free((charge) =>
+          Effect.gen(function*() {
+            const watch = yield* ownedWatch(watches, charge.caller.accountId, path.id)
+            return { data: recordOf(watch), meta: yield* metaOfCall(charge) }
+          })
+        ))
+      .handle("deleteWatch", ({ path }) =>
+        free((charge) =>
+          Effect.gen(function*() {
+            if (!(yield* watches.remove(charge.caller.accountId, path.id))) {
+              return yield* new WatchNotFound({ message: `No watch ${path.id} for this account.` })
+            }
+            return { data: { watch_id: path.id, deleted: true as const }, meta: yield* metaOfCall(charge) }
+          })
+        ))
+  }))

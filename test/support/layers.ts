@@ -1,0 +1,60 @@
+import { Layer } from "effect"
+import { Accounts, AccountsMemory } from "../../src/Accounts/Accounts.ts"
+import { PublicTrafficUnlimited, publicTrafficWith } from "../../src/Accounts/PublicTraffic.ts"
+import { Quota, QuotaMemory } from "../../src/Accounts/Quota.ts"
+import { LaunchesEmpty, LaunchesRepo } from "../../src/Deployer/LaunchesRepo.ts"
+import { LatestScanCacheOff, latestScanCacheWith } from "../../src/Scans/LatestScanCache.ts"
+import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/Scans/ScanRequestsRepo.ts"
+import { ScansRepo, ScansRepoMemory } from "../../src/Scans/ScansRepo.ts"
+import { Health, HealthAlwaysReady } from "../../src/System/Health.ts"
+import { WalletRepo, WalletRepoEmpty } from "../../src/Wallet/WalletRepo.ts"
+import { WalletRisk } from "../../src/Wallet/WalletRisk.ts"
+import { WatchesMemory, WatchesRepo } from "../../src/Watches/WatchesRepo.ts"
+import { TestDatabase } from "./database.ts"
+
+// The test layers of the app's services: a new service is one edit here.
+
+export interface ServiceOptions {
+  /** PUBLIC_RATE_LIMIT_PER_MINUTE of the public routes (default 1,200). */
+  readonly perMinute?: number
+  /** The latest-scan cache; off (every read goes to the database) unless a test is about it. */
+  readonly cache?: { readonly size: number; readonly ttlSeconds: number; readonly notifications: boolean }
+}
+
+/** Every service of the app (and the WalletRepo that imports write to) over SQL on one test database. */
+export const sqlServices = (options: ServiceOptions = {}) =>
+  Layer.mergeAll(
+    options.cache === undefined ? LatestScanCacheOff : latestScanCacheWith(options.cache),
+    ScansRepo.Default,
+    ScanRequestsRepo.Default,
+    Accounts.Default,
+    Quota.Default,
+    publicTrafficWith({ perMinute: options.perMinute ?? 1_200, trustProxy: false }),
+    WalletRepo.Default,
+    WalletRisk.Default,
+    LaunchesRepo.Default,
+    WatchesRepo.Default,
+    Health.Default
+  ).pipe(Layer.provide(ScansRepo.Default), Layer.provideMerge(TestDatabase))
+
+/**
+ * Every service of the app in memory: no database, nothing about wallets or traffic limits. A test replaces
+ * the scan repository, the scan request queue or the health check to make them fail.
+ */
+export const memoryServices = (replaced: {
+  readonly scans?: Layer.Layer<ScansRepo>
+  readonly scanRequests?: Layer.Layer<ScanRequestsRepo>
+  readonly health?: Layer.Layer<Health>
+} = {}) =>
+  Layer.mergeAll(
+    LatestScanCacheOff,
+    replaced.scanRequests ?? ScanRequestsMemory,
+    AccountsMemory,
+    QuotaMemory,
+    PublicTrafficUnlimited,
+    WalletRepoEmpty,
+    WalletRisk.DefaultWithoutDependencies.pipe(Layer.provide([WalletRepoEmpty, LaunchesEmpty])),
+    LaunchesEmpty,
+    WatchesMemory,
+    replaced.health ?? HealthAlwaysReady
+  ).pipe(Layer.provideMerge(replaced.scans ?? ScansRepoMemory))

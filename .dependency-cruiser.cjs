@@ -62,6 +62,13 @@ module.exports = {
       to: { path: "^src/Http/" }
     },
     {
+      name: "handlers-do-not-import-handlers",
+      severity: "error",
+      comment: "A feature's handlers share code through services, errors or Domain, never through another Http.ts.",
+      from: { path: "^src/[^/]+/Http\\.ts$" },
+      to: { path: "^src/[^/]+/Http\\.ts$" }
+    },
+    {
       name: "no-tests-in-src",
       severity: "error",
       from: { path: "^src/" },

@@ -8,14 +8,13 @@ import { DECISION_MODEL_VERSION, monitorDecision, preTradeDecision } from "../De
 import { parseAddress } from "../Domain/Address.ts"
 import { InvalidRequest } from "../Domain/Errors.ts"
 import { epochMillisOf, type ScanEvidence } from "../Domain/ScanEvidence.ts"
+import { notScanned } from "../Scans/Errors.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { assessToken, assessTokenOnce } from "../Scoring/index.ts"
-import { notScanned } from "../TokenRisk/Http.ts"
 import { TOKEN_RISK_SOURCES } from "../TokenRisk/Packet.ts"
 import { WalletRisk } from "../Wallet/WalletRisk.ts"
-import { ownedWatch } from "../Watches/Http.ts"
-import { WatchesRepo } from "../Watches/WatchesRepo.ts"
+import { ownedWatch, WatchesRepo } from "../Watches/WatchesRepo.ts"
 import { MONITOR_CONTRACT_VERSION, MONITOR_COST, PRE_TRADE_CONTRACT_VERSION, PRE_TRADE_COST } from "./Api.ts"
 
 const HISTORY_LIMIT = 200

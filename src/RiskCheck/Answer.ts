@@ -3,10 +3,10 @@ import { epochMillisOf } from "../Domain/ScanEvidence.ts"
 import { freshnessOf, verdictOf } from "../Domain/Verdict.ts"
 import { assessTokenOnce, confidenceOf } from "../Scoring/index.ts"
 import { scanLookups } from "../Observability/Metrics.ts"
+import { rescanUrlOf } from "../Scans/Errors.ts"
 import type { StoredScan } from "../Scans/ScansRepo.ts"
 import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
 
-export const rescanUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}/rescan`
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
 const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
 

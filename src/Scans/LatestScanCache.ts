@@ -325,5 +325,8 @@ export const latestScanCacheWith = (settings: Parameters<typeof makeLatestScans>
 /** No cache: every read goes to whatever ScansRepo is provided (tests of routes, not of the cache). */
 export const LatestScanCacheOff = Layer.effect(
   LatestScanCache,
-  Effect.map(ScansRepo, (inner) => LatestScanCache.make(passThrough(inner, Effect.runPromiseExit)))
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<never>()
+    return LatestScanCache.make(passThrough(yield* ScansRepo, Runtime.runPromiseExit(runtime)))
+  })
 )

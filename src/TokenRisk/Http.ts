@@ -4,14 +4,10 @@ import { metaOf } from "../Accounts/Meta.ts"
 import { metered } from "../Accounts/Metered.ts"
 import { RiskApi } from "../Api.ts"
 import { parseAddress } from "../Domain/Address.ts"
-import { rescanUrlOf } from "../RiskCheck/Answer.ts"
-import { NotScanned } from "../Scans/Errors.ts"
+import { notScanned } from "../Scans/Errors.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { TOKEN_CONTRACT_VERSION, TOKEN_RISK_COST } from "./Api.ts"
 import { tokenRiskPacketOf } from "./Packet.ts"
-
-export const notScanned = (mint: string) =>
-  new NotScanned({ message: `${mint} has never been scanned; POST ${rescanUrlOf(mint)} to queue a scan.` })
 
 export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
   Effect.gen(function*() {

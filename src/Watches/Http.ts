@@ -8,14 +8,7 @@ import { WATCH_METRICS, type WatchRule } from "../Decision/index.ts"
 import { parseAddress } from "../Domain/Address.ts"
 import { MAX_ACTIVE_WATCHES, SET_WATCH_COST, WATCH_CONTRACT_VERSION, WATCH_READ_COST } from "./Api.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
-import { type Watch, WatchesRepo } from "./WatchesRepo.ts"
-
-/** A watch of the calling account, or 404 watch_not_found (another account's watch does not exist for it). */
-export const ownedWatch = (watches: WatchesRepo, accountId: string, id: string) =>
-  Effect.flatMap(watches.find(accountId, id), (found) =>
-    Option.isSome(found)
-      ? Effect.succeed(found.value)
-      : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` })))
+import { ownedWatch, type Watch, WatchesRepo } from "./WatchesRepo.ts"
 
 // Normalised: one copy of each rule, in the order of the documented metric list, then comparison.
 const normalise = (rules: ReadonlyArray<WatchRule>): ReadonlyArray<WatchRule> => {

@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { WatchRule } from "../Decision/index.ts"
 import { repository } from "../Sql/Unavailable.ts"
+import { WatchNotFound } from "./Errors.ts"
 
 export interface Watch {
   readonly id: string
@@ -119,3 +120,10 @@ export const WatchesMemory = Layer.sync(WatchesRepo, () => {
     activeCount: (accountId) => Effect.sync(() => active(accountId).length)
   })
 })
+
+/** A watch of the calling account, or 404 watch_not_found (another account's watch does not exist for it). */
+export const ownedWatch = (watches: WatchesRepo, accountId: string, id: string) =>
+  Effect.flatMap(watches.find(accountId, id), (found) =>
+    Option.isSome(found)
+      ? Effect.succeed(found.value)
+      : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` })))

@@ -4,15 +4,18 @@ import { Accounts } from "../../src/Accounts/Accounts.ts"
 import { Quota } from "../../src/Accounts/Quota.ts"
 import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { WalletRepo } from "../../src/Wallet/WalletRepo.ts"
+import type { HttpClientResponse } from "@effect/platform"
 import { Effect, Layer, Schema } from "effect"
 import type { Scope } from "../../src/Domain/Scope.ts"
 import { WalletEvidenceLine } from "../../src/Domain/WalletEvidence.ts"
 import { drainingPositionScans } from "../../src/Demo/positions.ts"
 import type { ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
+import type { MonitorRequest, PreTradeRequest } from "../../src/Decisions/Schemas.ts"
+import { SetWatchRequest } from "../../src/Watches/Schemas.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
-import { postJson, read, testApp } from "../support/http.ts"
+import { postJson, read, testApp, testClient } from "../support/http.ts"
 
 // The decision routes and watch contracts end to end on the real database.
 const services = sqlServices()
@@ -31,11 +34,36 @@ const stored = async (scan: ScanEvidenceEncoded) => {
   await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
+
+// Through the typed client, as a caller's code sees the routes. A body decodes only at the status the contract
+// declares (200, or 201 for set-watch) and an error class only at its own status and code, so `_tag` stands for both.
+const clientFor = (withKey: string) => testClient(app, { authorization: `Bearer ${withKey}` })
+const client = clientFor(key)
+const call = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
+const failure = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.flip(effect))
+const preTrade = (payload: typeof PreTradeRequest.Type) => call(client.decision.preTrade({ payload }))
+const monitor = (payload: typeof MonitorRequest.Type) => call(client.decision.monitorPosition({ payload }))
+// The client takes the request decoded, its defaults (ttlSeconds, pollSeconds) included: decoding it as a caller
+// writes it fills them in.
+const setWatchRequest = Schema.decodeSync(SetWatchRequest)
+const setWatch = (request: typeof SetWatchRequest.Encoded, via = client) =>
+  call(via.watch.setWatch({ payload: setWatchRequest(request) }))
+
+// A success with its status and the JSON as sent (the bytes the client decoded, which it keeps): decoding drops
+// any key the schema does not name, so only the wire shows the exact field set.
+// Bodies as sent are whatever the server wrote: tests index into them freely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Wire = any
+const withWire = <A, E>(effect: Effect.Effect<readonly [A, HttpClientResponse.HttpClientResponse], E>) =>
+  Effect.runPromise(Effect.flatMap(effect, ([body, response]) =>
+    Effect.map(response.arrayBuffer, (bytes): { body: A; status: number; wire: Wire } =>
+      ({ body, status: response.status, wire: JSON.parse(new TextDecoder().decode(bytes)) }))))
+
+// Raw, for what the typed client cannot send or see: bodies its schemas refuse to encode, the envelope's details.
 const post = async (path: string, body: unknown, withKey = key) =>
   read(await app(path, postJson(body, { authorization: `Bearer ${withKey}` })))
-const preTrade = (body: unknown, withKey = key) => post("/api/v1/decision/pre-trade", body, withKey)
-const monitor = (body: unknown, withKey = key) => post("/api/v1/decision/monitor-position", body, withKey)
-const setWatch = (body: unknown, withKey = key) => post("/api/v1/decision/set-watch", body, withKey)
+const preTradeRaw = (body: unknown) => post("/api/v1/decision/pre-trade", body)
+const setWatchRaw = (body: unknown) => post("/api/v1/decision/set-watch", body)
 
 const warnScan = (mint: string) => cleanScan(mint, {
   freezeAuthority: newAddress(),
@@ -52,25 +80,27 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
     ] as const
     for (const [decision, mint] of cases) {
       const before = await used()
-      const got = await preTrade({ mint, side: "buy", sizeUsd: 1_000 })
-      expect([mint, got.status, got.body.data.decision]).toEqual([mint, 200, decision])
+      const { body, status } =
+        await withWire(client.decision.preTrade({ payload: { mint, side: "buy", sizeUsd: 1_000 }, withResponse: true }))
+      expect([mint, status, body.data.decision]).toEqual([mint, 200, decision])
       expect(await used() - before).toBe(3)
     }
-    const got = await preTrade({ mint: cases[0][1], side: "buy" })
-    expect(Object.keys(got.body.data).sort()).toEqual([
+    const { body, wire } =
+      await withWire(client.decision.preTrade({ payload: { mint: cases[0][1], side: "buy" }, withResponse: true }))
+    expect(Object.keys(wire.data).sort()).toEqual([
       "cache_status", "confidence", "decision", "edge_summary", "evidence_age_seconds", "horizon", "invalidation",
       "limitations", "next_check_after_seconds", "reasons", "recommended_action", "risk", "sources", "token"
     ])
-    expect(got.body.meta).toMatchObject({ scope: "token:risk:read", costUnits: 3, contractVersion: "decision-pre-trade-v0-cache" })
-    expect(got.body.meta.agentRequestId).not.toBe(got.body.meta.requestId)
-    expect(got.body.data.edge_summary).toContain("100/100")
-    expect(got.body.data.limitations).toContain("wallet_profile_may_be_missing")
+    expect(body.meta).toMatchObject({ scope: "token:risk:read", costUnits: 3, contractVersion: "decision-pre-trade-v0-cache" })
+    expect(body.meta.agentRequestId).not.toBe(body.meta.requestId)
+    expect(body.data.edge_summary).toContain("100/100")
+    expect(body.data.limitations).toContain("wallet_profile_may_be_missing")
   })
 
   test("the size matters: the same token proceeds small and needs review when large against liquidity", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const decisions = []
-    for (const sizeUsd of [1_000, 100_000, 500_000]) decisions.push((await preTrade({ mint, side: "buy", sizeUsd })).body.data.decision)
+    for (const sizeUsd of [1_000, 100_000, 500_000]) decisions.push((await preTrade({ mint, side: "buy", sizeUsd })).data.decision)
     expect(decisions).toEqual(["proceed", "proceed_with_caution", "review_required"])
   })
 
@@ -78,9 +108,9 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
     const mint = await stored(cleanScan(newAddress(), { scannedAt: minutesAgo(20) }))
     const fine = await preTrade({ mint, side: "buy" })
     const strict = await preTrade({ mint, side: "buy", maxEvidenceAgeSeconds: 300 })
-    expect([fine.body.data.decision, strict.body.data.decision]).toEqual(["proceed", "review_required"])
-    expect(strict.body.data.reasons.join(" ")).toContain("300")
-    expect(strict.body.data.limitations).toContain("stale_evidence")
+    expect([fine.data.decision, strict.data.decision]).toEqual(["proceed", "review_required"])
+    expect(strict.data.reasons.join(" ")).toContain("300")
+    expect(strict.data.limitations).toContain("stale_evidence")
   })
 
   test("a screened trader wallet is used: no wallet_profile_may_be_missing, and a sanctioned trader needs review", async () => {
@@ -91,32 +121,42 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
       source: "ofac_list", observedAt: minutesAgo(600)
     }])))
     const got = await preTrade({ mint, side: "buy", wallet: trader })
-    expect(got.body.data.decision).toBe("review_required")
-    expect(got.body.data.limitations).not.toContain("wallet_profile_may_be_missing")
-    expect(got.body.data.sources).toContain("svc_wallet_screening")
+    expect(got.data.decision).toBe("review_required")
+    expect(got.data.limitations).not.toContain("wallet_profile_may_be_missing")
+    expect(got.data.sources).toContain("svc_wallet_screening")
   })
 
-  test("errors: 401, 403, 400 for bad input, 404 for a mint never scanned — none charged", async () => {
+  test("errors: 401, 403, 400 for an address that is not one, 404 for a mint never scanned — none charged", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const before = await used()
-    expect((await read(await app("/api/v1/decision/pre-trade", postJson({ mint, side: "buy" })))).status).toBe(401)
+    const unauthorized = await failure(testClient(app).decision.preTrade({ payload: { mint, side: "buy" } }))
+    expect(unauthorized._tag).toBe("Unauthorized")
+    expect(unauthorized.message).toContain("Authorization: Bearer")
     const watchOnly = await keyWith(["watch:write"])
-    const forbidden = await preTrade({ mint, side: "buy" }, watchOnly.key)
-    expect([forbidden.status, forbidden.body.error.message.includes("token:risk:read")]).toEqual([403, true])
-    const bad: Array<[unknown, string]> = [
-      [{ mint: "nope", side: "buy" }, "invalid_address"],
-      [{ mint, side: "buy", wallet: "nope" }, "invalid_address"],
-      [{ mint, side: "hold" }, "invalid_request"],
-      [{ mint }, "invalid_request"],
-      [{ mint, side: "buy", sizeUsd: -5 }, "invalid_request"],
-      [{ mint, side: "buy", size: 5 }, "invalid_request"]
-    ]
-    for (const [body, code] of bad) {
-      const got = await preTrade(body)
-      expect([JSON.stringify(body), got.status, got.body.error.code]).toEqual([JSON.stringify(body), 400, code])
+    const forbidden = await failure(clientFor(watchOnly.key).decision.preTrade({ payload: { mint, side: "buy" } }))
+    expect(forbidden._tag).toBe("Forbidden")
+    expect(forbidden.message).toContain("token:risk:read")
+    for (const payload of [{ mint: "nope", side: "buy" }, { mint, side: "buy", wallet: "nope" }] as const) {
+      const invalid = await failure(client.decision.preTrade({ payload }))
+      expect([JSON.stringify(payload), invalid._tag]).toEqual([JSON.stringify(payload), "InvalidAddress"])
+      expect(invalid.message).toContain(`"nope"`)
     }
-    const never = await preTrade({ mint: newAddress(), side: "buy" })
-    expect([never.status, never.body.error.code]).toEqual([404, "not_scanned"])
+    const neverScanned = newAddress()
+    const never = await failure(client.decision.preTrade({ payload: { mint: neverScanned, side: "buy" } }))
+    expect(never._tag).toBe("NotScanned")
+    expect(never.message).toContain(neverScanned)
+    expect(await used()).toBe(before)
+  })
+
+  test("errors: 400 invalid_request for a body the schema refuses — none charged", async () => {
+    // Raw: the typed client cannot send any of these bodies.
+    const mint = await stored(cleanScan(newAddress()))
+    const before = await used()
+    const bad: Array<unknown> = [{ mint, side: "hold" }, { mint }, { mint, side: "buy", sizeUsd: -5 }, { mint, side: "buy", size: 5 }]
+    for (const body of bad) {
+      const got = await preTradeRaw(body)
+      expect([JSON.stringify(body), got.status, got.body.error.code]).toEqual([JSON.stringify(body), 400, "invalid_request"])
+    }
     expect(await used()).toBe(before)
   })
 })
@@ -131,44 +171,56 @@ describe(`POST /api/v1/decision/monitor-position on ${databaseKind}`, () => {
     for (const scan of leak) {
       await stored(scan)
       // The early scans are hours old: allow that, so only pressure moves the guidance.
-      const got = await monitor({ mint, entryTime, entryPriceUsd: 0.02, maxEvidenceAgeSeconds: 6 * 3600 })
-      expect(got.status).toBe(200)
-      guidance.push(got.body.data.next_check_after_seconds)
+      const { body, status } = await withWire(client.decision.monitorPosition({
+        payload: { mint, entryTime, entryPriceUsd: 0.02, maxEvidenceAgeSeconds: 6 * 3600 },
+        withResponse: true
+      }))
+      expect(status).toBe(200)
+      guidance.push(body.data.next_check_after_seconds)
     }
     for (let i = 1; i < guidance.length; i++) expect(guidance[i]!).toBeLessThanOrEqual(guidance[i - 1]!)
     expect(guidance.at(-1)!).toBeLessThan(guidance[0]!)
     const last = await monitor({ mint, entryTime, entryPriceUsd: 0.02 })
-    expect(last.body.data.pressure.map((signal: { signal: string }) => signal.signal)).toEqual([
+    expect(last.data.pressure.map((signal) => signal.signal)).toEqual([
       "liquidity_drain", "sell_pressure", "drawdown", "holder_concentration", "new_hard_caps", "deployer_activity"
     ])
-    expect(last.body.data.scans_considered).toBe(5)
-    expect(last.body.meta).toMatchObject({ costUnits: 2, contractVersion: "decision-monitor-position-v0-cache" })
+    expect(last.data.scans_considered).toBe(5)
+    expect(last.meta).toMatchObject({ costUnits: 2, contractVersion: "decision-monitor-position-v0-cache" })
   })
 
   test("a watch's rules are evaluated: a rule that fires escalates the decision; one that does not, does not", async () => {
     const mint = await stored(cleanScan(newAddress()))
-    const quiet = (await setWatch({ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })).body.data
-    const firing = (await setWatch({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 5_000_000 }] })).body.data
+    const quiet = (await setWatch({ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })).data
+    const firing = (await setWatch({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 5_000_000 }] })).data
     const calm = await monitor({ mint, watchId: quiet.watch_id })
     const hit = await monitor({ mint, watchId: firing.watch_id })
-    expect([calm.body.data.watch_rules_hit[0].hit, calm.body.data.decision]).toEqual([false, "hold"])
-    expect(hit.body.data.watch_rules_hit[0]).toMatchObject({ hit: true, value: 2_500_000 })
-    expect(["reduce", "exit"]).toContain(hit.body.data.decision)
+    expect([calm.data.watch_rules_hit[0]?.hit, calm.data.decision]).toEqual([false, "hold"])
+    expect(hit.data.watch_rules_hit[0]).toMatchObject({ hit: true, value: 2_500_000 })
+    expect(["reduce", "exit"]).toContain(hit.data.decision)
   })
 
   test("errors: another account's watch is 404, a watch of another mint is 400, bad entryTime is 400", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const other = await keyWith(["token:risk:read", "watch:write"])
-    const theirs = (await setWatch({ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] }, other.key)).body.data
-    const notMine = await monitor({ mint, watchId: theirs.watch_id })
-    expect([notMine.status, notMine.body.error.code]).toEqual([404, "watch_not_found"])
+    const theirs =
+      (await setWatch({ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] }, clientFor(other.key))).data
+    const notMine = await failure(client.decision.monitorPosition({ payload: { mint, watchId: theirs.watch_id } }))
+    expect(notMine._tag).toBe("WatchNotFound")
+    expect(notMine.message).toContain(theirs.watch_id)
     const otherMint = await stored(cleanScan(newAddress()))
-    const mine = (await setWatch({ mint: otherMint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })).body.data
-    expect((await monitor({ mint, watchId: mine.watch_id })).body.error.code).toBe("invalid_request")
+    const mine = (await setWatch({ mint: otherMint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })).data
+    const wrongMint = await failure(client.decision.monitorPosition({ payload: { mint, watchId: mine.watch_id } }))
+    expect(wrongMint._tag).toBe("InvalidRequest")
+    expect(wrongMint.message).toContain(`watchId: watch ${mine.watch_id} is for mint ${otherMint}`)
     for (const entryTime of ["yesterday", "2999-01-01T00:00:00Z"]) {
-      expect((await monitor({ mint, entryTime })).body.error.code).toBe("invalid_request")
+      const badEntry = await failure(client.decision.monitorPosition({ payload: { mint, entryTime } }))
+      expect([entryTime, badEntry._tag]).toEqual([entryTime, "InvalidRequest"])
+      expect(badEntry.message).toContain("entryTime")
     }
-    expect((await monitor({ mint: newAddress() })).body.error.code).toBe("not_scanned")
+    const neverScanned = newAddress()
+    const never = await failure(client.decision.monitorPosition({ payload: { mint: neverScanned } }))
+    expect(never._tag).toBe("NotScanned")
+    expect(never.message).toContain(neverScanned)
   })
 })
 
@@ -176,47 +228,55 @@ describe(`watch contracts on ${databaseKind}`, () => {
   test("set-watch stores normalised rules with expiry and next check, 201, 1 unit", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const before = await used()
-    const got = await setWatch({
-      mint,
-      label: "my position",
-      ttlSeconds: 600,
-      pollSeconds: 120,
-      rules: [
-        { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 },
-        { metric: "safety_score", comparison: "lt", threshold: 60 },
-        { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 }
-      ]
-    })
-    expect(got.status).toBe(201)
-    expect(got.body.data.rules).toEqual([
+    const { body, status } = await withWire(client.watch.setWatch({
+      payload: setWatchRequest({
+        mint,
+        label: "my position",
+        ttlSeconds: 600,
+        pollSeconds: 120,
+        rules: [
+          { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 },
+          { metric: "safety_score", comparison: "lt", threshold: 60 },
+          { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 }
+        ]
+      }),
+      withResponse: true
+    }))
+    expect(status).toBe(201)
+    expect(body.data.rules).toEqual([
       { metric: "safety_score", comparison: "lt", threshold: 60 },
       { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 }
     ])
-    const created = Date.parse(got.body.data.created_at)
-    expect([Date.parse(got.body.data.expires_at) - created, Date.parse(got.body.data.next_check_at) - created]).toEqual([600_000, 120_000])
-    expect([got.body.data.stored_only, got.body.data.label, await used() - before]).toEqual([true, "my position", 1])
+    const created = Date.parse(body.data.created_at)
+    expect([Date.parse(body.data.expires_at) - created, Date.parse(body.data.next_check_at) - created]).toEqual([600_000, 120_000])
+    expect([body.data.stored_only, body.data.label, await used() - before]).toEqual([true, "my position", 1])
   })
 
   test("read, list and delete are the owner's only, and free", async () => {
     const mint = await stored(cleanScan(newAddress()))
-    const watch = (await setWatch({ mint, rules: [{ metric: "volume_24h", comparison: "lt", threshold: 10 }] })).body.data
-    const other = await keyWith(["watch:write"])
-    const get = async (withKey: string) => read(await app(`/api/v1/decision/watches/${watch.watch_id}`, { headers: { authorization: `Bearer ${withKey}` } }))
+    const watch = (await setWatch({ mint, rules: [{ metric: "volume_24h", comparison: "lt", threshold: 10 }] })).data
+    const other = clientFor((await keyWith(["watch:write"])).key)
+    const path = { id: watch.watch_id }
     const before = await used()
-    expect((await get(key)).body.data.watch_id).toBe(watch.watch_id)
-    expect((await get(other.key)).status).toBe(404)
-    const list = await read(await app("/api/v1/decision/watches", { headers: { authorization: `Bearer ${key}` } }))
-    expect(list.body.data.map((item: { watch_id: string }) => item.watch_id)).toContain(watch.watch_id)
-    const otherList = await read(await app("/api/v1/decision/watches", { headers: { authorization: `Bearer ${other.key}` } }))
-    expect(otherList.body.data).toEqual([])
-    const del = async (withKey: string) => read(await app(`/api/v1/decision/watches/${watch.watch_id}`, { method: "DELETE", headers: { authorization: `Bearer ${withKey}` } }))
-    expect((await del(other.key)).status).toBe(404)
-    expect((await del(key)).body.data).toEqual({ watch_id: watch.watch_id, deleted: true })
-    expect((await del(key)).status).toBe(404)
+    expect((await call(client.watch.getWatch({ path }))).data.watch_id).toBe(watch.watch_id)
+    const hidden = await failure(other.watch.getWatch({ path }))
+    expect([hidden._tag, hidden.message]).toEqual(["WatchNotFound", `No watch ${watch.watch_id} for this account.`])
+    const tokenOnly = clientFor((await keyWith(["token:risk:read"])).key)
+    const refused = await failure(tokenOnly.watch.listWatches())
+    expect([refused._tag, refused.message]).toEqual(["Forbidden", "This key lacks the scope this route needs: watch:write."])
+    const list = await call(client.watch.listWatches())
+    expect(list.data.map((item) => item.watch_id)).toContain(watch.watch_id)
+    expect((await call(other.watch.listWatches())).data).toEqual([])
+    const notTheirs = await failure(other.watch.deleteWatch({ path }))
+    expect([notTheirs._tag, notTheirs.message]).toEqual(["WatchNotFound", `No watch ${watch.watch_id} for this account.`])
+    expect((await call(client.watch.deleteWatch({ path }))).data).toEqual({ watch_id: watch.watch_id, deleted: true })
+    const gone = await failure(client.watch.deleteWatch({ path }))
+    expect([gone._tag, gone.message]).toEqual(["WatchNotFound", `No watch ${watch.watch_id} for this account.`])
     expect(await used()).toBe(before)
   })
 
   test("bad rules are 400 naming the field: unknown metric, bad comparison, no rules, too long a ttl", async () => {
+    // Raw: the typed client cannot send these bodies, and the field is named in the envelope's details.
     const mint = await stored(cleanScan(newAddress()))
     const bad: Array<[unknown, string]> = [
       [{ mint, rules: [{ metric: "vibes", comparison: "lt", threshold: 1 }] }, "rules[0].metric"],
@@ -225,10 +285,16 @@ describe(`watch contracts on ${databaseKind}`, () => {
       [{ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }], ttlSeconds: 99_999_999 }, "ttlSeconds"]
     ]
     for (const [body, path] of bad) {
-      const got = await setWatch(body)
+      const got = await setWatchRaw(body)
       expect([got.status, got.body.error.code, got.body.error.details[0].path]).toEqual([400, "invalid_request", path])
     }
-    expect((await setWatch({ mint: "nope", rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }] })).body.error.code)
-      .toBe("invalid_address")
+  })
+
+  test("a mint that is not an address is 400 invalid_address", async () => {
+    const invalid = await failure(client.watch.setWatch({
+      payload: setWatchRequest({ mint: "nope", rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }] })
+    }))
+    expect(invalid._tag).toBe("InvalidAddress")
+    expect(invalid.message).toContain(`"nope"`)
   })
 })

@@ -6,7 +6,7 @@ import type { ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
-import { postJson, read, testApp } from "../support/http.ts"
+import { postJson, read, testApp, testClient } from "../support/http.ts"
 
 // The public routes end to end: HttpApi, handlers, SQL services and the real database.
 const { run, runtime } = runtimeFor(sqlServices())
@@ -26,15 +26,26 @@ const warnScan = (minutes = 1) =>
 const blockScan = (minutes = 1) =>
   cleanScan(newAddress(), { scannedAt: minutesAgo(minutes), trading: { isHoneypot: true, buyTax: 0, sellTax: 100 } })
 
-const check = async (address: string) => read(await app(`/api/risk-check/${address}`))
+// Through the typed client, as a caller's code sees the routes. A body decodes only at the status the contract
+// declares for the endpoint (200, or 202 for rescan) and an error class only at its own status and code, so
+// each also asserts the status. `withResponse` adds the response itself, for its status and headers.
+const client = testClient(app)
+const check = (address: string) => Effect.runPromise(client.riskCheck.check({ path: { address } }))
+const checkWithResponse = (address: string) =>
+  Effect.runPromise(client.riskCheck.check({ path: { address }, withResponse: true }))
+const checkFailure = (address: string) => Effect.runPromise(Effect.flip(client.riskCheck.check({ path: { address } })))
+// Raw, for tests about the JSON as sent. These handlers write their bytes themselves (the fast path sends the
+// same), and decoding drops any key the schema does not name: only the raw answer shows there is none.
+const checkRaw = async (address: string) => read(await app(`/api/risk-check/${address}`))
+const wireFields = async (address: string) => Object.keys((await checkRaw(address)).body).sort()
 
 describe(`GET /api/risk-check/{address} on ${databaseKind}`, () => {
   test("a clean fresh token is ok, with the whole result body", async () => {
     const scan = okScan()
     const address = await stored(scan)
-    const got = await check(address)
-    expect(got.status).toBe(200)
-    expect({ ...got.body, age_seconds: "any", latency_ms: "any" }).toEqual({
+    const [body, response] = await checkWithResponse(address)
+    expect(response.status).toBe(200)
+    expect({ ...body, age_seconds: "any", latency_ms: "any" }).toEqual({
       address,
       symbol: "CLEAN",
       verdict: "ok",
@@ -50,40 +61,41 @@ describe(`GET /api/risk-check/{address} on ${databaseKind}`, () => {
       rescan_url: `/api/risk-check/${address}/rescan`,
       details_url: "/api/v1/token/risk"
     })
-    expect(got.body.age_seconds).toBeGreaterThanOrEqual(59)
-    expect(got.body.age_seconds).toBeLessThan(120)
-    expect(Number.isInteger(got.body.latency_ms)).toBe(true)
-    expect(got.headers["cache-control"]).toBe("public, max-age=60, stale-while-revalidate=300")
+    expect(body.age_seconds).toBeGreaterThanOrEqual(59)
+    expect(body.age_seconds).toBeLessThan(120)
+    expect(Number.isInteger(body.latency_ms)).toBe(true)
+    expect(await wireFields(address)).toEqual(Object.keys(body).sort())
+    expect(response.headers["cache-control"]).toBe("public, max-age=60, stale-while-revalidate=300")
   })
 
   test("verdicts follow the score bands: warn 30-59, block < 30 with the buy-relevant flags", async () => {
     const warn = await check(await stored(warnScan()))
     const block = await check(await stored(blockScan()))
-    expect([warn.body.verdict, warn.body.score, warn.body.flags]).toEqual(["warn", 50, ["freeze_authority_active", "lp_unlocked"]])
-    expect([block.body.verdict, block.body.score]).toEqual(["block", 0])
-    expect(block.body.flags).toContain("honeypot")
+    expect([warn.verdict, warn.score, warn.flags]).toEqual(["warn", 50, ["freeze_authority_active", "lp_unlocked"]])
+    expect([block.verdict, block.score]).toEqual(["block", 0])
+    expect(block.flags).toContain("honeypot")
   })
 
   test("freshness is the scan's age at request time: stale 5-60 min, cold beyond, with matching caching", async () => {
-    const stale = await check(await stored(okScan(30)))
-    const cold = await check(await stored(okScan(61)))
-    expect([stale.body.freshness, stale.headers["cache-control"]]).toEqual(["stale", "public, max-age=15"])
-    expect([cold.body.freshness, cold.headers["cache-control"]]).toEqual(["cold", "no-cache"])
-    expect(cold.body.confidence).toBeLessThan(stale.body.confidence)
+    const [stale, staleResponse] = await checkWithResponse(await stored(okScan(30)))
+    const [cold, coldResponse] = await checkWithResponse(await stored(okScan(61)))
+    expect([stale.freshness, staleResponse.headers["cache-control"]]).toEqual(["stale", "public, max-age=15"])
+    expect([cold.freshness, coldResponse.headers["cache-control"]]).toEqual(["cold", "no-cache"])
+    expect(cold.confidence).toBeLessThan(stale.confidence)
   })
 
   test("the latest scan decides: a token that turned into a honeypot blocks", async () => {
     const first = okScan(20)
     await stored(first)
     await stored({ ...first, scannedAt: minutesAgo(1), trading: { isHoneypot: true, buyTax: 0, sellTax: 100 } })
-    expect((await check(first.mint)).body.verdict).toBe("block")
+    expect((await check(first.mint)).verdict).toBe("block")
   })
 
   test("a mint never scanned is a normal 200 unknown with a rescan link", async () => {
     const address = newAddress()
-    const got = await check(address)
-    expect(got.status).toBe(200)
-    expect({ ...got.body, latency_ms: "any" }).toEqual({
+    const [body, response] = await checkWithResponse(address)
+    expect(response.status).toBe(200)
+    expect({ ...body, latency_ms: "any" }).toEqual({
       address,
       symbol: null,
       verdict: "unknown",
@@ -99,26 +111,32 @@ describe(`GET /api/risk-check/{address} on ${databaseKind}`, () => {
       rescan_url: `/api/risk-check/${address}/rescan`,
       details_url: "/api/v1/token/risk"
     })
-    expect(got.headers["cache-control"]).toBe("no-cache")
+    expect(await wireFields(address)).toEqual(Object.keys(body).sort())
+    expect(response.headers["cache-control"]).toBe("no-cache")
   })
 
   test("an invalid address is 400 invalid_address naming the value", async () => {
     for (const bad of ["abc", "0".repeat(44), "I".repeat(40), `${newAddress()}x`]) {
-      const got = await check(bad)
-      expect([got.status, got.body.error.code]).toEqual([400, "invalid_address"])
-      expect(got.body.error.message).toContain(bad)
+      const failure = await checkFailure(bad)
+      expect(failure._tag).toBe("InvalidAddress")
+      expect(failure.message).toContain(bad)
     }
   })
 })
 
 describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
-  const batch = async (addresses: unknown) => read(await app("/api/risk-check/batch", postJson({ addresses })))
+  const batch = (addresses: ReadonlyArray<string>) => Effect.runPromise(client.riskCheck.batch({ payload: { addresses } }))
+  const batchFailure = (addresses: ReadonlyArray<string>) =>
+    Effect.runPromise(Effect.flip(client.riskCheck.batch({ payload: { addresses } })))
+  // Raw: bodies the typed client would refuse to encode, and keys its decoding cannot keep.
+  const batchRaw = async (addresses: unknown) => read(await app("/api/risk-check/batch", postJson({ addresses })))
 
   test("answers each distinct address once, keyed by address, bad ones in their own entry", async () => {
     const ok = await stored(okScan())
     const block = await stored(blockScan())
     const never = newAddress()
-    const got = await batch([ok, block, "not-a-mint", ok, never])
+    // Raw: the bad address's entry is asserted exactly as sent, which decoding (dropping unknown keys) cannot show.
+    const got = await batchRaw([ok, block, "not-a-mint", ok, never])
     expect(got.status).toBe(200)
     expect(got.headers["cache-control"]).toBe("no-store")
     expect(Object.keys(got.body.results).sort()).toEqual([ok, block, "not-a-mint", never].sort())
@@ -133,7 +151,9 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
 
   test("object-key names are answered as bad addresses; __proto__, which JSON encoders drop, is not counted", async () => {
     const ok = await stored(okScan())
-    const got = await batch(["__proto__", ok, "constructor"])
+    // Raw: decoding a record assigns each key, and assigning `__proto__` sets a prototype instead of adding an
+    // entry, so only the JSON as sent can show that no `__proto__` entry was answered.
+    const got = await batchRaw(["__proto__", ok, "constructor"])
     expect(Object.keys(got.body.results).sort()).toEqual(["constructor", ok].sort())
     expect(got.body.results["constructor"].error.code).toBe("invalid_address")
     expect(got.body.count).toBe(2)
@@ -141,22 +161,24 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
 
   test("a batch result equals the single check for the same mint", async () => {
     const address = await stored(warnScan(12))
-    const single = (await check(address)).body
-    const inBatch = (await batch([address])).body.results[address]
+    // Raw: decoding would drop a field only one of the two routes sent, and they must send the same answer.
+    const single = (await checkRaw(address)).body
+    const inBatch = (await batchRaw([address])).body.results[address]
     expect({ ...inBatch, latency_ms: 0, age_seconds: 0 }).toEqual({ ...single, latency_ms: 0, age_seconds: 0 })
   })
 
   test("50 addresses are answered; 51 are 400 batch_too_large", async () => {
     const fifty = Array.from({ length: 50 }, () => newAddress())
     const ok = await batch(fifty)
-    expect([ok.status, ok.body.count]).toEqual([200, 50])
-    const over = await batch([...fifty, newAddress()])
-    expect([over.status, over.body.error.code]).toEqual([400, "batch_too_large"])
+    expect([ok.count, Object.keys(ok.results).length]).toEqual([50, 50])
+    const over = await batchFailure([...fifty, newAddress()])
+    expect([over._tag, over.message]).toEqual(["BatchTooLarge", "At most 50 addresses per batch; got 51."])
   })
 
   test("an empty list, a non-list and a non-string element are 400 invalid_request", async () => {
     for (const addresses of [[], "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", [null], [{ address: "x" }]]) {
-      const got = await batch(addresses)
+      // Raw: the typed client refuses to encode these, so only a hand-made body reaches the server.
+      const got = await batchRaw(addresses)
       expect([got.status, got.body.error.code]).toEqual([400, "invalid_request"])
       expect(got.body.error.details[0].path).toStartWith("addresses")
     }
@@ -164,27 +186,28 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
 })
 
 describe(`POST /api/risk-check/{address}/rescan on ${databaseKind}`, () => {
-  const rescan = async (address: string) => read(await app(`/api/risk-check/${address}/rescan`, { method: "POST" }))
+  const rescan = (address: string) => Effect.runPromise(client.riskCheck.rescan({ path: { address } }))
+  const rescanFailure = (address: string) => Effect.runPromise(Effect.flip(client.riskCheck.rescan({ path: { address } })))
 
   test("records one pending request per mint; asking again returns it with the count raised", async () => {
     const address = newAddress()
-    const first = await rescan(address)
+    const first = await rescan(address) // decoded only from a 202
     const second = await rescan(address)
-    expect([first.status, first.body.status, first.body.request_count]).toEqual([202, "pending", 1])
-    expect([second.status, second.body.id, second.body.request_count]).toEqual([202, first.body.id, 2])
-    expect(second.body.requested_at).toBe(first.body.requested_at)
-    expect(second.body.check_url).toBe(`/api/risk-check/${address}`)
+    expect([first.address, first.status, first.request_count]).toEqual([address, "pending", 1])
+    expect([second.id, second.request_count]).toEqual([first.id, 2])
+    expect(second.requested_at).toBe(first.requested_at)
+    expect(second.check_url).toBe(`/api/risk-check/${address}`)
   })
 
   test("nothing is scanned inline: the verdict stays unknown", async () => {
     const address = newAddress()
     await rescan(address)
-    expect((await check(address)).body.verdict).toBe("unknown")
+    expect((await check(address)).verdict).toBe("unknown")
   })
 
   test("an invalid address is 400 invalid_address", async () => {
-    const got = await rescan("nope")
-    expect([got.status, got.body.error.code]).toEqual([400, "invalid_address"])
+    const failure = await rescanFailure("nope")
+    expect([failure._tag, failure.message]).toEqual(["InvalidAddress", "\"nope\" is not a Solana address (base58 of 32 bytes)."])
   })
 })
 

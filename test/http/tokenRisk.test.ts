@@ -8,7 +8,7 @@ import type { Scope } from "../../src/Domain/Scope.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../support/fixtures.ts"
-import { postJson, read, testApp } from "../support/http.ts"
+import { postJson, read, testApp, testClient } from "../support/http.ts"
 
 // The keyed token risk route end to end: auth, scopes, metering and the packet, on the real database.
 const services = sqlServices()
@@ -27,32 +27,43 @@ const scanned = async () => {
   await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
-const tokenRisk = async (key: string | undefined, body: unknown) =>
-  read(await app("/api/v1/token/risk", postJson(body, key === undefined ? {} : { authorization: `Bearer ${key}` })))
+const bearer = (key: string | undefined): Record<string, string> => key === undefined ? {} : { authorization: `Bearer ${key}` }
+
+// Through the typed client, as a caller's code sees the route: a body decodes only from a 200, and an error
+// class only from its own status and code. `withResponse` adds the response, for its status and headers.
+const risk = (key: string | undefined, address: string) =>
+  Effect.runPromise(testClient(app, bearer(key)).token.risk({ payload: { address } }))
+const riskWithResponse = (key: string | undefined, address: string) =>
+  Effect.runPromise(testClient(app, bearer(key)).token.risk({ payload: { address }, withResponse: true }))
+const riskFailure = (key: string | undefined, address: string) =>
+  Effect.runPromise(Effect.flip(testClient(app, bearer(key)).token.risk({ payload: { address } })))
+// Raw, for the headers of a refusal and for bodies the typed client refuses to encode.
+const tokenRisk = async (key: string | undefined, body: unknown) => read(await app("/api/v1/token/risk", postJson(body, bearer(key))))
 
 describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
   test("answers the packet with meta, charging 1 unit, with rate-limit headers", async () => {
     const { accountId, key } = await newKey()
     const address = await scanned()
-    const got = await tokenRisk(key, { address })
-    expect(got.status).toBe(200)
-    expect(Object.keys(got.body.data).sort()).toEqual([
+    const [body, response] = await riskWithResponse(key, address)
+    expect(response.status).toBe(200)
+    expect(Object.keys(body.data).sort()).toEqual([
       "address", "confidence", "evidence", "facets", "hardCaps", "market", "modelVersion", "name", "recommendedAction",
       "riskLevel", "riskScore", "risks", "safetyScore", "scoreBreakdown", "sources", "summary", "symbol"
     ])
-    expect(got.body.data).toMatchObject({
+    expect(body.data).toMatchObject({
       address, symbol: "CLEAN", safetyScore: 100, riskScore: 0, riskLevel: "low", recommendedAction: "proceed",
       hardCaps: [], sources: ["svc_token_scans", "svc_scoring_engine"], evidence: { isHoneypot: false, scanSource: "cached_scan" }
     })
-    expect({ ...got.body.meta, requestId: "-", generatedAt: "-" }).toEqual({
+    expect({ ...body.meta, requestId: "-", generatedAt: "-" }).toEqual({
       requestId: "-", scope: "token:risk:read", quota: { limit: 100, used: 1, remaining: 99 }, generatedAt: "-",
       contractVersion: "2026-11-01", costUnits: 1, cacheMode: "latest_cached_scan"
     })
-    expect(got.body.meta.requestId).toBe(got.headers["x-request-id"])
-    expect([got.headers["x-ratelimit-limit"], got.headers["x-ratelimit-remaining"], got.headers["x-quota-remaining"]])
+    expect(response.headers["x-request-id"]).toBe(body.meta.requestId)
+    const { headers } = response
+    expect([headers["x-ratelimit-limit"], headers["x-ratelimit-remaining"], headers["x-quota-remaining"]])
       .toEqual(["10", "9", "99"])
-    expect(got.headers["ratelimit-policy"]).toBe("\"minute\";q=10;w=60, \"month\";q=100")
-    expect(got.headers["ratelimit"]).toMatch(/^"minute";r=9;t=\d+$/)
+    expect(headers["ratelimit-policy"]).toBe("\"minute\";q=10;w=60, \"month\";q=100")
+    expect(headers["ratelimit"]).toMatch(/^"minute";r=9;t=\d+$/)
     expect(await used(accountId)).toBe(1)
   })
 
@@ -60,7 +71,7 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
     const { key } = await newKey()
     const address = await scanned()
     const seen = []
-    for (let i = 0; i < 3; i++) seen.push((await tokenRisk(key, { address })).body.meta.quota.used)
+    for (let i = 0; i < 3; i++) seen.push((await risk(key, address)).meta.quota.used)
     expect(seen).toEqual([1, 2, 3])
   })
 
@@ -70,28 +81,29 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
     await run(Accounts.revokeKey(revoked.keyId))
     const expired = await newKey({ plan: "free" }, ["token:risk:read"], new Date(Date.now() - 1000))
     const unknown = (await newKey()).key.replace(/^rsk_./, "rsk_z") // breaks the checksum too
-    const bodies = []
+    const messages = []
     for (const key of [undefined, "", "not-a-key", unknown, revoked.key, expired.key]) {
-      const got = await tokenRisk(key, { address })
-      expect([got.status, got.body.error.code]).toEqual([401, "unauthorized"])
-      bodies.push(got.body.error.message)
+      const failure = await riskFailure(key, address)
+      expect(failure._tag).toBe("Unauthorized")
+      messages.push(failure.message)
     }
-    expect(new Set(bodies).size).toBe(1)
+    expect(new Set(messages)).toEqual(new Set(["A valid API key is required: send `Authorization: Bearer <key>`."]))
     expect(await used(revoked.accountId)).toBe(0)
   })
 
   test("a key without the route's scope gets 403 naming the scope", async () => {
     const { accountId, key } = await newKey({ plan: "free" }, ["wallet:risk:read"])
-    const got = await tokenRisk(key, { address: await scanned() })
-    expect([got.status, got.body.error.code]).toEqual([403, "forbidden"])
-    expect(got.body.error.message).toContain("token:risk:read")
+    const failure = await riskFailure(key, await scanned())
+    expect([failure._tag, failure.message]).toEqual(["Forbidden", "This key lacks the scope this route needs: token:risk:read."])
     expect(await used(accountId)).toBe(0)
   })
 
   test("bad input is 400 and never charged", async () => {
     const { accountId, key } = await newKey()
+    const invalid = await riskFailure(key, "xyz")
+    expect([invalid._tag, invalid.message]).toEqual(["InvalidAddress", "\"xyz\" is not a Solana address (base58 of 32 bytes)."])
+    // Raw: the typed client refuses to encode these bodies, and cannot send text that is not JSON.
     const cases: Array<[unknown, string]> = [
-      [{ address: "xyz" }, "invalid_address"],
       [{}, "invalid_request"],
       [{ address: 42 }, "invalid_request"],
       [{ address: await scanned(), extra: true }, "invalid_request"],
@@ -107,10 +119,12 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
   test("a mint never scanned is 404 not_scanned with the rescan URL, not charged, and the headers say so", async () => {
     const { accountId, key } = await newKey()
     const address = newAddress()
+    const failure = await riskFailure(key, address)
+    expect([failure._tag, failure.message])
+      .toEqual(["NotScanned", `${address} has never been scanned; POST /api/risk-check/${address}/rescan to queue a scan.`])
+    // Raw: a typed failure carries no headers.
     const got = await tokenRisk(key, { address })
-    expect([got.status, got.body.error.code]).toEqual([404, "not_scanned"])
-    expect(got.body.error.message).toContain(`/api/risk-check/${address}/rescan`)
-    expect(got.headers["x-quota-remaining"]).toBe("100")
+    expect([got.status, got.body.error.code, got.headers["x-quota-remaining"]]).toEqual([404, "not_scanned", "100"])
     expect(await used(accountId)).toBe(0)
   })
 
@@ -133,20 +147,24 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
   test("past the monthly quota: 429 quota_exceeded, distinct from rate_limited, with Retry-After to the month's end", async () => {
     const { accountId, key } = await newKey({ plan: "enterprise", monthlyQuota: 2, requestsPerMinute: 100 })
     const address = await scanned()
-    expect([(await tokenRisk(key, { address })).status, (await tokenRisk(key, { address })).status]).toEqual([200, 200])
-    const over = await tokenRisk(key, { address })
-    expect([over.status, over.body.error.code]).toEqual([429, "quota_exceeded"])
-    expect(Number(over.headers["retry-after"])).toBeGreaterThan(0)
-    expect(over.headers["x-quota-remaining"]).toBe("0")
+    expect([(await risk(key, address)).meta.quota.used, (await risk(key, address)).meta.quota.used]).toEqual([1, 2])
+    const over = await riskFailure(key, address)
+    expect(over._tag).toBe("QuotaExceeded")
+    expect(over.message).toStartWith("Monthly quota of 2 cost units is used up (2 used)")
+    // Raw: a typed failure carries no headers.
+    const refused = await tokenRisk(key, { address })
+    expect([refused.status, refused.body.error.code]).toEqual([429, "quota_exceeded"])
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0)
+    expect(refused.headers["x-quota-remaining"]).toBe("0")
     expect(await used(accountId)).toBe(2)
   })
 
   test("a plan change takes effect on the next request", async () => {
     const { accountId, key } = await newKey({ plan: "free" })
     const address = await scanned()
-    await tokenRisk(key, { address })
+    await risk(key, address)
     await run(Accounts.setPlan(accountId, { plan: "pro" }))
-    const got = await tokenRisk(key, { address })
-    expect(got.body.meta.quota).toEqual({ limit: 5_000, used: 2, remaining: 4_998 })
+    const got = await risk(key, address)
+    expect(got.meta.quota).toEqual({ limit: 5_000, used: 2, remaining: 4_998 })
   })
 })

@@ -2,6 +2,7 @@ import { epochMillisOf } from "../Domain/ScanEvidence.ts"
 import { verdictOf } from "../Domain/Verdict.ts"
 import { assessToken } from "../Scoring/index.ts"
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
+import type { LaunchRecord as LaunchRecordSchema } from "./Schemas.ts"
 
 // A deployer's launch history from cached scans: each launch's latest state and the outcome rule,
 // and summary metrics over all launches. Pure: `now` is passed in.
@@ -27,22 +28,8 @@ export interface Launch {
 export type LaunchOutcome = "active" | "rugged" | "abandoned" | "unknown"
 export type DeployerRiskLevel = "none" | "low" | "medium" | "high" | "critical"
 
-export interface LaunchRecord {
-  readonly mint: string
-  readonly name: string | null
-  readonly symbol: string | null
-  readonly firstSeenAt: string
-  readonly lastScannedAt: string
-  readonly scanCount: number
-  readonly safetyScore: number
-  readonly verdict: "block" | "warn" | "ok"
-  readonly isHoneypot: boolean | null
-  readonly lpLocked: boolean | null
-  readonly liquidityUsd: number | null
-  readonly peakLiquidityUsd: number | null
-  readonly outcome: LaunchOutcome
-  readonly outcomeReason: string
-}
+/** A launch as the deployer-history route reports it. */
+export type LaunchRecord = typeof LaunchRecordSchema.Type
 
 export interface DeployerSummary {
   readonly launchCount: number

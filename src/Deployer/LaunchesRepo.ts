@@ -2,13 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { repository } from "../Sql/Unavailable.ts"
+import type { DeployerRecord } from "../WalletScoring/index.ts"
 import { type Launch, RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "./History.ts"
 
-export interface DeployerRecord {
-  readonly launches: number
-  readonly rugged: number
-  readonly honeypots: number
-}
 
 const iso = (value: Date | string): string => new Date(value).toISOString()
 

@@ -5,7 +5,7 @@ export { WALLET_MODEL_VERSION } from "./model.ts"
 export { SCREENING_NOTICE } from "./summary.ts"
 export type {
   DeployedToken,
-  LaunchRecord,
+  DeployerRecord,
   WalletAction,
   WalletAssessment,
   WalletConfidence,

@@ -16,7 +16,7 @@ export interface DeployedToken {
   readonly outcome: "active" | "rugged" | "abandoned" | null
 }
 
-export interface LaunchRecord {
+export interface DeployerRecord {
   readonly launches: number
   readonly rugged: number
   readonly honeypots: number
@@ -28,7 +28,7 @@ export interface WalletEvidence {
   readonly labels: ReadonlyArray<WalletLabel>
   readonly exposures: ReadonlyArray<WalletExposure>
   readonly counterpartyLabels: ReadonlyMap<string, ReadonlyArray<WalletLabel>>
-  readonly counterpartyLaunches: ReadonlyMap<string, LaunchRecord>
+  readonly counterpartyLaunches: ReadonlyMap<string, DeployerRecord>
   readonly deployedTokens: ReadonlyArray<DeployedToken>
 }
 

@@ -1,7 +1,7 @@
 import { base58 } from "@scure/base"
 import { Schema } from "effect"
 import { WalletExposure, WalletLabel } from "../../src/Domain/WalletEvidence.ts"
-import type { DeployedToken, LaunchRecord, WalletEvidence } from "../../src/WalletScoring/index.ts"
+import type { DeployedToken, DeployerRecord, WalletEvidence } from "../../src/WalletScoring/index.ts"
 
 // A valid address for each small number: 32 bytes, all equal to n.
 export const addressOf = (n: number): string => base58.encode(new Uint8Array(32).fill(n))
@@ -58,7 +58,7 @@ export interface EvidencePatch {
   readonly labels?: ReadonlyArray<WalletLabel>
   readonly exposures?: ReadonlyArray<WalletExposure>
   readonly counterpartyLabels?: ReadonlyArray<WalletLabel>
-  readonly counterpartyLaunches?: ReadonlyArray<readonly [string, LaunchRecord]>
+  readonly counterpartyLaunches?: ReadonlyArray<readonly [string, DeployerRecord]>
   readonly deployedTokens?: ReadonlyArray<DeployedToken>
 }
 

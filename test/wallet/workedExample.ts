@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { WalletExposure, WalletLabel } from "../../src/Domain/WalletEvidence.ts"
-import type { DeployedToken, LaunchRecord, WalletEvidence } from "../../src/WalletScoring/index.ts"
+import type { DeployedToken, DeployerRecord, WalletEvidence } from "../../src/WalletScoring/index.ts"
 
 // The JSON form of WalletEvidence used by docs/wallet-model.md: the two maps as objects keyed by address.
 const DocEvidence = Schema.Struct({
@@ -31,7 +31,7 @@ export const walletEvidenceFromJson = (json: unknown): WalletEvidence => {
     labels: decoded.labels,
     exposures: decoded.exposures,
     counterpartyLabels: new Map(Object.entries(decoded.counterpartyLabels)),
-    counterpartyLaunches: new Map<string, LaunchRecord>(Object.entries(decoded.counterpartyLaunches)),
+    counterpartyLaunches: new Map<string, DeployerRecord>(Object.entries(decoded.counterpartyLaunches)),
     deployedTokens: decoded.deployedTokens satisfies ReadonlyArray<DeployedToken>
   }
 }

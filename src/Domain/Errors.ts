@@ -47,10 +47,12 @@ export interface Failure {
 export const failureOf = (error: unknown): Option.Option<Failure> => {
   if (typeof error !== "object" || error === null || !("ast" in error.constructor)) return Option.none()
   const message = "message" in error && typeof error.message === "string" ? error.message : ""
-  return Option.map(errorInfoOf(error.constructor as unknown as Schema.Schema.Any), (info) => ({
+  return Option.map(errorInfoOf(error.constructor as unknown as Schema.Schema.Any), (info): Failure => ({
     status: info.status,
     code: info.code,
-    message
+    message,
+    // A 503 is temporary: the caller is told when to retry.
+    ...(info.status === 503 ? { headers: { "retry-after": "5" } } : {})
   }))
 }
 

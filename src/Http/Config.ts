@@ -7,8 +7,17 @@ export const AppConfig = Config.all({
   maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
     Config.validate({ message: "MAX_BODY_BYTES must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 }),
     Config.withDefault(65_536)
+  ),
+  // Below Bun's idle timeout (BUN_IDLE_TIMEOUT_SECONDS, 10 s), so every request is answered before its
+  // connection could be dropped.
+  requestTimeoutMs: Config.integer("REQUEST_TIMEOUT_MS").pipe(
+    Config.validate({ message: "REQUEST_TIMEOUT_MS must be between 100 and 9000", validation: (n) => n >= 100 && n <= 9_000 }),
+    Config.withDefault(5_000)
   )
 })
+
+/** Bun closes a connection idle this long; REQUEST_TIMEOUT_MS stays below it. */
+export const BUN_IDLE_TIMEOUT_SECONDS = 10
 
 
 export const ShutdownConfig = Config.all({

@@ -70,9 +70,7 @@ const fromValue = (value: unknown, request: HttpServerRequest.HttpServerRequest)
     return { status: 400, code: "malformed_json", message: "The body is not valid JSON." }
   }
   if (value instanceof SqlError.SqlError && isUnreachable(value)) return unavailable
-  const typed = failureOf(value)
-  if (Option.isNone(typed)) return undefined
-  return typed.value.status === 503 ? { ...unavailable, message: typed.value.message } : typed.value
+  return Option.getOrUndefined(failureOf(value))
 }
 
 // Only interruption: the client closed the connection before the answer (nginx's 499). Nobody reads the

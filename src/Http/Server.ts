@@ -8,7 +8,7 @@ import { makeFastPath } from "../RiskCheck/FastPath.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { lifecycle } from "../System/Lifecycle.ts"
 import { AppLive, type AppServices } from "./App.ts"
-import { AppConfig, ShutdownConfig } from "./Config.ts"
+import { AppConfig, BUN_IDLE_TIMEOUT_SECONDS, ShutdownConfig } from "./Config.ts"
 
 // Under a steady stream of requests, timers (Effect.sleep, setTimeout) can be starved for as long as the
 // stream lasts; setImmediate runs once per turn of the event loop, so waiting on it keeps time.
@@ -106,6 +106,7 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
           hostname: config.host,
           // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from Http/Middleware.ts.
           maxRequestBodySize: config.maxBodyBytes * 16,
+          idleTimeout: BUN_IDLE_TIMEOUT_SECONDS,
           fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown")
         }),
       catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)

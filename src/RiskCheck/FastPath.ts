@@ -1,6 +1,6 @@
-import { Exit, Option } from "effect"
+import { Cause, Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../Domain/Address.ts"
-import { envelopeBodyOf, failureOf } from "../Domain/Errors.ts"
+import { envelopeBodyOf, type Failure, failureOf } from "../Domain/Errors.ts"
 import { requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { admitPublic, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
@@ -76,10 +76,11 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     route: string,
     started: number,
     caller: PublicCaller,
-    answer: () => WireAnswer
+    answer: () => WireAnswer,
+    failed?: Failure
   ): Response => {
     const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
-    const refusal = caller.decision.admitted ? undefined : Option.getOrThrow(failureOf(publicRateLimited(caller.decision)))
+    const refusal = caller.decision.admitted ? failed : Option.getOrThrow(failureOf(publicRateLimited(caller.decision)))
     const wire = refusal === undefined
       ? answer()
       : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
@@ -88,6 +89,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       "content-type": "application/json",
       "cache-control": wire.cacheControl,
       ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
+      ...refusal?.headers,
       "x-request-id": requestId
     }
     if (lifecycle.draining) headers.connection = "close"
@@ -127,11 +129,15 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       })
     }
     // Not in memory: a refused caller is answered without a read; otherwise the cache's own lookup reads
-    // through. If the database cannot answer, the call goes to HttpApi (admitted there again, so given back
-    // here), whose error envelope is the one the contract documents.
+    // through. A database that cannot answer is the same 503 envelope HttpApi gives (not a second wait
+    // there); anything else unexpected goes to HttpApi (admitted there again, so given back here).
     if (!caller.decision.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started))
     return scans.load(address as Address).then((loaded) => {
       if (Exit.isSuccess(loaded)) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, loaded.value, started))
+      const unavailable = Option.flatMap(Cause.failureOption(loaded.cause), failureOf)
+      if (Option.isSome(unavailable)) {
+        return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started), unavailable.value)
+      }
       traffic.release(caller.client, caller.accountId)
       return delegate(request)
     })

@@ -14,7 +14,15 @@ export const DatabaseConfig = Config.all({
     Config.validate({ message: "DATABASE_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 }),
     Config.withDefault(10)
   ),
-  seedDemo: Config.boolean("SEED_DEMO").pipe(Config.option)
+  seedDemo: Config.boolean("SEED_DEMO").pipe(Config.option),
+  connectTimeoutMs: Config.integer("DATABASE_CONNECT_TIMEOUT_MS").pipe(
+    Config.validate({ message: "DATABASE_CONNECT_TIMEOUT_MS must be between 100 and 60000", validation: (n) => n >= 100 && n <= 60_000 }),
+    Config.withDefault(2_000)
+  ),
+  queryTimeoutMs: Config.integer("DATABASE_QUERY_TIMEOUT_MS").pipe(
+    Config.validate({ message: "DATABASE_QUERY_TIMEOUT_MS must be between 100 and 60000", validation: (n) => n >= 100 && n <= 60_000 }),
+    Config.withDefault(1_500)
+  )
 })
 export type DatabaseConfig = Config.Config.Success<typeof DatabaseConfig>
 

@@ -1,17 +1,27 @@
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { DatabaseConfig, type DatabaseConfig as Settings } from "./Config.ts"
 import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
 import { MigrationsLive } from "./Migrations.ts"
 import { pgliteAssets } from "./PgliteAssets.ts"
+import { QueryDeadline } from "./Unavailable.ts"
 
-const clientOptions = {
+// connectTimeout bounds both a new connection and the wait for a free one in the pool (node-postgres).
+const clientOptions = (settings: Settings) => ({
   applicationName: "risk-api",
-  connectTimeout: Duration.seconds(5),
+  connectTimeout: Duration.millis(settings.connectTimeoutMs),
   idleTimeout: Duration.seconds(30)
-} as const
+})
+
+// The session's statement_timeout, so PostgreSQL itself stops a statement the client has given up on.
+const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: number) => {
+  const parsed = new URL(Redacted.value(url))
+  const options = [parsed.searchParams.get("options"), `-c statement_timeout=${milliseconds}`].filter(Boolean).join(" ")
+  parsed.searchParams.set("options", options)
+  return Redacted.make(parsed.toString())
+}
 
 /** Starts PGlite on `dataDir` behind a loopback Postgres socket so the same PgClient and SQL serve both. */
 export const embeddedPostgres = (dataDir: string) =>
@@ -47,11 +57,16 @@ const embeddedOnDisk = (dataDir: string) =>
 
 const clientLayer = (settings: Settings) =>
   Option.match(settings.url, {
-    onSome: (url) => PgClient.layer({ ...clientOptions, url, maxConnections: settings.poolSize }),
+    onSome: (url) =>
+      PgClient.layer({
+        ...clientOptions(settings),
+        url: withStatementTimeout(url, settings.queryTimeoutMs),
+        maxConnections: settings.poolSize
+      }),
     onNone: () =>
       Layer.unwrapScoped(
         Effect.map(embeddedOnDisk(settings.dataDir), ({ host, port }) =>
-          PgClient.layer({ ...clientOptions, host, port, database: "postgres", username: "postgres", maxConnections: 1 })
+          PgClient.layer({ ...clientOptions(settings), host, port, database: "postgres", username: "postgres", maxConnections: 1 })
         )
       )
   })
@@ -70,10 +85,18 @@ const connectRetries = (patience: "forever" | "brief") =>
 const connect = (settings: Settings, patience: "forever" | "brief") =>
   Layer.retry(clientLayer(settings), connectRetries(patience))
 
-/** SqlClient on DATABASE_URL, or on the embedded database; migrations applied before anything uses it. */
+/**
+ * SqlClient on DATABASE_URL, or on the embedded database; migrations applied before anything uses it. The
+ * server waits for its database forever and bounds every call by DATABASE_QUERY_TIMEOUT_MS; an operator's
+ * command waits briefly and lets its calls (an import, a seed) take as long as they need.
+ */
 export const databaseLayer = (patience: "forever" | "brief") =>
   Layer.unwrapEffect(
-    Effect.map(DatabaseConfig, (settings) => Layer.provideMerge(MigrationsLive, connect(settings, patience)))
+    Effect.map(DatabaseConfig, (settings) =>
+      Layer.mergeAll(
+        Layer.provideMerge(MigrationsLive, connect(settings, patience)),
+        Layer.succeed(QueryDeadline, patience === "forever" ? Duration.millis(settings.queryTimeoutMs) : Duration.hours(1))
+      ))
   )
 
 export const DatabaseLive = databaseLayer("brief")

@@ -19,6 +19,8 @@ export class Health extends Effect.Service<Health>()("Health", {
     return {
       readiness: sql<{ migration_id: number; name: string }>`
         select migration_id, name from schema_migrations order by migration_id desc limit 1`.pipe(
+        // disconnect: the probe answers at its second even while the query waits on a hung connection.
+        Effect.disconnect,
         Effect.timeoutFail({ duration: Duration.seconds(1), onTimeout: () => new Error("database timed out") }),
         Effect.map(([row]): Readiness => {
           const migration = row === undefined ? null : `${String(row.migration_id).padStart(4, "0")}_${row.name}`

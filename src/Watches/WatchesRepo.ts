@@ -1,7 +1,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { WatchRule } from "../Decision/index.ts"
-import { repository } from "../Sql/Unavailable.ts"
+import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
 import { WatchNotFound } from "./Errors.ts"
 
 export interface Watch {
@@ -52,6 +52,7 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const deadline = yield* QueryDeadline
     return repository({
       create: (accountId: string, watch: NewWatch) =>
         sql<Row>`
@@ -82,7 +83,7 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
         sql<{ count: string }>`select count(*) from watches where account_id = ${accountId} and expires_at > now()`.pipe(
           Effect.map((rows) => Number(rows[0]?.count ?? 0))
         )
-    })
+    }, deadline)
   })
 }) {}
 

@@ -144,6 +144,65 @@ describe(`operations on ${databaseKind}`, () => {
     }
   }, 60_000)
 
+  test.skipIf(testDatabaseUrl === undefined)("a hung database: every request answered within the deadline, then it heals", async () => {
+    const url = new URL(deployment.env.DATABASE_URL!)
+    const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
+    url.hostname = "127.0.0.1"
+    url.port = String(proxy.port)
+    const created = await runCli(["accounts", "create", "--name", "hung", "--plan", "free"], deployment.env)
+    const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
+    const key = (await runCli(["keys", "create", accountId], deployment.env)).stdout.trim()
+    const server = await startServer({ ...deployment.env, DATABASE_URL: url.toString(), DATABASE_QUERY_TIMEOUT_MS: "1000" })
+    const timed = async (path: string, init?: RequestInit) => {
+      const started = performance.now()
+      const response = await fetch(`${server.url}${path}`, init)
+      const body = (await response.json()) as { error?: { code: string } }
+      return {
+        status: response.status,
+        code: body.error?.code ?? null,
+        retryAfter: response.headers.get("retry-after"),
+        ms: Math.round(performance.now() - started)
+      }
+    }
+    try {
+      expect((await timed(`/api/risk-check/${mints[0]}`)).status).toBe(200)
+      expect((await timed(`/api/risk-check/${mints[0]}`)).status).toBe(200) // kept in memory from here on
+      proxy.hang()
+      const uncached = await Promise.all([mints[1], mints[2], newAddress()].map((mint) => timed(`/api/risk-check/${mint}`)))
+      const batch = await timed("/api/risk-check/batch", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ addresses: [mints[3], mints[4]] })
+      })
+      const keyed = await timed("/api/v1/token/risk", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ address: mints[0] })
+      })
+      const ready = await timed("/ready")
+      const cached = await timed(`/api/risk-check/${mints[0]}`)
+      console.log(`hung database: uncached ${JSON.stringify(uncached)}, batch ${JSON.stringify(batch)}, keyed ${JSON.stringify(keyed)}, /ready ${JSON.stringify(ready)}, cached ${JSON.stringify(cached)}`)
+      for (const answer of [...uncached, batch, keyed]) {
+        expect([answer.status, answer.code, answer.retryAfter]).toEqual([503, "service_unavailable", "5"])
+        expect(answer.ms).toBeLessThan(3_000) // the 1 s deadline, with room for a loaded machine: bounded, not hung
+      }
+      expect([ready.status, ready.ms < 2_000]).toEqual([503, true])
+      expect(cached.status).toBe(200)
+      proxy.restore()
+      let healed = await timed(`/api/risk-check/${mints[5]}`)
+      for (let i = 0; i < 50 && healed.status !== 200; i++) {
+        await Bun.sleep(100)
+        healed = await timed(`/api/risk-check/${mints[5]}`)
+      }
+      expect(healed.status).toBe(200)
+      expect(server.process.exitCode).toBeNull()
+    } finally {
+      server.process.kill("SIGTERM")
+      await server.process.exited
+      proxy.close()
+    }
+  }, 60_000)
+
   test("a scan imported by another process reaches both servers' caches within a second", async () => {
     const servers = [await startServer(deployment.env), await startServer(deployment.env)]
     try {

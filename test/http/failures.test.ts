@@ -25,6 +25,16 @@ const buggy = Layer.succeed(ScanRequestsRepo, ScanRequestsRepo.make({
 const { runtime } = runtimeFor(memoryServices({ scans: down, scanRequests: buggy }))
 const app = testApp((await runtime.runtime()).context)
 
+// A repository that never answers, behind an app whose request deadline is 200 ms.
+const hanging = Layer.succeed(ScansRepo, ScansRepo.make({
+  latest: () => Effect.never,
+  latestMany: () => Effect.never,
+  record: () => Effect.die(new Error("not used")),
+  history: () => Effect.die(new Error("not used"))
+}))
+const slow = runtimeFor(memoryServices({ scans: hanging }))
+const slowApp = testApp((await slow.runtime.runtime()).context, { REQUEST_TIMEOUT_MS: "200" })
+
 describe("failure statuses", () => {
   test("a typed unavailable database is 503 service_unavailable with Retry-After", async () => {
     const got = await read(await app(`/api/risk-check/${newAddress()}`))
@@ -40,6 +50,13 @@ describe("failure statuses", () => {
     }))
     expect({ status: got.status, code: got.body.error.code }).toEqual({ status: 503, code: "service_unavailable" })
     expect(JSON.stringify(got.body)).not.toContain("ECONNREFUSED")
+  })
+
+  test("a request still running at REQUEST_TIMEOUT_MS is answered 503 with Retry-After, not left hanging", async () => {
+    const got = await read(await slowApp(`/api/risk-check/${newAddress()}`))
+    expect([got.status, got.body.error.code, got.body.error.message, got.headers["retry-after"]])
+      .toEqual([503, "service_unavailable", "The request took longer than 200 ms; retry shortly.", "5"])
+    expect(got.body.error.requestId).toBe(got.headers["x-request-id"])
   })
 
   test("a defect is 500 internal_error and discloses nothing", async () => {

@@ -160,24 +160,36 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     expect([answer.status, ((await answer.json()) as { verdict: string }).verdict]).toEqual([200, "ok"])
   })
 
-  test("when the database cannot answer, the call goes to HttpApi and its window counts it once", async () => {
-    const client = newClient()
-    const handedOn: Array<string> = []
-    const failing = makeFastPath({
-      scans: {
-        ...cache,
-        peek: () => undefined,
-        load: () => Promise.resolve(Exit.fail(new ServiceUnavailable({ message: "database down" })))
-      },
+  const failingWith = (load: () => Promise<Exit.Exit<null, ServiceUnavailable>>) =>
+    makeFastPath({
+      scans: { ...cache, peek: () => undefined, load },
       traffic: Context.get(services, PublicTraffic),
       maxBodyBytes: 65_536,
       log: undefined
     })
+
+  test("when the database cannot answer, the fast path gives HttpApi's 503 envelope itself, counted once", async () => {
+    const client = newClient()
+    const failing = failingWith(() => Promise.resolve(Exit.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))))
+    const answer = await failing(get(`/api/risk-check/${newAddress()}`), client, never)!
+    expect([answer.status, answer.headers.get("retry-after"), answer.headers.get("cache-control"), answer.headers.get("x-request-id")])
+      .toEqual([503, "5", "no-store", "same-id"])
+    expect(await answer.json()).toEqual({
+      error: { code: "service_unavailable", message: "The evidence database is unreachable; retry shortly.", requestId: "same-id" }
+    })
+    const next = await served(get(`/api/risk-check/${newAddress()}`), client)
+    expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 2))
+  })
+
+  test("an unexpected failure of the read goes to HttpApi and its window counts it once", async () => {
+    const client = newClient()
+    const handedOn: Array<string> = []
+    const failing = failingWith(() => Promise.resolve(Exit.die(new Error("bug"))))
     const answer = await failing(get(`/api/risk-check/${newAddress()}`), client, async (request) => {
       handedOn.push(request.url)
-      return new Response(null, { status: 503 })
+      return new Response(null, { status: 500 })
     })!
-    expect([answer.status, handedOn.length]).toEqual([503, 1])
+    expect([answer.status, handedOn.length]).toEqual([500, 1])
     // Given back: the client's next call is the first of its minute, as the HttpApi path would count it.
     const next = await served(get(`/api/risk-check/${newAddress()}`), client)
     expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 1))

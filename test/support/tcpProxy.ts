@@ -1,11 +1,15 @@
 import type { Socket, TCPSocketListener } from "bun"
 
-/** A loopback TCP proxy to a database that a test can cut and restore, like a database restart. */
+/**
+ * A loopback TCP proxy to a database that a test can cut and restore, like a database restart, or hang:
+ * connections stay open and new ones are accepted, but nothing is forwarded any more, like a silent network.
+ */
 export const tcpProxy = async (target: { readonly host: string; readonly port: number }) => {
   type Link = { upstream?: Socket<Link>; downstream?: Socket<Link>; pending: Array<Uint8Array> }
   const open = new Set<Socket<Link>>()
   let listener: TCPSocketListener<Link> | undefined
   let port = 0
+  let hung = false
 
   const start = () => {
     listener = Bun.listen<Link>({
@@ -15,6 +19,7 @@ export const tcpProxy = async (target: { readonly host: string; readonly port: n
         open(client) {
           open.add(client)
           client.data = { pending: [], downstream: client }
+          if (hung) return // accepted, never connected: the handshake waits forever
           void Bun.connect<Link>({
             hostname: target.host,
             port: target.port,
@@ -27,7 +32,7 @@ export const tcpProxy = async (target: { readonly host: string; readonly port: n
                 client.data.pending = []
               },
               data(server, chunk) {
-                server.data.downstream?.write(chunk)
+                if (!hung) server.data.downstream?.write(chunk)
               },
               close(server) {
                 open.delete(server)
@@ -40,6 +45,7 @@ export const tcpProxy = async (target: { readonly host: string; readonly port: n
           }).catch(() => client.end())
         },
         data(client, chunk) {
+          if (hung) return
           if (client.data.upstream === undefined) client.data.pending.push(new Uint8Array(chunk))
           else client.data.upstream.write(chunk)
         },
@@ -64,7 +70,20 @@ export const tcpProxy = async (target: { readonly host: string; readonly port: n
       for (const socket of open) socket.terminate()
       open.clear()
     },
-    restore: () => start(),
+    /** Stop forwarding in both directions, keeping every connection open. */
+    hang: () => {
+      hung = true
+    },
+    /** After a hang or a cut: forward again (connections that lost bytes while hung are reset). */
+    restore: () => {
+      if (hung) {
+        hung = false
+        for (const socket of open) socket.terminate()
+        open.clear()
+        return
+      }
+      start()
+    },
     close: () => {
       listener?.stop(true)
       for (const socket of open) socket.terminate()

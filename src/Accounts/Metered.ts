@@ -5,6 +5,7 @@ import type { Scope } from "../Domain/Scope.ts"
 import type { Caller } from "./Accounts.ts"
 import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
+import { Transactions } from "../Sql/Transactions.ts"
 import { Quota, type Reservation, type Standing } from "./Quota.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
@@ -59,4 +60,37 @@ export const metered = (cost: number) =>
       handler({ caller, standing: outcome.standing, cost }),
       settle(quota, outcome.reservation, outcome.standing)
     )
+  })
+
+// The standing as it is after a charge that was rolled back: neither the call nor its cost counts.
+const rolledBack = (standing: Standing, cost: number): Standing => ({
+  ...refunded(standing, cost),
+  rate: { ...standing.rate, remaining: Math.min(standing.rate.limit, standing.rate.remaining + 1) }
+})
+
+/**
+ * `metered` for a route whose work is a write: the charge and the write commit in one transaction, so a call
+ * is charged exactly when its work is stored. A refusal, a failure, an interruption or a killed process
+ * commits neither the charge nor the call's count in the minute window.
+ */
+export const meteredWrite = (cost: number) =>
+<A, E, R>(
+  handler: (charge: Charge) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions> =>
+  Effect.gen(function*() {
+    const caller = yield* CurrentCaller
+    const quota = yield* Quota
+    const transactions = yield* Transactions
+    return yield* transactions.run(Effect.gen(function*() {
+      const outcome = yield* quota.charge(caller, cost)
+      if (outcome._tag === "Refused") {
+        const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
+        yield* announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds })
+        return yield* outcome.error
+      }
+      return yield* Effect.onExit(
+        handler({ caller, standing: outcome.standing, cost }),
+        (exit) => announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
+      )
+    }))
   })

@@ -19,6 +19,7 @@ import { RiskCheckHttp } from "../RiskCheck/Http.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
+import { Transactions } from "../Sql/Transactions.ts"
 import { Health } from "../System/Health.ts"
 import { SystemHttp } from "../System/Http.ts"
 import { TokenHttp } from "../TokenRisk/Http.ts"
@@ -48,7 +49,8 @@ export const ServicesLive = Layer.mergeAll(
   WalletRisk.Default,
   LaunchesRepo.Default,
   WatchesRepo.Default,
-  Health.Default
+  Health.Default,
+  Transactions.Default
 )
 
 /** What the HTTP app needs from its services. */

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
 import { CurrentCaller } from "../Accounts/Auth.ts"
 import { metaOf } from "../Accounts/Meta.ts"
-import { type Charge, metered } from "../Accounts/Metered.ts"
+import { type Charge, metered, meteredWrite } from "../Accounts/Metered.ts"
 import { RiskApi } from "../Api.ts"
 import { WATCH_METRICS, type WatchRule } from "../Decision/index.ts"
 import { parseAddress } from "../Domain/Address.ts"
@@ -42,21 +42,24 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
     return handlers
       .handle("setWatch", ({ payload }) =>
         Effect.gen(function*() {
-          const caller = yield* CurrentCaller
           const mint = yield* parseAddress(payload.mint)
-          if ((yield* watches.activeCount(caller.accountId)) >= MAX_ACTIVE_WATCHES) {
-            return yield* new WatchLimitReached({ message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.` })
-          }
-          return yield* metered(SET_WATCH_COST)((charge) => Effect.gen(function*() {
-          const watch = yield* watches.create(caller.accountId, {
-            mint,
-            label: payload.label ?? null,
-            rules: normalise(payload.rules),
-            pollSeconds: payload.pollSeconds,
-            ttlSeconds: payload.ttlSeconds
-          })
-          return { data: recordOf(watch), meta: yield* metaOfCall(charge) }
-          }))
+          // The cap, the insert and the charge commit together: concurrent calls cannot pass the cap, and a
+          // call is charged exactly when its watch is stored.
+          return yield* meteredWrite(SET_WATCH_COST)((charge) =>
+            Effect.gen(function*() {
+              const created = yield* watches.create(charge.caller.accountId, {
+                mint,
+                label: payload.label ?? null,
+                rules: normalise(payload.rules),
+                pollSeconds: payload.pollSeconds,
+                ttlSeconds: payload.ttlSeconds
+              }, MAX_ACTIVE_WATCHES)
+              if (Option.isNone(created)) {
+                return yield* new WatchLimitReached({ message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.` })
+              }
+              return { data: recordOf(created.value), meta: yield* metaOfCall(charge) }
+            })
+          )
         }))
       .handle("listWatches", () =>
         free((charge) =>

@@ -54,12 +54,23 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
     const sql = yield* SqlClient.SqlClient
     const deadline = yield* QueryDeadline
     return repository({
-      create: (accountId: string, watch: NewWatch) =>
-        sql<Row>`
-          insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at)
-          values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
-            ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}))
-          returning *`.pipe(Effect.map((rows) => toWatch(rows[0]!))),
+      /**
+       * Stores a watch unless the account already has `limit` unexpired ones (none then). The count and the
+       * insert run under a lock of the account's watches, so concurrent calls on any process cannot pass it.
+       */
+      create: (accountId: string, watch: NewWatch, limit: number) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`select pg_advisory_xact_lock(hashtextextended(${`watches:${accountId}`}, 0))`
+          const [active] = yield* sql<{ count: string }>`
+            select count(*) from watches where account_id = ${accountId} and expires_at > now()`
+          if (Number(active?.count ?? 0) >= limit) return Option.none<Watch>()
+          const rows = yield* sql<Row>`
+            insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at)
+            values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
+              ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}))
+            returning *`
+          return Option.some(toWatch(rows[0]!))
+        })),
       find: (accountId: string, id: string): Effect.Effect<Option.Option<Watch>, SqlError.SqlError> =>
         isUuid(id)
           ? sql<Row>`select * from watches where id = ${id} and account_id = ${accountId}`.pipe(
@@ -78,11 +89,7 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
           ? sql`delete from watches where id = ${id} and account_id = ${accountId} returning id`.pipe(
             Effect.map((rows) => rows.length > 0)
           )
-          : Effect.succeed(false),
-      activeCount: (accountId: string) =>
-        sql<{ count: string }>`select count(*) from watches where account_id = ${accountId} and expires_at > now()`.pipe(
-          Effect.map((rows) => Number(rows[0]?.count ?? 0))
-        )
+          : Effect.succeed(false)
     }, deadline)
   })
 }) {}
@@ -99,8 +106,9 @@ export const WatchesMemory = Layer.sync(WatchesRepo, () => {
       .filter((watch) => watch.accountId === accountId && Date.parse(watch.expiresAt) > Date.now())
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   return WatchesRepo.make({
-    create: (accountId, watch) =>
+    create: (accountId, watch, limit) =>
       Effect.sync(() => {
+        if (active(accountId).length >= limit) return Option.none()
         const now = Date.now()
         const created: Watch = {
           id: crypto.randomUUID(),
@@ -113,12 +121,11 @@ export const WatchesMemory = Layer.sync(WatchesRepo, () => {
           expiresAt: new Date(now + watch.ttlSeconds * 1000).toISOString()
         }
         watches.set(created.id, created)
-        return created
+        return Option.some(created)
       }),
     find: (accountId, id) => Effect.sync(() => Option.fromNullable(owned(accountId, id))),
     list: (accountId) => Effect.sync(() => active(accountId)),
-    remove: (accountId, id) => Effect.sync(() => owned(accountId, id) !== undefined && watches.delete(id)),
-    activeCount: (accountId) => Effect.sync(() => active(accountId).length)
+    remove: (accountId, id) => Effect.sync(() => owned(accountId, id) !== undefined && watches.delete(id))
   })
 })
 

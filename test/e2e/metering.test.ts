@@ -16,11 +16,11 @@ const cli = async (...args: Array<string>) => {
   return result.stdout.trim()
 }
 
-const newAccountKey = async (monthlyQuota: number, perMinute: number) => {
+const newAccountKey = async (monthlyQuota: number, perMinute: number, scope = "token:risk:read") => {
   const created = await cli("accounts", "create", "--name", "load", "--plan", "enterprise",
     "--monthly-quota", String(monthlyQuota), "--requests-per-minute", String(perMinute))
   const accountId = created.split("\n")[0]!.replace("account ", "")
-  const key = await cli("keys", "create", accountId, "--scope", "token:risk:read")
+  const key = await cli("keys", "create", accountId, "--scope", scope)
   secrets.push(key)
   return { accountId, key }
 }
@@ -90,6 +90,27 @@ describe(`metering across two server processes on ${databaseKind}`, () => {
     const results = await burst(key, 30, newAddress())
     expect(new Set(results.map((result) => result.code))).toEqual(new Set(["not_scanned"]))
     expect(await usedOf(accountId)).toBe(0)
+  }, 60_000)
+
+  test("150 concurrent set-watch calls over both processes: exactly 100 watches stored, each charged once, no more", async () => {
+    const { accountId, key } = await newAccountKey(1_000, 10_000, "watch:write")
+    const setWatch = async (server: RunningServer) => {
+      const response = await fetch(`${server.url}/api/v1/decision/set-watch`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1_000 }] })
+      })
+      const body = (await response.json()) as { error?: { code: string } }
+      return { status: response.status, code: body.error?.code }
+    }
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => setWatch(servers[i % servers.length]!)))
+    const stored = results.filter((result) => result.status === 201).length
+    const refused = results.filter((result) => result.code === "watch_limit_reached").length
+    const list = await fetch(`${servers[0]!.url}/api/v1/decision/watches`, { headers: { authorization: `Bearer ${key}` } })
+    const watches = ((await list.json()) as { data: Array<unknown> }).data.length
+    console.log(`watch cap: ${results.length} calls, ${stored} stored, ${refused} watch_limit_reached, ${watches} listed`)
+    expect({ stored, refused, watches }).toEqual({ stored: 100, refused: 50, watches: 100 })
+    expect(await usedOf(accountId)).toBe(100)
   }, 60_000)
 
   test("no key appears in any server's output", () => {

@@ -203,6 +203,40 @@ describe(`operations on ${databaseKind}`, () => {
     }
   }, 60_000)
 
+  test("SIGKILL during concurrent watch writes: every unit charged has its watch stored, and no more", async () => {
+    const created = await runCli(["accounts", "create", "--name", "killed", "--plan", "enterprise",
+      "--monthly-quota", "1000", "--requests-per-minute", "10000"], deployment.env)
+    const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
+    const key = (await runCli(["keys", "create", accountId, "--scope", "watch:write"], deployment.env)).stdout.trim()
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+    const body = JSON.stringify({ mint: mints[0], rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1_000 }] })
+    const first = await startServer(deployment.env)
+    // Killed once the first ten are acknowledged, with the others in flight at every stage.
+    let acks = 0
+    const calls = Array.from({ length: 80 }, () =>
+      fetch(`${first.url}/api/v1/decision/set-watch`, { method: "POST", headers, body }).then((response) => {
+        if (response.status === 201 && ++acks === 10) first.process.kill("SIGKILL")
+        return response.status
+      }, () => 0))
+    const statuses = await Promise.all(calls)
+    first.process.kill("SIGKILL")
+    await first.process.exited
+    const second = await startServer(deployment.env)
+    try {
+      const listed = await fetch(`${second.url}/api/v1/decision/watches`, { headers })
+      const stored = ((await listed.json()) as { data: Array<unknown> }).data.length
+      const usage = (await runCli(["accounts", "usage", accountId], deployment.env)).stdout
+      const charged = Number(/: (\d+) of/.exec(usage)?.[1])
+      const acknowledged = statuses.filter((status) => status === 201).length
+      console.log(`SIGKILL under writes: ${acknowledged} acknowledged, ${stored} stored, ${charged} charged`)
+      expect(charged).toBe(stored) // charge and write commit together
+      expect(stored).toBeGreaterThanOrEqual(acknowledged) // nothing acknowledged is lost
+    } finally {
+      second.process.kill("SIGTERM")
+      await second.process.exited
+    }
+  }, 90_000)
+
   test("a scan imported by another process reaches both servers' caches within a second", async () => {
     const servers = [await startServer(deployment.env), await startServer(deployment.env)]
     try {

@@ -6,6 +6,7 @@ import { LaunchesEmpty, LaunchesRepo } from "../../src/Deployer/LaunchesRepo.ts"
 import { LatestScanCacheOff, latestScanCacheWith } from "../../src/Scans/LatestScanCache.ts"
 import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/Scans/ScanRequestsRepo.ts"
 import { ScansRepo, ScansRepoMemory } from "../../src/Scans/ScansRepo.ts"
+import { Transactions, TransactionsNone } from "../../src/Sql/Transactions.ts"
 import { Health, HealthAlwaysReady } from "../../src/System/Health.ts"
 import { WalletRepo, WalletRepoEmpty } from "../../src/Wallet/WalletRepo.ts"
 import { WalletRisk } from "../../src/Wallet/WalletRisk.ts"
@@ -34,7 +35,8 @@ export const sqlServices = (options: ServiceOptions = {}) =>
     WalletRisk.Default,
     LaunchesRepo.Default,
     WatchesRepo.Default,
-    Health.Default
+    Health.Default,
+    Transactions.Default
   ).pipe(Layer.provide(ScansRepo.Default), Layer.provideMerge(TestDatabase))
 
 /**
@@ -56,5 +58,6 @@ export const memoryServices = (replaced: {
     WalletRisk.DefaultWithoutDependencies.pipe(Layer.provide([WalletRepoEmpty, LaunchesEmpty])),
     LaunchesEmpty,
     WatchesMemory,
+    TransactionsNone,
     replaced.health ?? HealthAlwaysReady
   ).pipe(Layer.provideMerge(replaced.scans ?? ScansRepoMemory))

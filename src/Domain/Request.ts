@@ -18,3 +18,27 @@ export const currentRequestId = FiberRef.get(CurrentRequestId)
 
 /** The peer address of the connection, provided per request by the Bun server (Http/Server.ts). */
 export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, string>() {}
+
+/** The exact media type the API takes: `application/json`, with at most a UTF-8 charset parameter. */
+export const isJsonMediaType = (contentType: string): boolean => {
+  const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase())
+  return type === "application/json" &&
+    parameters.every((parameter) => parameter === "charset=utf-8" || parameter === "charset=\"utf-8\"")
+}
+
+/** Deepest nesting of arrays and objects in a JSON text (strings skipped), counted without parsing it. */
+export const jsonDepthOf = (text: string): number => {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 92) i++ // backslash: skip the escaped character
+      else if (char === 34) inString = false
+    } else if (char === 34) inString = true
+    else if (char === 91 || char === 123) deepest = Math.max(deepest, ++depth)
+    else if (char === 93 || char === 125) depth--
+  }
+  return deepest
+}

@@ -25,8 +25,13 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
       ""
     )
 
+// A rejected value is quoted in the issue's message; a huge one is cut, not echoed whole.
+const MAX_ISSUE_MESSAGE = 300
+const shortened = (message: string) =>
+  message.length > MAX_ISSUE_MESSAGE ? `${message.slice(0, MAX_ISSUE_MESSAGE)}…` : message
+
 const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): Failure => {
-  const details = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }))
+  const details = error.issues.map((issue) => ({ path: formatPath(issue.path), message: shortened(issue.message) }))
   const first = details[0]
   const more = details.length > 1 ? ` (and ${details.length - 1} more, see details)` : ""
   return {

@@ -2,14 +2,24 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import type { HttpApp } from "@effect/platform"
 import { Cause, Effect, FiberRef } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.ts"
-import { CurrentAccountId, CurrentRequestId, requestIdFrom } from "../Domain/Request.ts"
+import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Domain/Request.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
 import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
 import { AppConfig } from "./Config.ts"
 import { envelopeResponse, type Failure, renderCause } from "./Envelope.ts"
-import { routeOf } from "./Routes.ts"
+import { allowedMethods, routeOf } from "./Routes.ts"
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
+
+/** Deepest JSON nesting a body may have: the contract's bodies need 3; decoding a deeper one only costs. */
+export const MAX_JSON_DEPTH = 32
+
+const tooDeep: Failure = {
+  status: 400,
+  code: "invalid_request",
+  message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`,
+  details: [{ path: "body", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]
+}
 
 const tooLarge = (length: number, maxBodyBytes: number): Failure => ({
   status: 413,
@@ -28,25 +38,49 @@ const precheck = (
   const chunked = request.headers["transfer-encoding"] !== undefined
   const hasBody = chunked || (declared !== undefined && Number(declared) > 0)
   const contentType = request.headers["content-type"]
-  if (hasBody && contentType !== undefined && !contentType.toLowerCase().includes("application/json")) {
+  if (hasBody && contentType !== undefined && !isJsonMediaType(contentType)) {
     return Effect.succeed({
       status: 415,
       code: "unsupported_media_type",
       message: `Content-Type ${contentType} is not accepted; send application/json.`
     })
   }
-  if (declared !== undefined) {
-    const length = Number(declared)
-    return Effect.succeed(length > maxBodyBytes ? tooLarge(length, maxBodyBytes) : undefined)
-  }
-  if (!chunked) return Effect.succeed(undefined)
+  if (declared !== undefined && Number(declared) > maxBodyBytes) return Effect.succeed(tooLarge(Number(declared), maxBodyBytes))
+  if (!hasBody) return Effect.succeed(undefined)
+  // The body is read here (the request keeps it for the handler): measured when chunked, and its nesting
+  // bounded before anything decodes it.
   return request.text.pipe(
     Effect.map((text) => {
       const length = Buffer.byteLength(text)
-      return length > maxBodyBytes ? tooLarge(length, maxBodyBytes) : undefined
+      if (length > maxBodyBytes) return tooLarge(length, maxBodyBytes)
+      return jsonDepthOf(text) > MAX_JSON_DEPTH ? tooDeep : undefined
     }),
     Effect.orElseSucceed(() => undefined) // a body that cannot be read fails later, as malformed
   )
+}
+
+/**
+ * Refusals before routing: a path that is not valid percent-encoding (400), a path that matches no route
+ * exactly, letter case included (404 or 405: the router alone would match case-insensitively), and HEAD on
+ * the keyed routes, which are metered GETs (405).
+ */
+const routingRefusal = (method: string, path: string): Failure | undefined => {
+  try {
+    decodeURIComponent(path)
+  } catch {
+    return { status: 400, code: "invalid_request", message: "The path is not valid percent-encoding.", details: [{ path: "path", message: "invalid percent-encoding" }] }
+  }
+  const keyedHead = method === "HEAD" && path.startsWith("/api/v1/")
+  if (!keyedHead && routeOf(method, path) !== "unmatched") return undefined
+  const allowed = allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD"))
+  return allowed.length === 0
+    ? { status: 404, code: "not_found", message: `No route for ${method} ${path}.` }
+    : {
+      status: 405,
+      code: "method_not_allowed",
+      message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
+      headers: { allow: allowed.join(", ") }
+    }
 }
 
 // The request's metrics, and its log line when info is logged.
@@ -65,7 +99,8 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number, requestTimeoutMs: nu
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
-    const rejected = yield* precheck(request, maxBodyBytes)
+    const path = request.url.split("?")[0] ?? request.url
+    const rejected = routingRefusal(request.method, path) ?? (yield* precheck(request, maxBodyBytes))
     const render = (cause: Cause.Cause<unknown>) => renderCause(cause, request, requestId)
     const [response, errorCode, accountId] = rejected !== undefined
       ? [envelopeResponse(rejected, requestId), rejected.code, undefined]
@@ -82,7 +117,6 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number, requestTimeoutMs: nu
         Effect.locally(CurrentRequestId, requestId),
         Effect.locally(CurrentAccountId, undefined)
       )
-    const path = request.url.split("?")[0] ?? request.url
     yield* observe({
       method: request.method,
       path,

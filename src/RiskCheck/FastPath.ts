@@ -1,7 +1,7 @@
 import { Cause, Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../Domain/Address.ts"
 import { envelopeBodyOf, type Failure, failureOf } from "../Domain/Errors.ts"
-import { requestIdFrom } from "../Domain/Request.ts"
+import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { admitPublic, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
 import { scanCacheEvents } from "../Observability/Metrics.ts"
@@ -153,7 +153,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const contentType = request.headers.get("content-type")
     const declared = request.headers.get("content-length")
     if (
-      contentType === null || !contentType.toLowerCase().includes("application/json") ||
+      contentType === null || !isJsonMediaType(contentType) ||
       declared === null || !(Number(declared) <= settings.maxBodyBytes) || request.headers.has("transfer-encoding")
     ) return delegate(request)
     const text = await request.text()

@@ -5,6 +5,11 @@ import { Meta } from "../Accounts/Meta.ts"
 const Int = Schema.Number.pipe(Schema.int())
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
+// Text PostgreSQL can store: no NUL character, no unpaired UTF-16 surrogate (it would be stored as U+FFFD).
+const storable = (text: string) =>
+  !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text) ||
+  "must not contain a NUL character or an unpaired surrogate"
+
 export const WatchRuleSchema = Schema.Struct({
   metric: Schema.Literal(...WATCH_METRICS).annotations({ description: "docs/decision-engine.md defines each metric." }),
   comparison: Schema.Literal(...WATCH_COMPARISONS),
@@ -23,7 +28,7 @@ export const SetWatchRequest = Schema.Struct({
   pollSeconds: Schema.optionalWith(Int.pipe(Schema.between(30, 86_400)), { default: () => 300 }).annotations({
     description: "How often the caller intends to call monitor-position (default 300 s)."
   }),
-  label: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
+  label: Schema.optional(Schema.String.pipe(Schema.maxLength(100), Schema.filter(storable)))
 }).annotations({ identifier: "SetWatchRequest", ...strict })
 
 export const WatchRecord = Schema.Struct({

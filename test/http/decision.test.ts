@@ -275,6 +275,16 @@ describe(`watch contracts on ${databaseKind}`, () => {
     expect(await used()).toBe(before)
   })
 
+  test("a label PostgreSQL cannot store (a NUL, an unpaired surrogate) is 400 naming the field, and nothing is stored", async () => {
+    const mint = await stored(cleanScan(newAddress()))
+    const before = await used()
+    for (const label of ["a\u0000b", "a\uD800b", "\uDC00"]) {
+      const got = await setWatchRaw({ mint, label, rules: [{ metric: "volume_24h", comparison: "lt", threshold: 10 }] })
+      expect([got.status, got.body.error.code, got.body.error.details[0].path]).toEqual([400, "invalid_request", "label"])
+    }
+    expect(await used()).toBe(before)
+  })
+
   test("bad rules are 400 naming the field: unknown metric, bad comparison, no rules, too long a ttl", async () => {
     // Raw: the typed client cannot send these bodies, and the field is named in the envelope's details.
     const mint = await stored(cleanScan(newAddress()))

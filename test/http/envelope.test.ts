@@ -34,6 +34,47 @@ describe("error envelope", () => {
     expect(batch.headers["allow"]).toBe("GET, POST, HEAD")
   })
 
+  test("routing is exact: another letter case is 404, not the route", async () => {
+    await expectEnvelope(await app(`/API/RISK-CHECK/${newAddress()}`), 404, "not_found")
+    await expectEnvelope(await app("/Health"), 404, "not_found")
+  })
+
+  test("a path that is not valid percent-encoding is 400 invalid_request, not a 405", async () => {
+    const got = await expectEnvelope(await app("/api/risk-check/%"), 400, "invalid_request")
+    expect(got.body.error.details).toEqual([{ path: "path", message: "invalid percent-encoding" }])
+  })
+
+  test("HEAD is free on the public routes and refused on the metered ones (405 naming GET)", async () => {
+    expect((await app(`/api/risk-check/${newAddress()}`, { method: "HEAD" })).status).toBe(200)
+    const keyed = await app("/api/v1/decision/watches", { method: "HEAD" })
+    expect([keyed.status, keyed.headers.get("allow")]).toEqual([405, "GET"])
+  })
+
+  test("JSON nested deeper than 32 levels is 400 before anything decodes it (10,000 levels included)", async () => {
+    for (const depth of [33, 10_000]) {
+      const body = `{"addresses":${"[".repeat(depth)}${"]".repeat(depth)}}`
+      const got = await expectEnvelope(await app("/api/risk-check/batch", postJson(body)), 400, "invalid_request")
+      expect(got.body.error.details).toEqual([{ path: "body", message: "nested deeper than 32 levels" }])
+    }
+    // Brackets inside strings are not nesting.
+    const quoted = await read(await app("/api/risk-check/batch", postJson({ addresses: ["[".repeat(100)] })))
+    expect([quoted.status, Object.keys(quoted.body.results)]).toEqual([200, ["[".repeat(100)]])
+  })
+
+  test("a rejected value is quoted in the message cut to a few hundred characters, never echoed whole", async () => {
+    const got = await expectEnvelope(await app("/api/risk-check/batch", postJson({ addresses: "x".repeat(50_000) })), 400, "invalid_request")
+    expect(got.body.error.message.length).toBeLessThan(400)
+    expect(got.body.error.details[0].message.length).toBeLessThanOrEqual(301)
+  })
+
+  test("only application/json (with at most charset=utf-8) is a JSON body: application/jsonx is 415", async () => {
+    const body = JSON.stringify({ addresses: [newAddress()] })
+    const as = (type: string) => app("/api/risk-check/batch", postJson(body, { "content-type": type }))
+    await expectEnvelope(await as("application/jsonx"), 415, "unsupported_media_type")
+    await expectEnvelope(await as("application/json; charset=latin1"), 415, "unsupported_media_type")
+    expect((await as("application/json; charset=UTF-8")).status).toBe(200)
+  })
+
   test("malformed JSON is 400 malformed_json", async () => {
     await expectEnvelope(await app("/api/risk-check/batch", postJson("{\"addresses\": [")), 400, "malformed_json")
   })

@@ -3,7 +3,7 @@ import { Data, Effect, Layer, Option } from "effect"
 import { displayPrefixOf, generateKey, hashKey, isWellFormedKey } from "./ApiKey.ts"
 import { limitsOf, type Limits, type PlanName } from "./Plan.ts"
 import type { Scope } from "../Domain/Scope.ts"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface Account {
   readonly id: string
@@ -105,7 +105,6 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
     const notFound = (id: string) => new AccountNotFound({ message: `no account ${id}` })
 
     const find = (id: string): Effect.Effect<Account, AccountNotFound | SqlError.SqlError> => {
@@ -190,7 +189,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
             })
           )
           : Effect.succeed(Option.none())
-    }, deadline)
+    })
   })
 }) {}
 

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 import type { Caller } from "./Accounts.ts"
 import { QuotaExceeded, RateLimited } from "./Errors.ts"
 
@@ -48,7 +48,6 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
     return repository({
       charge: (caller: Caller, cost: number) =>
         sql<ChargeRow>`
@@ -112,7 +111,7 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
             where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
           Effect.asVoid
         )
-    }, deadline)
+    })
   })
 }) {}
 

@@ -1,5 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Data, Duration, Effect, Layer, Option } from "effect"
+import { Console, Data, Effect, Layer, Option } from "effect"
 import { Accounts } from "../Accounts/Accounts.ts"
 import { Quota } from "../Accounts/Quota.ts"
 import { MIN_DEMO_TOKENS } from "../Demo/generate.ts"
@@ -11,7 +11,6 @@ import { fileLines, type ImportReport, importScans, importWalletEvidence } from 
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
-import { QueryDeadline } from "../Sql/Unavailable.ts"
 import { VERSION } from "../System/Version.ts"
 import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
@@ -22,13 +21,9 @@ const WithDatabase = Layer.mergeAll(ScansRepo.Default, WalletRepo.Default, ScanR
 
 // The server waits for its database as long as it takes, then seeds a new embedded one.
 const ServeDatabase = databaseLayer("forever")
-// The seed is one long write: its repositories are its own, without the request path's query deadline.
-const SeedRepositories = Layer.fresh(Layer.mergeAll(ScansRepo.Default, WalletRepo.Default)).pipe(
-  Layer.provide(Layer.succeed(QueryDeadline, Duration.hours(1)))
-)
 const ServeServices = Layer.merge(
   ServicesLive,
-  SeedDemoOnStart.pipe(Layer.provide(SeedRepositories))
+  SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]))
 ).pipe(Layer.provideMerge(ServeDatabase))
 
 const serve = Command.make("serve", {}, () =>

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 import type { DeployerRecord } from "../WalletScoring/index.ts"
 import { type Launch, RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "./History.ts"
 
@@ -13,7 +13,6 @@ export class LaunchesRepo extends Effect.Service<LaunchesRepo>()("LaunchesRepo",
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
     // The liquidity a scan observed, as the scoring reads it (pool figure, else market figure).
     const liquidityOf = sql.literal(
       "coalesce((evidence -> 'liquidity' ->> 'liquidityUsd')::float8, (evidence -> 'market' ->> 'liquidityUsd')::float8)"
@@ -69,7 +68,7 @@ export class LaunchesRepo extends Effect.Service<LaunchesRepo>()("LaunchesRepo",
               }]))
             )
           )
-    }, deadline)
+    })
   })
 }) {}
 

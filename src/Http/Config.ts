@@ -8,11 +8,11 @@ export const AppConfig = Config.all({
     Config.validate({ message: "MAX_BODY_BYTES must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 }),
     Config.withDefault(65_536)
   ),
-  // Below Bun's idle timeout (BUN_IDLE_TIMEOUT_SECONDS, 10 s), so every request is answered before its
-  // connection could be dropped.
+  // The bound on every request, database waits included (a silent database gives 503 at this deadline);
+  // below Bun's idle timeout (BUN_IDLE_TIMEOUT_SECONDS, 10 s), so every request is answered.
   requestTimeoutMs: Config.integer("REQUEST_TIMEOUT_MS").pipe(
     Config.validate({ message: "REQUEST_TIMEOUT_MS must be between 100 and 9000", validation: (n) => n >= 100 && n <= 9_000 }),
-    Config.withDefault(5_000)
+    Config.withDefault(2_000)
   )
 })
 

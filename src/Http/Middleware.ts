@@ -1,7 +1,6 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { Cause, Effect, FiberRef } from "effect"
-import { ServiceUnavailable } from "../Domain/Errors.ts"
 import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Domain/Request.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
 import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
@@ -89,12 +88,7 @@ const observe = (record: RequestRecord) => {
   return Effect.whenLogLevel(Effect.suspend(() => requestLine(record)), "Info")
 }
 
-// The request deadline: a request still running then is interrupted and answered 503 (its charge, if any,
-// is given back by metered on the interruption).
-const overDeadline = (requestTimeoutMs: number) =>
-  new ServiceUnavailable({ message: `The request took longer than ${requestTimeoutMs} ms; retry shortly.` })
-
-const handle = (app: HttpApp.Default, maxBodyBytes: number, requestTimeoutMs: number) =>
+const handle = (app: HttpApp.Default, maxBodyBytes: number) =>
   Effect.gen(function*() {
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -108,12 +102,6 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number, requestTimeoutMs: nu
         Effect.map((response) => [response, undefined] as const),
         Effect.catchAllCause((cause) => Effect.map(render(cause), ({ failure, response }) => [response, failure.code] as const)),
         Effect.zipWith(FiberRef.get(CurrentAccountId), ([response, code], account) => [response, code, account] as const),
-        // The deadline runs the request in a fiber of its own; as it always succeeds (failures are rendered
-        // inside), its fiber-local state (headers to add, the account) comes back with its answer.
-        Effect.timeoutFail({ duration: requestTimeoutMs, onTimeout: () => overDeadline(requestTimeoutMs) }),
-        Effect.catchAll((late) =>
-          Effect.map(render(Cause.fail(late)), ({ failure, response }) => [response, failure.code, undefined] as const)
-        ),
         Effect.locally(CurrentRequestId, requestId),
         Effect.locally(CurrentAccountId, undefined)
       )
@@ -135,10 +123,7 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number, requestTimeoutMs: nu
  * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
  * (Http/Envelope.ts), the request's metrics and log line, and in-flight counting for the shutdown drain.
  */
-export const withEnvelope = (settings: { readonly maxBodyBytes: number; readonly requestTimeoutMs: number }) =>
-(app: HttpApp.Default): HttpApp.Default =>
-  Effect.suspend(() =>
-    Effect.ensuring(handle(app, settings.maxBodyBytes, settings.requestTimeoutMs), Effect.sync(requestInFlight()))
-  )
+export const withEnvelope = (settings: { readonly maxBodyBytes: number }) => (app: HttpApp.Default): HttpApp.Default =>
+  Effect.suspend(() => Effect.ensuring(handle(app, settings.maxBodyBytes), Effect.sync(requestInFlight())))
 
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(Effect.map(AppConfig, withEnvelope))

@@ -1,7 +1,8 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Runtime, type Scope } from "effect"
+import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
-import { ClientAddress } from "../Domain/Request.ts"
+import { envelopeBodyOf, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
+import { ClientAddress, requestIdFrom } from "../Domain/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
 import { requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
 import { makeFastPath } from "../RiskCheck/FastPath.ts"
@@ -48,6 +49,32 @@ const drain = (
     yield* Effect.logInfo("shut down")
   })
 
+/**
+ * The request deadline: an HttpApi answer not ready by REQUEST_TIMEOUT_MS is replaced by the 503 envelope;
+ * the request goes on in the background (a call to a silent database gives up at its own timeout) and its
+ * late answer is dropped. Bounding here, outside the Effect runtime, costs one timer and no fiber.
+ */
+const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number): Promise<Response> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
+      const failure = Option.getOrThrow(failureOf(new ServiceUnavailable({
+        message: `The request took longer than ${milliseconds} ms; retry shortly.`
+      })))
+      resolve(new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
+        status: failure.status,
+        headers: { "content-type": "application/json", "cache-control": "no-store", ...failure.headers, "x-request-id": requestId }
+      }))
+    }, milliseconds)
+    answer.then((response) => {
+      clearTimeout(timer)
+      resolve(response)
+    }, (error: unknown) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+  })
+
 /** What Bun.serve calls for each request: the peer's address travels with it for the rate limiter. */
 export type ServerFetch = (request: Request, peer: string) => Response | Promise<Response>
 
@@ -69,7 +96,8 @@ export const makeServerFetch = (
       )
     )
     yield* Effect.addFinalizer(() => Effect.promise(dispose))
-    const slow = (request: Request, peer: string) => handler(request, Context.make(ClientAddress, peer))
+    const slow = (request: Request, peer: string) =>
+      withinDeadline(handler(request, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs)
     if (!options.fastPath) return slow
 
     const { format } = yield* LogConfig
@@ -84,6 +112,7 @@ export const makeServerFetch = (
       scans: Context.get(services, LatestScanCache),
       traffic: Context.get(services, PublicTraffic),
       maxBodyBytes: config.maxBodyBytes,
+      requestTimeoutMs: config.requestTimeoutMs,
       log: LogLevel.lessThanEqual(level, LogLevel.Info) ? logRequest : undefined
     })
     return (request, peer) => fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)

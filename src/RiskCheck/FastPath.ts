@@ -1,6 +1,6 @@
 import { Cause, Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../Domain/Address.ts"
-import { envelopeBodyOf, type Failure, failureOf } from "../Domain/Errors.ts"
+import { envelopeBodyOf, type Failure, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
 import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { admitPublic, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
@@ -23,6 +23,8 @@ export interface FastPathSettings {
   readonly scans: LatestScans
   readonly traffic: PublicTraffic
   readonly maxBodyBytes: number
+  /** REQUEST_TIMEOUT_MS: a read through the cache that has not answered by then is a 503. */
+  readonly requestTimeoutMs: number
   /** Writes a request's log line; undefined when LOG_LEVEL leaves request lines out. */
   readonly log: ((record: RequestRecord) => void) | undefined
 }
@@ -132,7 +134,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     // through. A database that cannot answer is the same 503 envelope HttpApi gives (not a second wait
     // there); anything else unexpected goes to HttpApi (admitted there again, so given back here).
     if (!caller.decision.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started))
-    return scans.load(address as Address).then((loaded) => {
+    return withinDeadline(scans.load(address as Address), settings.requestTimeoutMs).then((loaded) => {
       if (Exit.isSuccess(loaded)) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, loaded.value, started))
       const unavailable = Option.flatMap(Cause.failureOption(loaded.cause), failureOf)
       if (Option.isSome(unavailable)) {
@@ -190,6 +192,19 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     return undefined
   }
 }
+
+// The read keeps going for the requests that share it; this one stops waiting at the deadline.
+const withinDeadline = <A>(read: Promise<Exit.Exit<A, ServiceUnavailable>>, milliseconds: number) =>
+  new Promise<Exit.Exit<A, ServiceUnavailable>>((resolve) => {
+    const timer = setTimeout(
+      () => resolve(Exit.fail(new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` }))),
+      milliseconds
+    )
+    void read.then((exit) => {
+      clearTimeout(timer)
+      resolve(exit)
+    })
+  })
 
 // An answer that waits (a read, a body) is in flight like any HttpApi request: the shutdown drain waits
 // for it and the gauge shows it. One given synchronously is done before anything else runs.

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { Address } from "../Domain/Address.ts"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface PendingScanRequest {
   readonly id: string
@@ -32,7 +32,6 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
     return repository({
       request: (mint: Address) =>
         sql<Row>`
@@ -48,7 +47,7 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
           where status = 'pending' order by requested_at, id limit ${limit}`.pipe(
           Effect.map((rows) => rows.map(toPending))
         )
-    }, deadline)
+    })
   })
 }) {}
 

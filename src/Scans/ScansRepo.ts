@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 import type { Address } from "../Domain/Address.ts"
 import { epochMillisOf, ScanEvidence } from "../Domain/ScanEvidence.ts"
 
@@ -53,7 +53,6 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
 
     const latestMany = (mints: ReadonlyArray<Address>) =>
       mints.length === 0
@@ -134,7 +133,7 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
        * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
        */
       history
-    }, deadline)
+    })
   })
 }) {}
 

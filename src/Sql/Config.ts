@@ -19,8 +19,8 @@ export const DatabaseConfig = Config.all({
     Config.validate({ message: "DATABASE_CONNECT_TIMEOUT_MS must be between 100 and 60000", validation: (n) => n >= 100 && n <= 60_000 }),
     Config.withDefault(2_000)
   ),
-  queryTimeoutMs: Config.integer("DATABASE_QUERY_TIMEOUT_MS").pipe(
-    Config.validate({ message: "DATABASE_QUERY_TIMEOUT_MS must be between 100 and 60000", validation: (n) => n >= 100 && n <= 60_000 }),
+  statementTimeoutMs: Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
+    Config.validate({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be between 100 and 3600000", validation: (n) => n >= 100 && n <= 3_600_000 }),
     Config.withDefault(1_500)
   )
 })

@@ -6,7 +6,6 @@ import { DatabaseConfig, type DatabaseConfig as Settings } from "./Config.ts"
 import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
 import { MigrationsLive } from "./Migrations.ts"
 import { pgliteAssets } from "./PgliteAssets.ts"
-import { QueryDeadline } from "./Unavailable.ts"
 
 // connectTimeout bounds both a new connection and the wait for a free one in the pool (node-postgres).
 const clientOptions = (settings: Settings) => ({
@@ -15,11 +14,14 @@ const clientOptions = (settings: Settings) => ({
   idleTimeout: Duration.seconds(30)
 })
 
-// The session's statement_timeout, so PostgreSQL itself stops a statement the client has given up on.
+// The server's bound on every statement, on both sides: node-postgres's query_timeout fails a query the
+// database has not answered in time (a silent network included; the pool's connectionTimeoutMillis does the
+// same for a connection), and the session's statement_timeout makes PostgreSQL stop it too.
 const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: number) => {
   const parsed = new URL(Redacted.value(url))
   const options = [parsed.searchParams.get("options"), `-c statement_timeout=${milliseconds}`].filter(Boolean).join(" ")
   parsed.searchParams.set("options", options)
+  parsed.searchParams.set("query_timeout", String(milliseconds))
   return Redacted.make(parsed.toString())
 }
 
@@ -55,12 +57,13 @@ const embeddedOnDisk = (dataDir: string) =>
     return address
   })
 
-const clientLayer = (settings: Settings) =>
+const clientLayer = (settings: Settings, patience: "forever" | "brief") =>
   Option.match(settings.url, {
     onSome: (url) =>
       PgClient.layer({
         ...clientOptions(settings),
-        url: withStatementTimeout(url, settings.queryTimeoutMs),
+        // The server's statements are bounded; an operator's command (an import) may run long ones.
+        url: patience === "forever" ? withStatementTimeout(url, settings.statementTimeoutMs) : url,
         maxConnections: settings.poolSize
       }),
     onNone: () =>
@@ -83,20 +86,16 @@ const connectRetries = (patience: "forever" | "brief") =>
   )
 
 const connect = (settings: Settings, patience: "forever" | "brief") =>
-  Layer.retry(clientLayer(settings), connectRetries(patience))
+  Layer.retry(clientLayer(settings, patience), connectRetries(patience))
 
 /**
  * SqlClient on DATABASE_URL, or on the embedded database; migrations applied before anything uses it. The
- * server waits for its database forever and bounds every call by DATABASE_QUERY_TIMEOUT_MS; an operator's
- * command waits briefly and lets its calls (an import, a seed) take as long as they need.
+ * server waits for its database as long as it takes; an operator's command gives up after about 20 s.
  */
 export const databaseLayer = (patience: "forever" | "brief") =>
   Layer.unwrapEffect(
     Effect.map(DatabaseConfig, (settings) =>
-      Layer.mergeAll(
-        Layer.provideMerge(MigrationsLive, connect(settings, patience)),
-        Layer.succeed(QueryDeadline, patience === "forever" ? Duration.millis(settings.queryTimeoutMs) : Duration.hours(1))
-      ))
+      Layer.provideMerge(MigrationsLive, connect(settings, patience)))
   )
 
 export const DatabaseLive = databaseLayer("brief")

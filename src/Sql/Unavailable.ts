@@ -1,5 +1,5 @@
 import { SqlError } from "@effect/sql"
-import { Context, Duration, Effect, Predicate } from "effect"
+import { Effect, Predicate } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.ts"
 
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"])
@@ -30,7 +30,7 @@ export const sqlFailure = (error: SqlError.SqlError): Effect.Effect<never, Servi
     : Effect.die(error)
 
 type AtTheEdge<A> = A extends Effect.Effect<infer X, infer E, infer R>
-  ? Effect.Effect<X, Exclude<E, SqlError.SqlError> | ServiceUnavailable, R>
+  ? Effect.Effect<X, Exclude<E, SqlError.SqlError> | (SqlError.SqlError extends E ? ServiceUnavailable : never), R>
   : A extends (...args: infer P) => infer Out ? (...args: P) => AtTheEdge<Out>
   : A
 
@@ -39,38 +39,16 @@ export type Repository<S> = { readonly [K in keyof S]: AtTheEdge<S[K]> }
 
 const isSqlError = (error: unknown): error is SqlError.SqlError => error instanceof SqlError.SqlError
 
-/**
- * How long a database call may take, from asking for a connection to the last row (DATABASE_QUERY_TIMEOUT_MS,
- * set by Sql/Database.ts); the session's statement_timeout is the same on PostgreSQL.
- */
-export class QueryDeadline extends Context.Reference<QueryDeadline>()("QueryDeadline", {
-  defaultValue: () => Duration.seconds(2)
-}) {}
-
-const timedOut = (deadline: Duration.Duration) =>
-  Effect.zipRight(
-    Effect.logWarning("database call timed out", `no answer within ${Duration.format(deadline)}`),
-    Effect.fail(new ServiceUnavailable({ message: "The evidence database did not answer in time; retry shortly." }))
-  )
-
-const edge = (value: unknown, deadline: Duration.Duration): unknown => {
-  if (Effect.isEffect(value)) {
-    // A database that hangs must not hold the caller: at the deadline the call answers 503 and the query is
-    // interrupted in the background (disconnect), however long its connection takes to give up.
-    return Effect.catchIf(value, isSqlError, sqlFailure).pipe(
-      Effect.disconnect,
-      Effect.timeoutFail({ duration: deadline, onTimeout: () => "timed out" as const }),
-      Effect.catchIf((error): error is "timed out" => error === "timed out", () => timedOut(deadline))
-    )
-  }
-  if (typeof value === "function") return (...args: Array<unknown>) => edge(value(...args), deadline)
+const edge = (value: unknown): unknown => {
+  if (Effect.isEffect(value)) return Effect.catchIf(value, isSqlError, sqlFailure)
+  if (typeof value === "function") return (...args: Array<unknown>) => edge(value(...args))
   return value
 }
 
 /**
  * The repository edge, applied once where a repository is built: whatever its SQL throws leaves it as
- * `ServiceUnavailable` or a defect, and no call outlasts `deadline`, so no caller handles SqlError or waits
- * on a hung database.
+ * `ServiceUnavailable` or a defect, so no caller handles SqlError. (How long a caller waits on a database
+ * that does not answer is bounded per request: Http/Middleware.ts and the fast path.)
  */
-export const repository = <S extends Record<string, unknown>>(service: S, deadline: Duration.Duration): Repository<S> =>
-  Object.fromEntries(Object.entries(service).map(([name, value]) => [name, edge(value, deadline)])) as Repository<S>
+export const repository = <S extends Record<string, unknown>>(service: S): Repository<S> =>
+  Object.fromEntries(Object.entries(service).map(([name, value]) => [name, edge(value)])) as Repository<S>

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { WalletEvidenceLine, WalletExposure, WalletLabel } from "../Domain/WalletEvidence.ts"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 
 export interface StoreResult {
   readonly stored: number
@@ -65,7 +65,6 @@ export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
     // An upsert that changes nothing when the stored observation is as new and identical.
     const storeLabel = (label: WalletLabel) =>
       sql`
@@ -115,7 +114,7 @@ export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
           order by hop_distance, exposure_amount_usd desc, counterparty_address`.pipe(
           Effect.map((rows) => rows.map(toExposure))
         )
-    }, deadline)
+    })
   })
 }) {}
 

@@ -1,7 +1,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { WatchRule } from "../Decision/index.ts"
-import { QueryDeadline, repository } from "../Sql/Unavailable.ts"
+import { repository } from "../Sql/Unavailable.ts"
 import { WatchNotFound } from "./Errors.ts"
 
 export interface Watch {
@@ -52,7 +52,6 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const deadline = yield* QueryDeadline
     return repository({
       /**
        * Stores a watch unless the account already has `limit` unexpired ones (none then). The count and the
@@ -90,7 +89,7 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
             Effect.map((rows) => rows.length > 0)
           )
           : Effect.succeed(false)
-    }, deadline)
+    })
   })
 }) {}
 

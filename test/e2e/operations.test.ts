@@ -152,7 +152,7 @@ describe(`operations on ${databaseKind}`, () => {
     const created = await runCli(["accounts", "create", "--name", "hung", "--plan", "free"], deployment.env)
     const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
     const key = (await runCli(["keys", "create", accountId], deployment.env)).stdout.trim()
-    const server = await startServer({ ...deployment.env, DATABASE_URL: url.toString(), DATABASE_QUERY_TIMEOUT_MS: "1000" })
+    const server = await startServer({ ...deployment.env, DATABASE_URL: url.toString(), DATABASE_STATEMENT_TIMEOUT_MS: "1000" })
     const timed = async (path: string, init?: RequestInit) => {
       const started = performance.now()
       const response = await fetch(`${server.url}${path}`, init)

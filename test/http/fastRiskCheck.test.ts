@@ -35,6 +35,7 @@ const fastOnly = makeFastPath({
   scans: cache,
   traffic: Context.get(services, PublicTraffic),
   maxBodyBytes: 65_536,
+  requestTimeoutMs: 2_000,
   log: undefined
 })
 const never = (): Promise<Response> => Promise.reject(new Error("the fast path handed this request on"))
@@ -165,6 +166,7 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
       scans: { ...cache, peek: () => undefined, load },
       traffic: Context.get(services, PublicTraffic),
       maxBodyBytes: 65_536,
+      requestTimeoutMs: 2_000,
       log: undefined
     })
 
@@ -179,6 +181,19 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     })
     const next = await served(get(`/api/risk-check/${newAddress()}`), client)
     expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 2))
+  })
+
+  test("a read through the cache that does not answer by REQUEST_TIMEOUT_MS is the 503 envelope", async () => {
+    const hanging = makeFastPath({
+      scans: { ...cache, peek: () => undefined, load: () => new Promise(() => {}) },
+      traffic: Context.get(services, PublicTraffic),
+      maxBodyBytes: 65_536,
+      requestTimeoutMs: 100,
+      log: undefined
+    })
+    const answer = await hanging(get(`/api/risk-check/${newAddress()}`), newClient(), never)!
+    expect([answer.status, answer.headers.get("retry-after"), ((await answer.json()) as { error: { code: string } }).error.code])
+      .toEqual([503, "5", "service_unavailable"])
   })
 
   test("an unexpected failure of the read goes to HttpApi and its window counts it once", async () => {

@@ -1,20 +1,16 @@
 import { FetchHttpClient, HttpApiBuilder, HttpApiClient, HttpServer } from "@effect/platform"
 import { afterAll } from "bun:test"
-import { ConfigProvider, type Context, Effect, Layer, Logger, LogLevel } from "effect"
+import { type Context, Effect, Layer, Logger, LogLevel } from "effect"
 import { RiskApi } from "../../src/Api.ts"
 import { AppLive, type AppServices } from "../../src/Http/App.ts"
 
 export type { AppServices }
 
-/**
- * The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services; `env`
- * sets the app's own settings (e.g. REQUEST_TIMEOUT_MS) instead of the process environment.
- */
-export const testApp = (services: Context.Context<AppServices>, env?: Record<string, string>) => {
-  const settings = env === undefined ? Layer.empty : Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+/** The real HttpApi app (routing, middleware, envelope, OpenAPI) in process, over the given services. */
+export const testApp = (services: Context.Context<AppServices>) => {
   const { dispose, handler } = HttpApiBuilder.toWebHandler(
     Layer.mergeAll(
-      AppLive.pipe(Layer.provide(Layer.succeedContext(services)), Layer.provide(settings)),
+      AppLive.pipe(Layer.provide(Layer.succeedContext(services))),
       HttpServer.layerContext,
       Logger.minimumLogLevel(LogLevel.Warning) // request lines would drown the test output
     )

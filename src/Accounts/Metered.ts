@@ -6,7 +6,7 @@ import type { Caller } from "./Accounts.ts"
 import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
 import { Transactions } from "../Sql/Transactions.ts"
-import { Quota, type Reservation, type Standing } from "./Quota.ts"
+import { type ChargeOutcome, Quota, type Reservation, type Standing } from "./Quota.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
 /** What a metered handler is given: who pays, under which scope, and the account's standing after the charge. */
@@ -37,6 +37,12 @@ const settle = (quota: Quota, reservation: Reservation, standing: Standing) =>
       Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
     )
 
+// A 429: the limit that refused says when to retry.
+const refuse = (outcome: Extract<ChargeOutcome, { readonly _tag: "Refused" }>) => {
+  const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
+  return Effect.zipRight(announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds }), Effect.fail(outcome.error))
+}
+
 /**
  * The metering policy of a keyed route, around the part of its handler that does the paid work: the
  * caller's per-minute limit and monthly quota are checked and reserved in one atomic step (429 when
@@ -51,11 +57,7 @@ export const metered = (cost: number) =>
     const caller = yield* CurrentCaller
     const quota = yield* Quota
     const outcome = yield* quota.charge(caller, cost)
-    if (outcome._tag === "Refused") {
-      const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
-      yield* announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds })
-      return yield* outcome.error
-    }
+    if (outcome._tag === "Refused") return yield* refuse(outcome)
     return yield* Effect.onExit(
       handler({ caller, standing: outcome.standing, cost }),
       settle(quota, outcome.reservation, outcome.standing)
@@ -83,11 +85,7 @@ export const meteredWrite = (cost: number) =>
     const transactions = yield* Transactions
     return yield* transactions.run(Effect.gen(function*() {
       const outcome = yield* quota.charge(caller, cost)
-      if (outcome._tag === "Refused") {
-        const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
-        yield* announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds })
-        return yield* outcome.error
-      }
+      if (outcome._tag === "Refused") return yield* refuse(outcome)
       return yield* Effect.onExit(
         handler({ caller, standing: outcome.standing, cost }),
         (exit) => announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))

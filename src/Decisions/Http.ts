@@ -42,8 +42,9 @@ const ageOf = (evidence: ScanEvidence, now: number) => Math.max(0, Math.floor((n
 const parseEntryTime = (entryTime: string | undefined, now: number) => {
   if (entryTime === undefined) return Effect.succeed(null)
   const millis = Date.parse(entryTime)
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(entryTime) || Number.isNaN(millis)) {
-    return Effect.fail(new InvalidRequest({ message: `entryTime: not an ISO 8601 timestamp: ${JSON.stringify(entryTime)}` }))
+  // RFC 3339 (the document's format: date-time): a zone is required, so the instant is never ambiguous.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(entryTime) || Number.isNaN(millis)) {
+    return Effect.fail(new InvalidRequest({ message: `entryTime: not an RFC 3339 date-time with a zone (e.g. 2026-11-23T12:00:00Z): ${JSON.stringify(entryTime)}` }))
   }
   if (millis > now + 60_000) return Effect.fail(new InvalidRequest({ message: "entryTime: is in the future" }))
   return Effect.succeed(new Date(millis).toISOString())

@@ -71,7 +71,9 @@ export const PreTradeResponse = Schema.Struct({ data: PreTradePacket, meta: Deci
 export const MonitorRequest = Schema.Struct({
   mint: Schema.String.annotations({ description: "Mint address of the position." }),
   entryPriceUsd: Schema.optional(PositiveUsd),
-  entryTime: Schema.optional(Schema.String).annotations({ description: "ISO 8601; pressure is measured from the scan at entry." }),
+  entryTime: Schema.optional(Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })).annotations({
+    description: "ISO 8601 date-time (e.g. 2026-11-23T12:00:00Z), not in the future; pressure is measured from the scan at entry."
+  }),
   sizeUsd: Schema.optional(PositiveUsd),
   watchId: Schema.optional(Schema.String).annotations({ description: "A watch of this account for the same mint; its rules are evaluated." }),
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)

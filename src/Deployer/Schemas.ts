@@ -5,8 +5,11 @@ const Int = Schema.Number.pipe(Schema.int())
 const Num = Schema.NullOr(Schema.Number)
 
 export const HistoryQuery = Schema.Struct({
-  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200)), { default: () => 50 })
-    .annotations({ description: "Launches per page, 1 to 200 (default 50)." }),
+  // On the wire: decimal digits only (the document's pattern), read as an integer from 1 to 200.
+  limit: Schema.optionalWith(
+    Schema.String.pipe(Schema.pattern(/^[0-9]{1,3}$/), Schema.compose(Schema.NumberFromString), Schema.int(), Schema.between(1, 200)),
+    { default: () => 50 }
+  ).annotations({ description: "Launches per page, 1 to 200 (default 50)." }),
   cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
     description: "`page.nextCursor` of the previous page."
   })

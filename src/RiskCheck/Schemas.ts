@@ -49,7 +49,7 @@ export const BatchRequest = Schema.Struct({
     Schema.String.pipe(Schema.maxLength(128, { message: () => "an address is at most 128 characters" }))
   ).pipe(Schema.minItems(1, { message: () => "at least one address is required" })).annotations({
     description: "1 to 50 mint addresses. Duplicates are answered once.",
-    jsonSchema: { maxItems: 50 }
+    jsonSchema: { minItems: 1, maxItems: 50 }
   })
 }).annotations({ identifier: "RiskCheckBatchRequest", parseOptions: { onExcessProperty: "error" } })
 

@@ -212,7 +212,7 @@ describe(`POST /api/v1/decision/monitor-position on ${databaseKind}`, () => {
     const wrongMint = await failure(client.decision.monitorPosition({ payload: { mint, watchId: mine.watch_id } }))
     expect(wrongMint._tag).toBe("InvalidRequest")
     expect(wrongMint.message).toContain(`watchId: watch ${mine.watch_id} is for mint ${otherMint}`)
-    for (const entryTime of ["yesterday", "2999-01-01T00:00:00Z"]) {
+    for (const entryTime of ["yesterday", "2999-01-01T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01"]) {
       const badEntry = await failure(client.decision.monitorPosition({ payload: { mint, entryTime } }))
       expect([entryTime, badEntry._tag]).toEqual([entryTime, "InvalidRequest"])
       expect(badEntry.message).toContain("entryTime")

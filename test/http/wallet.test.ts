@@ -217,7 +217,7 @@ describe(`GET /api/v1/deployer/{wallet}/history on ${databaseKind}`, () => {
 
   test("errors: limit out of range or not a number, unknown parameter", async () => {
     // Raw: the typed client cannot send a query its schema refuses.
-    for (const query of ["?limit=0", "?limit=201", "?limit=abc", "?page=2"]) {
+    for (const query of ["?limit=0", "?limit=201", "?limit=abc", "?limit=1e2", "?limit=%205", "?page=2"]) {
       const got = await historyRaw(deployer, query)
       expect([query, got.status, got.body.error.code]).toEqual([query, 400, "invalid_request"])
     }

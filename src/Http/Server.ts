@@ -1,15 +1,16 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
-import { envelopeBodyOf, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
+import { envelopeBodyOf, failureOf, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
 import { ClientAddress, requestIdFrom } from "../Domain/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
-import { requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
+import { countRequest, requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
 import { makeFastPath } from "../RiskCheck/FastPath.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { lifecycle } from "../System/Lifecycle.ts"
 import { AppLive, type AppServices } from "./App.ts"
 import { AppConfig, BUN_IDLE_TIMEOUT_SECONDS, ShutdownConfig } from "./Config.ts"
+import { routeOf } from "./Routes.ts"
 
 // Under a steady stream of requests, timers (Effect.sleep, setTimeout) can be starved for as long as the
 // stream lasts; setImmediate runs once per turn of the event loop, so waiting on it keeps time.
@@ -96,26 +97,55 @@ export const makeServerFetch = (
       )
     )
     yield* Effect.addFinalizer(() => Effect.promise(dispose))
-    const slow = (request: Request, peer: string) =>
-      withinDeadline(handler(request, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs)
-    if (!options.fastPath) return slow
-
     const { format } = yield* LogConfig
     const logRuntime = yield* Layer.toRuntime(logging)
     const level = FiberRefs.getOrDefault(logRuntime.fiberRefs, FiberRef.currentMinimumLogLevel)
     const runLog = Runtime.runSync(logRuntime)
-    // The fast path's request lines: written directly in the JSON format (a few µs instead of a fiber).
-    const logRequest = format === "json"
+    // Request lines answered outside HttpApi: written directly in the JSON format (a few µs instead of a fiber).
+    const logRequest = !LogLevel.lessThanEqual(level, LogLevel.Info)
+      ? undefined
+      : format === "json"
       ? (record: RequestRecord) => writeJsonLine("info", "request", Object.entries(requestFields(record)))
       : (record: RequestRecord) => runLog(requestLine(record))
+    // A declared body over the limit is refused before anything reads it, with the same envelope as
+    // Http/Middleware.ts (which also measures chunked bodies as it reads them).
+    const oversize = (request: Request): Response | undefined => {
+      const declared = Number(request.headers.get("content-length") ?? 0)
+      if (!(declared > config.maxBodyBytes)) return undefined
+      const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
+      const failure = Option.getOrThrow(failureOf(new PayloadTooLarge({
+        message: `The body is ${declared} bytes or more; the limit is ${config.maxBodyBytes}.`
+      })))
+      const path = new URL(request.url).pathname
+      const record: RequestRecord = {
+        method: request.method,
+        path,
+        route: routeOf(request.method, path),
+        status: failure.status,
+        seconds: 0,
+        requestId,
+        accountId: undefined,
+        errorCode: failure.code
+      }
+      countRequest(record)
+      logRequest?.(record)
+      return new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
+        status: failure.status,
+        headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": requestId, connection: "close" }
+      })
+    }
+    const slow = (request: Request, peer: string) =>
+      withinDeadline(handler(request, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs)
+    if (!options.fastPath) return (request, peer) => oversize(request) ?? slow(request, peer)
+
     const fast = makeFastPath({
       scans: Context.get(services, LatestScanCache),
       traffic: Context.get(services, PublicTraffic),
       maxBodyBytes: config.maxBodyBytes,
       requestTimeoutMs: config.requestTimeoutMs,
-      log: LogLevel.lessThanEqual(level, LogLevel.Info) ? logRequest : undefined
+      log: logRequest
     })
-    return (request, peer) => fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
+    return (request, peer) => oversize(request) ?? fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
   })
 
 /**
@@ -133,8 +163,9 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
         Bun.serve({
           port: config.port,
           hostname: config.host,
-          // Bun's own limit is a backstop with an empty 413; the envelope's 413 comes from Http/Middleware.ts.
-          maxRequestBodySize: config.maxBodyBytes * 16,
+          // Bun's own limit answers an empty 413 before our code sees the request, so it sits far above
+          // MAX_BODY_BYTES: declared oversize bodies get the envelope (above); it only bounds chunked ones.
+          maxRequestBodySize: Math.max(config.maxBodyBytes * 16, 64 * 1024 * 1024),
           idleTimeout: BUN_IDLE_TIMEOUT_SECONDS,
           fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown")
         }),

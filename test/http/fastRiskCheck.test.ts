@@ -210,6 +210,21 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 1))
   })
 
+  test("a declared body over MAX_BODY_BYTES is the 413 envelope before anything reads it, on any route", async () => {
+    for (const path of ["/api/risk-check/batch", "/api/v1/token/risk"]) {
+      const request = new Request(`http://localhost${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": "2000000", "x-request-id": "big-one" },
+        body: "{}"
+      })
+      const answer = await served(request, newClient())
+      expect([answer.status, answer.headers.get("x-request-id"), answer.headers.get("cache-control")]).toEqual([413, "big-one", "no-store"])
+      expect(await answer.json()).toEqual({
+        error: { code: "payload_too_large", message: "The body is 2000000 bytes or more; the limit is 65536.", requestId: "big-one" }
+      })
+    }
+  })
+
   test("a bad address is handed to HttpApi, whose answer is what the client gets", async () => {
     expect(fastOnly(get("/api/risk-check/not-a-mint"), newClient(), never)).toBeUndefined()
     const bad = await expectSame(() => get("/api/risk-check/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl"))

@@ -50,6 +50,17 @@ const drain = (
     yield* Effect.logInfo("shut down")
   })
 
+/** The envelope of an API error answered in Bun's fetch, outside HttpApi (its failure, for the request log). */
+const refusalOf = (error: ServiceUnavailable | PayloadTooLarge, request: Request, headers: Record<string, string> = {}) => {
+  const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
+  const failure = Option.getOrThrow(failureOf(error))
+  const response = new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
+    status: failure.status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...failure.headers, ...headers, "x-request-id": requestId }
+  })
+  return { failure, requestId, response }
+}
+
 /**
  * The request deadline: an HttpApi answer not ready by REQUEST_TIMEOUT_MS is replaced by the 503 envelope;
  * the request goes on in the background (a call to a silent database gives up at its own timeout) and its
@@ -58,14 +69,8 @@ const drain = (
 const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number): Promise<Response> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
-      const failure = Option.getOrThrow(failureOf(new ServiceUnavailable({
-        message: `The request took longer than ${milliseconds} ms; retry shortly.`
-      })))
-      resolve(new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
-        status: failure.status,
-        headers: { "content-type": "application/json", "cache-control": "no-store", ...failure.headers, "x-request-id": requestId }
-      }))
+      const late = new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` })
+      resolve(refusalOf(late, request).response)
     }, milliseconds)
     answer.then((response) => {
       clearTimeout(timer)
@@ -112,10 +117,8 @@ export const makeServerFetch = (
     const oversize = (request: Request): Response | undefined => {
       const declared = Number(request.headers.get("content-length") ?? 0)
       if (!(declared > config.maxBodyBytes)) return undefined
-      const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
-      const failure = Option.getOrThrow(failureOf(new PayloadTooLarge({
-        message: `The body is ${declared} bytes or more; the limit is ${config.maxBodyBytes}.`
-      })))
+      const tooLarge = new PayloadTooLarge({ message: `The body is ${declared} bytes or more; the limit is ${config.maxBodyBytes}.` })
+      const { failure, requestId, response } = refusalOf(tooLarge, request, { connection: "close" })
       const path = new URL(request.url).pathname
       const record: RequestRecord = {
         method: request.method,
@@ -129,10 +132,7 @@ export const makeServerFetch = (
       }
       countRequest(record)
       logRequest?.(record)
-      return new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
-        status: failure.status,
-        headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": requestId, connection: "close" }
-      })
+      return response
     }
     const slow = (request: Request, peer: string) =>
       withinDeadline(handler(request, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs)

@@ -17,6 +17,15 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => deployment.cleanup(), 60_000)
 
+/** The test database behind a loopback proxy the test can cut, hang and restore. */
+const proxiedDatabase = async () => {
+  const url = new URL(deployment.env.DATABASE_URL!)
+  const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
+  url.hostname = "127.0.0.1"
+  url.port = String(proxy.port)
+  return { proxy, url }
+}
+
 describe(`operations on ${databaseKind}`, () => {
   test("SIGTERM under load: every request sent before the signal is answered, then the process exits 0", async () => {
     const server = await startServer({ ...deployment.env, PUBLIC_RATE_LIMIT_PER_MINUTE: "0" })
@@ -103,10 +112,7 @@ describe(`operations on ${databaseKind}`, () => {
   }, 60_000)
 
   test.skipIf(testDatabaseUrl === undefined)("a lost database gives 503 envelopes, no crash, and the service heals", async () => {
-    const url = new URL(deployment.env.DATABASE_URL!)
-    const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
-    url.hostname = "127.0.0.1"
-    url.port = String(proxy.port)
+    const { proxy, url } = await proxiedDatabase()
     const server = await startServer({ ...deployment.env, DATABASE_URL: url.toString() })
     try {
       const check = async (mint = mints[0]) => {
@@ -145,10 +151,7 @@ describe(`operations on ${databaseKind}`, () => {
   }, 60_000)
 
   test.skipIf(testDatabaseUrl === undefined)("a hung database: every request answered within the deadline, then it heals", async () => {
-    const url = new URL(deployment.env.DATABASE_URL!)
-    const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
-    url.hostname = "127.0.0.1"
-    url.port = String(proxy.port)
+    const { proxy, url } = await proxiedDatabase()
     const created = await runCli(["accounts", "create", "--name", "hung", "--plan", "free"], deployment.env)
     const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
     const key = (await runCli(["keys", "create", accountId], deployment.env)).stdout.trim()

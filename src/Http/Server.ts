@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
-import { envelopeBodyOf, failureOf, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
+import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
 import { ClientAddress, requestIdFrom } from "../Domain/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
 import { countRequest, requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
@@ -51,8 +51,12 @@ const drain = (
   })
 
 /** The envelope of an API error answered in Bun's fetch, outside HttpApi (its failure, for the request log). */
-const refusalOf = (error: ServiceUnavailable | PayloadTooLarge, request: Request, headers: Record<string, string> = {}) => {
-  const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
+const refusalOf = (
+  error: ServiceUnavailable | PayloadTooLarge | InternalError,
+  request: Request | undefined,
+  headers: Record<string, string> = {}
+) => {
+  const requestId = requestIdFrom(request?.headers.get("x-request-id") ?? undefined)
   const failure = Option.getOrThrow(failureOf(error))
   const response = new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
     status: failure.status,
@@ -60,6 +64,53 @@ const refusalOf = (error: ServiceUnavailable | PayloadTooLarge, request: Request
   })
   return { failure, requestId, response }
 }
+
+/**
+ * Bun's `error` hook: what Bun.serve answers when our fetch throws or rejects (a bug). Without it Bun
+ * answers its own 500 page (HTML with the stack outside production); with it, the 500 envelope, and the
+ * error is logged with the request id the client is given. Bun passes the error only, not the request.
+ */
+export const unexpectedFailure = (error: unknown, log: (line: Record<string, unknown>) => void = writeErrorLine): Response => {
+  const { requestId, response } = refusalOf(
+    new InternalError({ message: "An unexpected error occurred; quote the requestId to support." }),
+    undefined,
+    { connection: "close" }
+  )
+  log({ requestId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) })
+  return response
+}
+
+const writeErrorLine = (fields: Record<string, unknown>) => writeJsonLine("error", "unhandled error in the HTTP server", Object.entries(fields))
+
+/**
+ * A body sent without a declared length (chunked) is read here, up to MAX_BODY_BYTES, before anything else
+ * sees it: over the limit, the 413 envelope (the connection is closed: the rest is never read); within it,
+ * the request again with the bytes read and their length, so every later step sees a declared length.
+ * Bun's own limit (maxRequestBodySize) is then never reached, and never answers its empty 413.
+ */
+const measuredBody = async (request: Request, maxBodyBytes: number): Promise<Request | number> => {
+  const reader = request.body!.getReader()
+  const chunks: Array<Uint8Array> = []
+  let length = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    length += value.byteLength
+    if (length > maxBodyBytes) {
+      void reader.cancel().catch(() => undefined)
+      return length
+    }
+    chunks.push(value)
+  }
+  const headers = new Headers(request.headers)
+  headers.delete("transfer-encoding")
+  headers.set("content-length", String(length))
+  return new Request(request.url, { method: request.method, headers, body: Buffer.concat(chunks) })
+}
+
+/** Whether a request's body arrives without a declared length and would be read by a route. */
+const unmeasured = (request: Request): boolean =>
+  request.body !== null && !request.headers.has("content-length") && request.method !== "GET" && request.method !== "HEAD"
 
 /**
  * The request deadline: an HttpApi answer not ready by REQUEST_TIMEOUT_MS is replaced by the 503 envelope;
@@ -112,12 +163,10 @@ export const makeServerFetch = (
       : format === "json"
       ? (record: RequestRecord) => writeJsonLine("info", "request", Object.entries(requestFields(record)))
       : (record: RequestRecord) => runLog(requestLine(record))
-    // A declared body over the limit is refused before anything reads it, with the same envelope as
-    // Http/Middleware.ts (which also measures chunked bodies as it reads them).
-    const oversize = (request: Request): Response | undefined => {
-      const declared = Number(request.headers.get("content-length") ?? 0)
-      if (!(declared > config.maxBodyBytes)) return undefined
-      const tooLarge = new PayloadTooLarge({ message: `The body is ${declared} bytes or more; the limit is ${config.maxBodyBytes}.` })
+    // A body over the limit is refused before anything else reads it (a declared one before it is read at
+    // all, a chunked one as soon as it passes the limit), with the same envelope as Http/Middleware.ts.
+    const tooLarge = (request: Request, length: number): Response => {
+      const tooLarge = new PayloadTooLarge({ message: `The body is ${length} bytes or more; the limit is ${config.maxBodyBytes}.` })
       const { failure, requestId, response } = refusalOf(tooLarge, request, { connection: "close" })
       const path = new URL(request.url).pathname
       const record: RequestRecord = {
@@ -134,18 +183,31 @@ export const makeServerFetch = (
       logRequest?.(record)
       return response
     }
+    const oversize = (request: Request): Response | undefined => {
+      const declared = Number(request.headers.get("content-length") ?? 0)
+      return declared > config.maxBodyBytes ? tooLarge(request, declared) : undefined
+    }
     const slow = (request: Request, peer: string) =>
       withinDeadline(handler(request, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs)
-    if (!options.fastPath) return (request, peer) => oversize(request) ?? slow(request, peer)
-
-    const fast = makeFastPath({
-      scans: Context.get(services, LatestScanCache),
-      traffic: Context.get(services, PublicTraffic),
-      maxBodyBytes: config.maxBodyBytes,
-      requestTimeoutMs: config.requestTimeoutMs,
-      log: logRequest
-    })
-    return (request, peer) => oversize(request) ?? fast(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
+    const fast = options.fastPath
+      ? makeFastPath({
+        scans: Context.get(services, LatestScanCache),
+        traffic: Context.get(services, PublicTraffic),
+        maxBodyBytes: config.maxBodyBytes,
+        requestTimeoutMs: config.requestTimeoutMs,
+        log: logRequest
+      })
+      : undefined
+    const answer: ServerFetch = (request, peer) =>
+      oversize(request) ?? fast?.(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
+    // A chunked body is measured first, within the request deadline (a body that trickles in gets the 503).
+    const measured = (request: Request, peer: string) =>
+      withinDeadline(
+        measuredBody(request, config.maxBodyBytes).then((read) => typeof read === "number" ? tooLarge(request, read) : answer(read, peer)),
+        request,
+        config.requestTimeoutMs
+      )
+    return (request, peer) => unmeasured(request) ? measured(request, peer) : answer(request, peer)
   })
 
 /**
@@ -163,11 +225,13 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
         Bun.serve({
           port: config.port,
           hostname: config.host,
-          // Bun's own limit answers an empty 413 before our code sees the request, so it sits far above
-          // MAX_BODY_BYTES: declared oversize bodies get the envelope (above); it only bounds chunked ones.
-          maxRequestBodySize: Math.max(config.maxBodyBytes * 16, 64 * 1024 * 1024),
+          // Bun's own limit answers an empty 413 (no envelope, no request id) before our code sees the
+          // request, so it is out of the way: makeServerFetch refuses declared and chunked bodies over
+          // MAX_BODY_BYTES with the envelope, and never reads more than that.
+          maxRequestBodySize: Number.MAX_SAFE_INTEGER,
           idleTimeout: BUN_IDLE_TIMEOUT_SECONDS,
-          fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown")
+          fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown"),
+          error: (error) => unexpectedFailure(error)
         }),
       catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)
     }).pipe(Effect.orDie)

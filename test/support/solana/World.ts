@@ -1,0 +1,470 @@
+import {
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type Signature,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  flattenInstructionPlan,
+  generateKeyPairSigner,
+  getAddressEncoder,
+  getBase58Decoder,
+  getCompiledTransactionMessageDecoder,
+  getProgramDerivedAddress,
+  getSignatureFromTransaction,
+  getUtf8Encoder,
+  isSingleInstructionPlan,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  signTransactionMessageWithSigners
+} from "@solana/kit"
+import {
+  AccountState,
+  AuthorityType,
+  type ExtensionArgs,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  findAssociatedTokenPda,
+  getBurnInstruction,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getCreateMintInstructionPlan,
+  getFreezeAccountInstruction,
+  getInitializeTokenMetadataInstruction,
+  getMintSize,
+  getMintToInstruction,
+  getPauseInstruction,
+  getSetAuthorityInstruction,
+  getSetTransferFeeInstruction,
+  getThawAccountInstruction,
+  getUpdateTokenMetadataFieldInstruction,
+  getUpdateTokenMetadataUpdateAuthorityInstruction,
+  tokenMetadataField
+} from "@solana-program/token-2022"
+import { FailedTransactionMetadata, LiteSVM } from "litesvm"
+import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/Scanner/Metaplex.ts"
+import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, type Venue, authorityOf, metaplexMetadataAddress } from "../../../src/Scanner/Programs.ts"
+import { VENUE_LAYOUTS, anchorDiscriminator } from "./VenueLayouts.ts"
+
+// A small Solana world on LiteSVM for the scanner's tests. Mints, holders, burns and authority
+// changes go through real token-program transactions; what has no program on npm (Metaplex
+// metadata, pools, lockers) is written with setAccount in its real layout. LiteSVM keeps no
+// address-to-signature index, so every transaction sent here is recorded for the RPC server.
+
+export type TokenProgramName = "token" | "token-2022"
+
+export interface MintExtensions {
+  /** `next` is set after initialisation with SetTransferFee, so older and newer fees differ (newer takes effect two epochs on). */
+  readonly transferFee?: {
+    readonly configAuthority: KeyPairSigner | Address
+    readonly withdrawAuthority: Address
+    readonly basisPoints: number
+    readonly maximumFee: bigint
+    readonly next?: { readonly basisPoints: number; readonly maximumFee: bigint }
+  }
+  readonly permanentDelegate?: Address
+  readonly transferHook?: { readonly programId: Address; readonly authority: Address }
+  /** "frozen": the builder thaws every account it mints to (the freeze authority signs). */
+  readonly defaultAccountState?: "initialized" | "frozen"
+  readonly nonTransferable?: boolean
+  readonly mintCloseAuthority?: Address
+  /** Defaults, when tokenMetadata is set: the mint authority, pointing at the mint itself. */
+  readonly metadataPointer?: { readonly authority: Address | null; readonly address: Address | null }
+  /** Stored in the mint; `updateAuthority` defaults to the mint authority, null leaves it unset. */
+  readonly tokenMetadata?: {
+    readonly name: string
+    readonly symbol: string
+    readonly uri: string
+    readonly additional?: ReadonlyArray<readonly [string, string]>
+    readonly updateAuthority?: Address | null
+  }
+  /** `paused` sends Pause after creation: mintTo then fails, so pause after building holders (world.pause). */
+  readonly pausable?: { readonly authority: Address }
+  readonly confidentialTransfer?: { readonly authority: Address | null; readonly autoApproveNewAccounts: boolean; readonly auditorElgamalPubkey: Address | null }
+  readonly interestBearing?: { readonly rateAuthority: Address; readonly rate: number }
+  readonly scaledUiAmount?: { readonly authority: Address; readonly multiplier: number }
+}
+
+export interface MintOptions {
+  readonly program?: TokenProgramName
+  readonly decimals?: number
+  /** Fee payer of the mint's first transaction. Default: a fresh funded signer. */
+  readonly deployer?: KeyPairSigner
+  /** Default: the deployer. */
+  readonly mintAuthority?: KeyPairSigner
+  /** Default: none. */
+  readonly freezeAuthority?: KeyPairSigner | null
+  readonly extensions?: MintExtensions
+}
+
+export interface BuiltMint {
+  readonly address: Address
+  readonly programName: TokenProgramName
+  readonly program: Address
+  readonly decimals: number
+  readonly deployer: KeyPairSigner
+  /** Null once revoked; world.revoke updates these. */
+  mintAuthority: KeyPairSigner | null
+  freezeAuthority: KeyPairSigner | null
+  readonly extensions: MintExtensions
+  /** The creating transaction: the first that touches the mint. */
+  readonly signature: Signature
+}
+
+export interface HolderSpec {
+  /** A signer can burn later; an address cannot. Default: a fresh signer. */
+  readonly owner?: KeyPairSigner | Address
+  readonly amount: bigint
+}
+
+export interface Holder {
+  readonly owner: Address
+  readonly signer: KeyPairSigner | undefined
+  /** The owner's associated token account. */
+  readonly account: Address
+  readonly amount: bigint
+}
+
+export interface BuiltVenue {
+  readonly venue: Venue
+  /** The pool / lock state account written with setAccount (owner: the venue's program). */
+  readonly state: Address
+  /** Token owner of the vault: the program-wide authority where the venue has one, else `state`. */
+  readonly vaultOwner: Address
+  readonly vault: Address
+  readonly amount: bigint
+}
+
+export interface BuiltMetaplex {
+  readonly address: Address
+  readonly metadata: MetaplexMetadata
+}
+
+export interface RecordedTransaction {
+  readonly signature: Signature
+  readonly signatures: ReadonlyArray<Signature>
+  readonly slot: bigint
+  readonly blockTime: number
+  readonly feePayer: Address
+  readonly accountKeys: ReadonlyArray<Address>
+  readonly header: { readonly numRequiredSignatures: number; readonly numReadonlySignedAccounts: number; readonly numReadonlyUnsignedAccounts: number }
+  /** `data` in base58, as getTransaction's "json" encoding sends it. */
+  readonly instructions: ReadonlyArray<{ readonly programIdIndex: number; readonly accounts: ReadonlyArray<number>; readonly data: string }>
+  readonly recentBlockhash: string
+  readonly fee: number
+  readonly logs: ReadonlyArray<string>
+  readonly computeUnitsConsumed: bigint
+}
+
+/** Lamports per signature, as the default fee structure charges. */
+export const FEE_PER_SIGNATURE = 5000
+export const START_SLOT = 300_000_000n
+export const START_TIME = 1_750_000_000
+
+const SOL = 1_000_000_000n
+const base58 = getBase58Decoder()
+
+export class World {
+  readonly svm = new LiteSVM()
+  /** Oldest first. */
+  readonly transactions: Array<RecordedTransaction> = []
+  #slot = START_SLOT
+  #time = START_TIME
+
+  constructor() {
+    this.#setClock()
+  }
+
+  get slot(): bigint { return this.#slot }
+  get blockTime(): number { return this.#time }
+
+  /** Moves the clock on without a transaction (a test of stale slots, say). */
+  advance(slots: bigint, seconds = Number(slots) * 0.4): void {
+    this.#slot += slots
+    this.#time += Math.ceil(seconds)
+    this.#setClock()
+  }
+
+  #setClock(): void {
+    this.svm.warpToSlot(this.#slot)
+    const clock = this.svm.getClock()
+    clock.unixTimestamp = BigInt(this.#time)
+    this.svm.setClock(clock)
+  }
+
+  async signer(sol = 100n): Promise<KeyPairSigner> {
+    const signer = await generateKeyPairSigner()
+    this.svm.airdrop(signer.address, lamports(sol * SOL))
+    return signer
+  }
+
+  /** Sends one transaction at a fresh slot and time, and records it. */
+  async send(feePayer: KeyPairSigner, instructions: ReadonlyArray<Instruction>): Promise<RecordedTransaction> {
+    this.advance(2n, 1)
+    this.svm.expireBlockhash()
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+      (m) => this.svm.setTransactionMessageLifetimeUsingLatestBlockhash(m),
+      (m) => appendTransactionMessageInstructions(instructions, m)
+    )
+    const transaction = await signTransactionMessageWithSigners(message)
+    const result = this.svm.sendTransaction(transaction)
+    if (result instanceof FailedTransactionMetadata) {
+      throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().logs().join("\n")}`)
+    }
+    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+    if (compiled.version !== 0) throw new Error(`unexpected message version ${String(compiled.version)}`)
+    const signatures = Object.values(transaction.signatures).flatMap((bytes) => bytes === null ? [] : [base58.decode(bytes) as Signature])
+    const recorded: RecordedTransaction = {
+      signature: getSignatureFromTransaction(transaction),
+      signatures,
+      slot: this.#slot,
+      blockTime: this.#time,
+      feePayer: feePayer.address,
+      accountKeys: compiled.staticAccounts,
+      header: {
+        numRequiredSignatures: compiled.header.numSignerAccounts,
+        numReadonlySignedAccounts: compiled.header.numReadonlySignerAccounts,
+        numReadonlyUnsignedAccounts: compiled.header.numReadonlyNonSignerAccounts
+      },
+      instructions: compiled.instructions.map((instruction) => ({
+        programIdIndex: instruction.programAddressIndex,
+        accounts: instruction.accountIndices ?? [],
+        data: base58.decode(instruction.data ?? new Uint8Array())
+      })),
+      recentBlockhash: compiled.lifetimeToken,
+      fee: FEE_PER_SIGNATURE * signatures.length,
+      logs: result.logs(),
+      computeUnitsConsumed: result.computeUnitsConsumed()
+    }
+    this.transactions.push(recorded)
+    return recorded
+  }
+
+  /** Transactions that name this address among their account keys, newest first. */
+  signaturesFor(address: Address): ReadonlyArray<RecordedTransaction> {
+    return this.transactions.filter((tx) => tx.accountKeys.includes(address)).reverse()
+  }
+
+  transaction(signature: string): RecordedTransaction | undefined {
+    return this.transactions.find((tx) => tx.signature === signature)
+  }
+
+  async mint(options: MintOptions = {}): Promise<BuiltMint> {
+    const programName = options.program ?? "token"
+    const program = programName === "token" ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS
+    const extensions = options.extensions ?? {}
+    if (programName === "token" && Object.keys(extensions).length > 0) throw new Error("SPL Token mints have no extensions")
+    const deployer = options.deployer ?? await this.signer()
+    const mintAuthority = options.mintAuthority ?? deployer
+    const freezeAuthority = options.freezeAuthority ?? null
+    const newMint = await generateKeyPairSigner()
+    const args = extensionArgs(newMint.address, mintAuthority.address, extensions)
+    const allocated = args.filter((arg) => arg.__kind !== "TokenMetadata")
+    const plan = await getCreateMintInstructionPlan(
+      { getMinimumBalance: async (space) => lamports(this.svm.minimumBalanceForRentExemption(BigInt(space))) },
+      {
+        payer: deployer,
+        newMint,
+        decimals: options.decimals ?? 6,
+        mintAuthority,
+        freezeAuthority: freezeAuthority?.address ?? null,
+        ...(allocated.length === 0 ? {} : { extensions: allocated }),
+        // Funded for the metadata and its additional fields too, which the program reallocs into.
+        mintAccountLamports: this.svm.minimumBalanceForRentExemption(BigInt(programName === "token" ? getMintSize() : getMintSize(args)))
+      },
+      { tokenProgram: program }
+    )
+    const created = await this.send(deployer, flattenInstructionPlan(plan).flatMap((step) => isSingleInstructionPlan(step) ? [step.instruction] : []))
+    const built: BuiltMint = { address: newMint.address, programName, program, decimals: options.decimals ?? 6, deployer, mintAuthority, freezeAuthority, extensions, signature: created.signature }
+
+    const metadata = extensions.tokenMetadata
+    if (metadata !== undefined) {
+      // Its own transaction: name, symbol and uri may not fit beside the initialisation.
+      await this.send(deployer, [getInitializeTokenMetadataInstruction({
+        metadata: newMint.address, updateAuthority: mintAuthority.address, mint: newMint.address, mintAuthority,
+        name: metadata.name, symbol: metadata.symbol, uri: metadata.uri
+      })])
+      for (const [key, value] of metadata.additional ?? []) {
+        await this.send(deployer, [getUpdateTokenMetadataFieldInstruction({ metadata: newMint.address, updateAuthority: mintAuthority, field: tokenMetadataField("Key", [key]), value })])
+      }
+      if (metadata.updateAuthority !== undefined && metadata.updateAuthority !== mintAuthority.address) {
+        await this.send(deployer, [getUpdateTokenMetadataUpdateAuthorityInstruction({ metadata: newMint.address, updateAuthority: mintAuthority, newUpdateAuthority: metadata.updateAuthority })])
+      }
+    }
+    const fee = extensions.transferFee
+    if (fee?.next !== undefined) {
+      if (typeof fee.configAuthority === "string") throw new Error("transferFee.next needs the config authority as a signer")
+      await this.send(deployer, [getSetTransferFeeInstruction({ mint: newMint.address, transferFeeConfigAuthority: fee.configAuthority, transferFeeBasisPoints: fee.next.basisPoints, maximumFee: fee.next.maximumFee })])
+    }
+    return built
+  }
+
+  /** Creates each owner's associated token account and mints to it, one transaction per holder. */
+  async holders(mint: BuiltMint, specs: ReadonlyArray<HolderSpec>): Promise<ReadonlyArray<Holder>> {
+    const holders: Array<Holder> = []
+    for (const spec of specs) {
+      const signer = spec.owner === undefined ? await generateKeyPairSigner() : typeof spec.owner === "string" ? undefined : spec.owner
+      const owner = signer?.address ?? (spec.owner as Address)
+      const account = await this.#mintToOwner(mint, owner, spec.amount)
+      holders.push({ owner, signer, account, amount: spec.amount })
+    }
+    return holders
+  }
+
+  async #mintToOwner(mint: BuiltMint, owner: Address, amount: bigint): Promise<Address> {
+    if (mint.mintAuthority === null) throw new Error("the mint authority was revoked: build holders before revoking")
+    const [account] = await findAssociatedTokenPda({ owner, mint: mint.address, tokenProgram: mint.program })
+    const thaw = mint.extensions.defaultAccountState === "frozen"
+    if (thaw && mint.freezeAuthority === null) throw new Error("a frozen default state needs a freeze authority to thaw holders")
+    const config = { programAddress: mint.program }
+    await this.send(mint.deployer, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: mint.deployer, ata: account, owner, mint: mint.address, tokenProgram: mint.program }),
+      ...(thaw && mint.freezeAuthority !== null ? [getThawAccountInstruction({ account, mint: mint.address, owner: mint.freezeAuthority }, config)] : []),
+      getMintToInstruction({ mint: mint.address, token: account, mintAuthority: mint.mintAuthority, amount }, config)
+    ])
+    return account
+  }
+
+  /** Tokens held by the incinerator's associated token account (burned by sending them there). */
+  async incinerate(mint: BuiltMint, amount: bigint): Promise<Holder> {
+    const account = await this.#mintToOwner(mint, INCINERATOR, amount)
+    return { owner: INCINERATOR, signer: undefined, account, amount }
+  }
+
+  async burn(mint: BuiltMint, holder: Holder, amount: bigint): Promise<RecordedTransaction> {
+    if (holder.signer === undefined) throw new Error("this holder's owner cannot sign")
+    // The holder pays for its own burn, so it needs lamports (an airdrop, which is not recorded).
+    if ((this.svm.getBalance(holder.owner) ?? 0n) === 0n) this.svm.airdrop(holder.owner, lamports(SOL))
+    return this.send(holder.signer, [getBurnInstruction({ account: holder.account, mint: mint.address, authority: holder.signer, amount }, { programAddress: mint.program })])
+  }
+
+  /** SetAuthority to None. */
+  async revoke(mint: BuiltMint, which: "mint" | "freeze"): Promise<RecordedTransaction> {
+    const current = which === "mint" ? mint.mintAuthority : mint.freezeAuthority
+    if (current === null) throw new Error(`the ${which} authority is already absent`)
+    const sent = await this.send(mint.deployer, [getSetAuthorityInstruction({
+      owned: mint.address,
+      owner: current,
+      authorityType: which === "mint" ? AuthorityType.MintTokens : AuthorityType.FreezeAccount,
+      newAuthority: null
+    }, { programAddress: mint.program })])
+    if (which === "mint") mint.mintAuthority = null
+    else mint.freezeAuthority = null
+    return sent
+  }
+
+  async freeze(mint: BuiltMint, account: Address): Promise<RecordedTransaction> {
+    if (mint.freezeAuthority === null) throw new Error("no freeze authority")
+    return this.send(mint.deployer, [getFreezeAccountInstruction({ account, mint: mint.address, owner: mint.freezeAuthority }, { programAddress: mint.program })])
+  }
+
+  async pause(mint: BuiltMint, authority: KeyPairSigner): Promise<RecordedTransaction> {
+    return this.send(mint.deployer, [getPauseInstruction({ mint: mint.address, authority })])
+  }
+
+  /**
+   * Tokens in a venue: its state account (real size and discriminator, the mint at its offset) and a
+   * vault token account owned by the venue's program-wide authority or, without one, by the state
+   * account. The vault is the owner's associated token account, created and filled by real instructions.
+   */
+  async venue(mint: BuiltMint, label: string, amount: bigint): Promise<BuiltVenue> {
+    const venue = VENUES.find((candidate) => candidate.label === label)
+    const layout = VENUE_LAYOUTS[label]
+    if (venue === undefined || layout === undefined) throw new Error(`unknown venue ${label}`)
+    const state = layout.mintSeed === undefined
+      ? (await generateKeyPairSigner()).address
+      : (await getProgramDerivedAddress({ programAddress: venue.program, seeds: [getUtf8Encoder().encode(layout.mintSeed), getAddressEncoder().encode(mint.address)] }))[0]
+    const data = new Uint8Array(layout.size)
+    if (layout.anchor) data.set(anchorDiscriminator(layout.account), 0)
+    if (layout.mintOffset !== undefined) data.set(getAddressEncoder().encode(mint.address), layout.mintOffset)
+    this.setAccount(state, venue.program, data)
+    const vaultOwner = await authorityOf(venue) ?? state
+    const vault = await this.#mintToOwner(mint, vaultOwner, amount)
+    return { venue, state, vaultOwner, vault, amount }
+  }
+
+  /** The Metaplex metadata account at the mint's PDA, as the program would have written it. */
+  async metaplex(mint: BuiltMint, fields: Pick<MetaplexMetadata, "name" | "symbol" | "uri"> & Partial<MetaplexMetadata>): Promise<BuiltMetaplex> {
+    const metadata: MetaplexMetadata = {
+      updateAuthority: mint.deployer.address,
+      mint: mint.address,
+      sellerFeeBasisPoints: 0,
+      creators: null,
+      primarySaleHappened: false,
+      isMutable: true,
+      editionNonce: null,
+      tokenStandard: 2,
+      collection: null,
+      uses: null,
+      ...fields
+    }
+    const address = await metaplexMetadataAddress(mint.address)
+    this.setAccount(address, METAPLEX_METADATA_PROGRAM, encodeMetaplexMetadata(metadata))
+    return { address, metadata }
+  }
+
+  /** Writes an account with rent-exempt lamports, bypassing the runtime. */
+  setAccount(address: Address, owner: Address, data: Uint8Array, executable = false): void {
+    this.svm.setAccount({
+      address,
+      programAddress: owner,
+      data,
+      executable,
+      lamports: lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+      space: BigInt(data.length)
+    })
+  }
+}
+
+export const makeWorld = (): World => new World()
+
+/** The official extension arguments for what a test asked for, in the order the program initialises them. */
+const extensionArgs = (mint: Address, mintAuthority: Address, extensions: MintExtensions): Array<ExtensionArgs> => {
+  const args: Array<ExtensionArgs> = []
+  const fee = extensions.transferFee
+  if (fee !== undefined) {
+    const initial = { epoch: 0n, transferFeeBasisPoints: fee.basisPoints, maximumFee: fee.maximumFee }
+    args.push({
+      __kind: "TransferFeeConfig",
+      transferFeeConfigAuthority: typeof fee.configAuthority === "string" ? fee.configAuthority : fee.configAuthority.address,
+      withdrawWithheldAuthority: fee.withdrawAuthority,
+      withheldAmount: 0n,
+      olderTransferFee: initial,
+      newerTransferFee: initial
+    })
+  }
+  if (extensions.permanentDelegate !== undefined) args.push({ __kind: "PermanentDelegate", delegate: extensions.permanentDelegate })
+  if (extensions.transferHook !== undefined) args.push({ __kind: "TransferHook", ...extensions.transferHook })
+  if (extensions.defaultAccountState !== undefined) {
+    args.push({ __kind: "DefaultAccountState", state: extensions.defaultAccountState === "frozen" ? AccountState.Frozen : AccountState.Initialized })
+  }
+  if (extensions.nonTransferable === true) args.push({ __kind: "NonTransferable" })
+  if (extensions.mintCloseAuthority !== undefined) args.push({ __kind: "MintCloseAuthority", closeAuthority: extensions.mintCloseAuthority })
+  const pointer = extensions.metadataPointer ?? (extensions.tokenMetadata === undefined ? undefined : { authority: mintAuthority, address: mint })
+  if (pointer !== undefined) args.push({ __kind: "MetadataPointer", authority: pointer.authority, metadataAddress: pointer.address })
+  if (extensions.pausable !== undefined) args.push({ __kind: "PausableConfig", authority: extensions.pausable.authority, paused: false })
+  if (extensions.confidentialTransfer !== undefined) args.push({ __kind: "ConfidentialTransferMint", ...extensions.confidentialTransfer })
+  if (extensions.interestBearing !== undefined) {
+    const { rateAuthority, rate } = extensions.interestBearing
+    args.push({ __kind: "InterestBearingConfig", rateAuthority, initializationTimestamp: 0n, preUpdateAverageRate: rate, lastUpdateTimestamp: 0n, currentRate: rate })
+  }
+  if (extensions.scaledUiAmount !== undefined) {
+    const { authority, multiplier } = extensions.scaledUiAmount
+    args.push({ __kind: "ScaledUiAmountConfig", authority, multiplier, newMultiplierEffectiveTimestamp: 0n, newMultiplier: multiplier })
+  }
+  const metadata = extensions.tokenMetadata
+  if (metadata !== undefined) {
+    args.push({
+      __kind: "TokenMetadata",
+      updateAuthority: mintAuthority,
+      mint,
+      name: metadata.name,
+      symbol: metadata.symbol,
+      uri: metadata.uri,
+      additionalMetadata: new Map(metadata.additional ?? [])
+    })
+  }
+  return args
+}

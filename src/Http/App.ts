@@ -17,6 +17,7 @@ import { LaunchesRepo } from "../Deployer/LaunchesRepo.ts"
 import { registry } from "../Observability/Metrics.ts"
 import { RiskCheckHttp } from "../RiskCheck/Http.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
+import { ReadCounter, ReadCountsFlushLive } from "../Scans/ReadCounter.ts"
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { Transactions } from "../Sql/Transactions.ts"
@@ -40,7 +41,9 @@ export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
  * the database (Sql/Database.ts). Tests provide their own set (test/support/layers.ts).
  */
 export const ServicesLive = Layer.mergeAll(
-  LatestScanCache.Default,
+  // One ReadCounter per process (layers are shared by reference): the cache counts reads, the flusher writes them.
+  LatestScanCache.Default.pipe(Layer.provide(ReadCounter.Default)),
+  ReadCountsFlushLive.pipe(Layer.provide(ReadCounter.Default)),
   ScansRepo.Default,
   ScanRequestsRepo.Default,
   Accounts.Default,

@@ -5,6 +5,7 @@ import type { Address } from "../Domain/Address.ts"
 import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import { scanCacheEvents } from "../Observability/Metrics.ts"
 import { DatabaseConfig, isEmbedded } from "../Sql/Config.ts"
+import { ReadCounter } from "./ReadCounter.ts"
 import { SCANS_CHANNEL, ScansRepo, type StoredScan } from "./ScansRepo.ts"
 
 /** The latest-scan cache as its callers see it: one lookup with a synchronous and an asynchronous face. */
@@ -46,12 +47,16 @@ interface Entry {
 // SCAN_CACHE_SIZE=0: nothing in memory, every read goes to the repository.
 const passThrough = (
   inner: ScansRepo,
-  runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>>
+  runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>>,
+  countRead: (mint: string) => void = () => {}
 ): LatestScans => ({
   peek: () => undefined,
-  load: (mint) => runPromiseExit(Effect.map(inner.latest(mint), Option.getOrNull)),
-  latest: inner.latest,
-  latestMany: inner.latestMany
+  load: (mint) => {
+    countRead(mint)
+    return runPromiseExit(Effect.map(inner.latest(mint), Option.getOrNull))
+  },
+  latest: (mint) => Effect.zipRight(Effect.sync(() => countRead(mint)), inner.latest(mint)),
+  latestMany: (mints) => Effect.zipRight(Effect.sync(() => mints.forEach(countRead)), inner.latestMany(mints))
 })
 
 export const makeLatestScans = (settings: {
@@ -62,11 +67,13 @@ export const makeLatestScans = (settings: {
 }): Effect.Effect<LatestScans, never, ScansRepo | SqlClient.SqlClient | PgClient.PgClient | Scope.Scope> =>
     Effect.gen(function*() {
       const inner = yield* ScansRepo
+      const counter = Option.getOrUndefined(yield* Effect.serviceOption(ReadCounter))
+      const countRead = counter === undefined ? (_mint: string): void => {} : counter.count
       // Background work (polls, refreshes, shared reads) runs on this runtime: the server's logger and level.
       const runtime = yield* Effect.runtime<never>()
       const runFork = Runtime.runFork(runtime)
       const runPromiseExit = Runtime.runPromiseExit(runtime)
-      if (settings.size === 0) return passThrough(inner, runPromiseExit)
+      if (settings.size === 0) return passThrough(inner, runPromiseExit, countRead)
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
       const reading = new Map<string, Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>>()
@@ -240,7 +247,7 @@ export const makeLatestScans = (settings: {
           }))
         ))
       }
-      const peek = (mint: string): StoredScan | null | undefined => {
+      const held = (mint: string): StoredScan | null | undefined => {
         const now = Date.now()
         pollSoon(now)
         const entry = entries.get(mint)
@@ -254,9 +261,16 @@ export const makeLatestScans = (settings: {
       }
       // The one lookup behind every face: memory first (peek), counted a hit; else one shared read, a miss.
       const lookup = (mint: Address): StoredScan | null | Read => {
-        const held = peek(mint)
-        scanCacheEvents.inc({ result: held === undefined ? "miss" : "hit" })
-        return held === undefined ? readThrough(mint, Date.now()) : held
+        const found = held(mint)
+        countRead(mint)
+        scanCacheEvents.inc({ result: found === undefined ? "miss" : "hit" })
+        return found === undefined ? readThrough(mint, Date.now()) : found
+      }
+      // A hit is a read answered here; a miss is counted by the `load` that follows it.
+      const peek = (mint: string): StoredScan | null | undefined => {
+        const found = held(mint)
+        if (found !== undefined) countRead(mint)
+        return found
       }
       const load = (mint: Address): Promise<Exit.Exit<StoredScan | null, ServiceUnavailable>> => {
         const found = lookup(mint)
@@ -273,9 +287,10 @@ export const makeLatestScans = (settings: {
           const found = new Map<string, StoredScan>()
           const missing: Array<(typeof mints)[number]> = []
           for (const mint of mints) {
-            const held = peek(mint)
-            if (held === undefined) missing.push(mint)
-            else if (held !== null) found.set(mint, held)
+            const scan = held(mint)
+            countRead(mint)
+            if (scan === undefined) missing.push(mint)
+            else if (scan !== null) found.set(mint, scan)
           }
           scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
           scanCacheEvents.inc({ result: "miss" }, missing.length)

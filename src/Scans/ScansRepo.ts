@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../Sql/Unavailable.ts"
 import type { Address } from "../Domain/Address.ts"
+import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, scoringView, upgradeV1 } from "../Domain/EvidenceV2.ts"
 import { epochMillisOf, ScanEvidence } from "../Domain/ScanEvidence.ts"
 
 export interface StoredScan {
@@ -15,6 +16,30 @@ export interface RecordResult {
 }
 
 const encodeEvidence = Schema.encodeSync(ScanEvidence)
+const encodeV2 = Schema.encodeSync(ScanEvidenceV2Schema)
+
+/** What `record` stores: a v1 scan (imports, demo) or a v2 document (the scanner, v2 imports). */
+export type RecordedScan = ScanEvidence | ScanEvidenceV2
+
+const isV2 = (scan: RecordedScan): scan is ScanEvidenceV2 => "version" in scan && scan.version === 2
+
+interface Prepared {
+  readonly view: ScanEvidence
+  readonly document: unknown
+  readonly hash: string
+}
+
+// Both forms are kept: `evidence` is the scoring view the routes read as stored (no decode on the hot
+// path), `evidence_v2` the full document. A v1 scan keeps its own view exactly and is hashed as before,
+// so re-importing a v1 file stays a no-op; a v2 document's view is derived and it is hashed whole.
+const prepare = (scan: RecordedScan): Prepared => {
+  if (isV2(scan)) {
+    const document = encodeV2(scan)
+    return { view: scoringView(scan), document, hash: hashOf(document) }
+  }
+  const view = encodeEvidence(scan)
+  return { view: scan, document: encodeV2(upgradeV1(scan)), hash: hashOf(view) }
+}
 
 const hashOf = (encoded: unknown): string =>
   new Bun.CryptoHasher("sha256").update(JSON.stringify(encoded)).digest("hex")
@@ -74,22 +99,29 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored))
       )
 
-    const record = (scans: ReadonlyArray<ScanEvidence>) =>
+    const record = (scans: ReadonlyArray<RecordedScan>) =>
       Effect.gen(function*() {
         if (scans.length === 0) return { inserted: 0, duplicates: 0 }
         const rows = scans.map((scan) => {
-          const evidence = encodeEvidence(scan)
-          return { mint: scan.mint, scanned_at: evidence.scannedAt, evidence: JSON.stringify(evidence), evidence_hash: hashOf(evidence) }
+          const prepared = prepare(scan)
+          return {
+            mint: scan.mint,
+            scanned_at: scan.scannedAt,
+            evidence: JSON.stringify(encodeEvidence(prepared.view)),
+            document: JSON.stringify(prepared.document),
+            evidence_hash: prepared.hash
+          }
         })
         const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
-          insert into scans (mint, scanned_at, evidence, evidence_hash)
-          select mint, scanned_at, evidence::jsonb, evidence_hash
+          insert into scans (mint, scanned_at, evidence, evidence_v2, evidence_hash)
+          select mint, scanned_at, evidence::jsonb, document::jsonb, evidence_hash
           from unnest(
             ${rows.map((r) => r.mint)}::text[],
             ${rows.map((r) => r.scanned_at)}::timestamptz[],
             ${rows.map((r) => r.evidence)}::text[],
+            ${rows.map((r) => r.document)}::text[],
             ${rows.map((r) => r.evidence_hash)}::text[]
-          ) as t(mint, scanned_at, evidence, evidence_hash)
+          ) as t(mint, scanned_at, evidence, document, evidence_hash)
           on conflict (evidence_hash) do nothing
           returning id, mint, scanned_at`
         // Every process's cache of latest scans forgets these mints when this transaction commits.
@@ -123,6 +155,15 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
         ) recent
         order by scanned_at, id`.pipe(Effect.map((rows) => rows.map(toStored)))
 
+    const latestDocument = (mint: Address) =>
+      sql<{ readonly evidence: unknown; readonly evidence_v2: unknown }>`
+        select evidence, evidence_v2 from scans
+        where mint = ${mint}
+        order by scanned_at desc, id desc
+        limit 1`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), documentOf))
+      )
+
     return repository({
       /** The latest scan of a mint (Scans/LatestScanCache.ts keeps them in memory for the routes). */
       latest,
@@ -132,14 +173,24 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
        * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
        * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
        */
-      history
+      history,
+      /** The latest scan of a mint as its full v2 document (rows stored before v2 are upgraded). */
+      latestDocument
     })
   })
 }) {}
 
+const decodeV2 = Schema.decodeUnknownSync(ScanEvidenceV2Schema)
+
+const documentOf = (row: { readonly evidence: unknown; readonly evidence_v2: unknown }): ScanEvidenceV2 =>
+  row.evidence_v2 === null || row.evidence_v2 === undefined
+    ? upgradeV1(row.evidence as ScanEvidence)
+    : decodeV2(row.evidence_v2)
+
 /** In-memory double with the same behaviour, for tests of code above the repository. */
 export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
   const byMint = new Map<string, Array<StoredScan>>()
+  const documents = new Map<string, ScanEvidenceV2>()
   const hashes = new Set<string>()
   let nextId = 1
   const newest = (mint: string): StoredScan | undefined =>
@@ -173,15 +224,19 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
       Effect.sync(() => {
         let inserted = 0
         for (const scan of scans) {
-          const hash = hashOf(encodeEvidence(scan))
-          if (hashes.has(hash)) continue
-          hashes.add(hash)
+          const prepared = prepare(scan)
+          if (hashes.has(prepared.hash)) continue
+          hashes.add(prepared.hash)
           inserted++
+          const id = String(nextId++)
+          documents.set(id, isV2(scan) ? scan : upgradeV1(scan))
           const list = byMint.get(scan.mint) ?? []
-          list.push({ id: String(nextId++), evidence: scan })
+          list.push({ id, evidence: prepared.view })
           byMint.set(scan.mint, list)
         }
         return { inserted, duplicates: scans.length - inserted }
-      })
+      }),
+    latestDocument: (mint) =>
+      Effect.sync(() => Option.flatMap(Option.fromNullable(newest(mint)), (scan) => Option.fromNullable(documents.get(scan.id))))
   })
 })

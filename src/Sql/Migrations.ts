@@ -6,13 +6,15 @@ import scans from "../../sql/0001_scans.sql" with { type: "text" }
 import accounts from "../../sql/0002_accounts.sql" with { type: "text" }
 import wallets from "../../sql/0003_wallets.sql" with { type: "text" }
 import watches from "../../sql/0004_watches.sql" with { type: "text" }
+import scanner from "../../sql/0005_scanner.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
   "0001_scans": scans,
   "0002_accounts": accounts,
   "0003_wallets": wallets,
-  "0004_watches": watches
+  "0004_watches": watches,
+  "0005_scanner": scanner
 }
 
 const run = (text: string) =>

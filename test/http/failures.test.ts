@@ -17,11 +17,17 @@ const down = Layer.succeed(ScansRepo, ScansRepo.make({
   latest: () => Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
   latestMany: () => Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
   record: () => Effect.die(new Error("not used")),
-  history: () => Effect.die(new Error("not used"))
+  history: () => Effect.die(new Error("not used")),
+  latestDocument: () => Effect.die(new Error("not used"))
 }))
 const buggy = Layer.succeed(ScanRequestsRepo, ScanRequestsRepo.make({
   request: () => Effect.die(new Error("secret internals: password=hunter2")),
-  pending: () => Effect.die(new Error("not used"))
+  pending: () => Effect.die(new Error("not used")),
+  claim: () => Effect.die(new Error("not used")),
+  fail: () => Effect.die(new Error("not used")),
+  complete: () => Effect.die(new Error("not used")),
+  enqueueDue: () => Effect.die(new Error("not used")),
+  depth: () => Effect.die(new Error("not used"))
 }))
 const { runtime } = runtimeFor(memoryServices({ scans: down, scanRequests: buggy }))
 const app = testApp((await runtime.runtime()).context)
@@ -31,7 +37,8 @@ const hanging = Layer.succeed(ScansRepo, ScansRepo.make({
   latest: () => Effect.never,
   latestMany: () => Effect.never,
   record: () => Effect.die(new Error("not used")),
-  history: () => Effect.die(new Error("not used"))
+  history: () => Effect.die(new Error("not used")),
+  latestDocument: () => Effect.die(new Error("not used"))
 }))
 const slow = runtimeFor(memoryServices({ scans: hanging }))
 const slowServer = await Effect.runPromise(

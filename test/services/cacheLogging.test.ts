@@ -23,7 +23,8 @@ describe("latest-scan cache logging", () => {
       latest: () => Effect.as(Effect.logWarning("read by the repository"), Option.none()),
       latestMany: () => Effect.succeed(new Map()),
       record: () => Effect.die("not used"),
-      history: () => Effect.die("not used")
+      history: () => Effect.die("not used"),
+      latestDocument: () => Effect.die("not used")
     }))
     const runtime = ManagedRuntime.make(
       latestScanCacheWith({ size: 10, ttlSeconds: 60, notifications: false }).pipe(

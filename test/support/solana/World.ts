@@ -11,6 +11,7 @@ import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
   getProgramDerivedAddress,
+  getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   getUtf8Encoder,
   isSingleInstructionPlan,
@@ -152,6 +153,11 @@ export interface RecordedTransaction {
   readonly instructions: ReadonlyArray<{ readonly programIdIndex: number; readonly accounts: ReadonlyArray<number>; readonly data: string }>
   readonly recentBlockhash: string
   readonly fee: number
+  /** Lamports of each account key before and after, as getTransaction's meta reports them. */
+  readonly preBalances: ReadonlyArray<bigint>
+  readonly postBalances: ReadonlyArray<bigint>
+  /** The signed transaction in base64, for getTransaction's "base64" encoding. */
+  readonly wire: string
   readonly logs: ReadonlyArray<string>
   readonly computeUnitsConsumed: bigint
 }
@@ -209,12 +215,14 @@ export class World {
       (m) => appendTransactionMessageInstructions(instructions, m)
     )
     const transaction = await signTransactionMessageWithSigners(message)
+    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+    if (compiled.version !== 0) throw new Error(`unexpected message version ${String(compiled.version)}`)
+    const balances = () => compiled.staticAccounts.map((key) => this.svm.getBalance(key) ?? 0n)
+    const preBalances = balances()
     const result = this.svm.sendTransaction(transaction)
     if (result instanceof FailedTransactionMetadata) {
       throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().logs().join("\n")}`)
     }
-    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
-    if (compiled.version !== 0) throw new Error(`unexpected message version ${String(compiled.version)}`)
     const signatures = Object.values(transaction.signatures).flatMap((bytes) => bytes === null ? [] : [base58.decode(bytes) as Signature])
     const recorded: RecordedTransaction = {
       signature: getSignatureFromTransaction(transaction),
@@ -235,6 +243,9 @@ export class World {
       })),
       recentBlockhash: compiled.lifetimeToken,
       fee: FEE_PER_SIGNATURE * signatures.length,
+      preBalances,
+      postBalances: balances(),
+      wire: getBase64EncodedWireTransaction(transaction),
       logs: result.logs(),
       computeUnitsConsumed: result.computeUnitsConsumed()
     }

@@ -1,6 +1,6 @@
 // Dependency rules of the service (checked in CI by `npm run lint:deps`). Dependencies point one way:
 // Domain <- pure engines <- services and repositories <- contracts, handlers, Http, Cli.
-const HTTP_SIDE = "^src/(Api\\.ts|Http/|Cli/|main\\.ts|[^/]+/(Api|Http|FastPath|Auth|AuthLive|Metered)\\.ts)"
+const HTTP_SIDE = "^src/(Api\\.ts|Http/|Mcp/|Cli/|main\\.ts|[^/]+/(Api|Http|FastPath|Auth|AuthLive|Metered)\\.ts)"
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -14,6 +14,7 @@ import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
 import { VERSION } from "../System/Version.ts"
 import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
+import { mcpCommand } from "./McpCommand.ts"
 
 // One-shot commands use the repositories directly, on a database they wait for briefly.
 const WithDatabase = Layer.mergeAll(ScansRepo.Default, WalletRepo.Default, ScanRequestsRepo.Default, Accounts.Default, Quota.Default)
@@ -133,7 +134,7 @@ const keys = keysCommand.pipe(Command.provide(WithDatabase))
 
 export const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
-  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, version])
+  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, mcpCommand, version])
 )
 
 export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })

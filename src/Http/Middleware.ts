@@ -2,6 +2,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import type { HttpApp } from "@effect/platform"
 import { Cause, Effect, FiberRef } from "effect"
 import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Domain/Request.ts"
+import { withMcp } from "../Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
 import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
 import { AppConfig } from "./Config.ts"
@@ -126,4 +127,8 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number) =>
 export const withEnvelope = (settings: { readonly maxBodyBytes: number }) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.suspend(() => Effect.ensuring(handle(app, settings.maxBodyBytes), Effect.sync(requestInFlight())))
 
-export const ApiMiddlewareLive = HttpApiBuilder.middleware(Effect.map(AppConfig, withEnvelope))
+// POST /mcp is answered inside the envelope, and each of its tool calls re-enters the envelope (Mcp/Http.ts).
+export const ApiMiddlewareLive = HttpApiBuilder.middleware(Effect.map(AppConfig, (settings) => (app: HttpApp.Default) => {
+  const enveloped: HttpApp.Default = withEnvelope(settings)(withMcp(app, () => enveloped))
+  return enveloped
+}))

@@ -17,7 +17,8 @@ const collect = (): ReadonlyArray<RoutePattern> => {
   const routes: Array<RoutePattern> = [
     { method: "GET", path: "/openapi.json", pattern: compile("/openapi.json") },
     { method: "GET", path: "/docs", pattern: compile("/docs") },
-    { method: "GET", path: "/metrics", pattern: compile("/metrics") }
+    { method: "GET", path: "/metrics", pattern: compile("/metrics") },
+    { method: "POST", path: "/mcp", pattern: compile("/mcp") }
   ]
   HttpApi.reflect(RiskApi, {
     onGroup: () => {},

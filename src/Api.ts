@@ -2,7 +2,8 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { DecisionApi } from "./Decisions/Api.ts"
 import { DeployerApi } from "./Deployer/Api.ts"
 import { envelope, InternalError, ServiceUnavailable } from "./Domain/Errors.ts"
-import { documentEnvelopeOnly } from "./System/OpenApiDocument.ts"
+import type { Scope } from "./Domain/Scope.ts"
+import { completeContract } from "./System/OpenApiContract.ts"
 import { RiskCheckApi } from "./RiskCheck/Api.ts"
 import { SystemApi } from "./System/Api.ts"
 import { TokenApi } from "./TokenRisk/Api.ts"
@@ -10,6 +11,26 @@ import { WalletApi } from "./Wallet/Api.ts"
 import { WatchApi } from "./Watches/Api.ts"
 
 export const API_VERSION = "0.1.0"
+
+interface Group {
+  readonly identifier: string
+  readonly endpoints: Record<string, unknown>
+  readonly middlewares: ReadonlySet<object>
+}
+
+/** The scope each keyed operation's key needs, from its group's auth middleware (Accounts/Auth.ts). */
+const scopesOf = (groups: ReadonlyArray<Group>): ReadonlyMap<string, Scope> => {
+  const scopes = new Map<string, Scope>()
+  for (const group of groups) {
+    for (const tag of group.middlewares) {
+      if (!("scope" in tag)) continue
+      for (const name of Object.keys(group.endpoints)) scopes.set(`${group.identifier}.${name}`, tag.scope as Scope)
+    }
+  }
+  return scopes
+}
+
+const scopes = scopesOf([TokenApi, WalletApi, DeployerApi, DecisionApi, WatchApi])
 
 export class RiskApi extends HttpApi.make("risk")
   .add(SystemApi)
@@ -32,5 +53,4 @@ export class RiskApi extends HttpApi.make("risk")
       "matches and 405 `method_not_allowed` (with an `Allow` header) when the path exists for other methods. " +
       "Every response carries `X-Request-Id` (a client's own value is echoed)."
   )
-  .annotate(OpenApi.Servers, [{ url: "/", description: "The server that serves this document (npm start: http://localhost:3000)" }])
-  .annotate(OpenApi.Transform, documentEnvelopeOnly) {}
+  .annotate(OpenApi.Transform, (document) => completeContract(document, scopes)) {}

@@ -24,11 +24,20 @@ const keyed = {
 } as const
 
 // One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7);
-// Accounts/AuthLive.ts implements them all with one function of the scope.
-export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {}
-export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {}
-export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", keyed) {}
-export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {}
+// Accounts/AuthLive.ts implements them all with one function of the scope; the document names each
+// route's scope from the same static (System/OpenApiContract.ts).
+export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {
+  static readonly scope: Scope = "token:risk:read"
+}
+export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {
+  static readonly scope: Scope = "wallet:risk:read"
+}
+export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", keyed) {
+  static readonly scope: Scope = "watch:write"
+}
+export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {
+  static readonly scope: Scope = "deployer:history:read"
+}
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
 export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {

@@ -32,10 +32,10 @@ const keyAuth = (scope: Scope) =>
       })
   }))
 
-export const TokenRiskAuthLive = Layer.effect(TokenRiskAuth, keyAuth("token:risk:read"))
-export const WalletRiskAuthLive = Layer.effect(WalletRiskAuth, keyAuth("wallet:risk:read"))
-export const WatchAuthLive = Layer.effect(WatchAuth, keyAuth("watch:write"))
-export const DeployerHistoryAuthLive = Layer.effect(DeployerHistoryAuth, keyAuth("deployer:history:read"))
+export const TokenRiskAuthLive = Layer.effect(TokenRiskAuth, keyAuth(TokenRiskAuth.scope))
+export const WalletRiskAuthLive = Layer.effect(WalletRiskAuth, keyAuth(WalletRiskAuth.scope))
+export const WatchAuthLive = Layer.effect(WatchAuth, keyAuth(WatchAuth.scope))
+export const DeployerHistoryAuthLive = Layer.effect(DeployerHistoryAuth, keyAuth(DeployerHistoryAuth.scope))
 
 /** The public routes' admission (RiskCheck/FastPath.ts admits the same way, with admitPublic). */
 export const PublicAccessLive = Layer.effect(

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { WatchRuleSchema } from "../Watches/Schemas.ts"
 import { Meta } from "../Accounts/Meta.ts"
+import { AddressInput } from "../Domain/Address.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
 const PositiveUsd = Schema.Number.pipe(Schema.positive(), Schema.finite(), Schema.lessThanOrEqualTo(1e12))
@@ -28,10 +29,10 @@ export const DecisionToken = Schema.Struct({
 }).annotations({ identifier: "DecisionToken" })
 
 export const PreTradeRequest = Schema.Struct({
-  mint: Schema.String.annotations({ description: "Mint address (base58, 32 bytes)." }),
+  mint: AddressInput("Mint address (base58, 32 bytes)."),
   side: Schema.Literal("buy", "sell"),
   sizeUsd: Schema.optional(PositiveUsd).annotations({ description: "Trade size in USD; judged against pool liquidity." }),
-  wallet: Schema.optional(Schema.String).annotations({ description: "Trader wallet to screen (base58)." }),
+  wallet: Schema.optional(AddressInput("Trader wallet to screen (base58, 32 bytes).")),
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
 }).annotations({ identifier: "PreTradeRequest", ...strict })
 
@@ -69,13 +70,15 @@ export const PreTradeResponse = Schema.Struct({ data: PreTradePacket, meta: Deci
 })
 
 export const MonitorRequest = Schema.Struct({
-  mint: Schema.String.annotations({ description: "Mint address of the position." }),
+  mint: AddressInput("Mint address of the position."),
   entryPriceUsd: Schema.optional(PositiveUsd),
-  entryTime: Schema.optional(Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })).annotations({
+  entryTime: Schema.optional(Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time", maxLength: 35 } })).annotations({
     description: "ISO 8601 date-time (e.g. 2026-11-23T12:00:00Z), not in the future; pressure is measured from the scan at entry."
   }),
   sizeUsd: Schema.optional(PositiveUsd),
-  watchId: Schema.optional(Schema.String).annotations({ description: "A watch of this account for the same mint; its rules are evaluated." }),
+  watchId: Schema.optional(Schema.String.annotations({ jsonSchema: { type: "string", format: "uuid", maxLength: 36 } })).annotations({
+    description: "A watch of this account for the same mint; its rules are evaluated."
+  }),
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
 }).annotations({ identifier: "MonitorPositionRequest", ...strict })
 

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { DeployerHistoryAuth } from "../Accounts/Auth.ts"
 import { meteredErrors } from "../Accounts/Errors.ts"
+import { ADDRESS_JSON_SCHEMA } from "../Domain/Address.ts"
 import { envelope, InvalidAddress, InvalidRequest } from "../Domain/Errors.ts"
 import { DeployerHistoryResponse, HistoryQuery } from "./Schemas.ts"
 
@@ -12,7 +13,7 @@ const history = HttpApiEndpoint.get("history", "/api/v1/deployer/:wallet/history
   .setPath(Schema.Struct({
     wallet: Schema.String.annotations({
       description: "Deployer wallet (base58, 32 bytes).",
-      jsonSchema: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" }
+      jsonSchema: ADDRESS_JSON_SCHEMA
     })
   }))
   .setUrlParams(HistoryQuery)

@@ -5,12 +5,15 @@ const Int = Schema.Number.pipe(Schema.int())
 const Num = Schema.NullOr(Schema.Number)
 
 export const HistoryQuery = Schema.Struct({
-  // On the wire: decimal digits only (the document's pattern), read as an integer from 1 to 200.
+  // On the wire: decimal digits only, read as an integer from 1 to 200 (documented as an integer parameter).
   limit: Schema.optionalWith(
-    Schema.String.pipe(Schema.pattern(/^[0-9]{1,3}$/), Schema.compose(Schema.NumberFromString), Schema.int(), Schema.between(1, 200)),
+    Schema.String.pipe(Schema.pattern(/^[0-9]{1,3}$/), Schema.compose(Schema.NumberFromString), Schema.int(), Schema.between(1, 200))
+      .annotations({ jsonSchema: { type: "integer", format: "int32", minimum: 1, maximum: 200, default: 50 } }),
     { default: () => 50 }
   ).annotations({ description: "Launches per page, 1 to 200 (default 50)." }),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
+  cursor: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(200)).annotations({ jsonSchema: { pattern: "^[A-Za-z0-9_-]*$" } })
+  ).annotations({
     description: "`page.nextCursor` of the previous page."
   })
 }).annotations({ parseOptions: { onExcessProperty: "error" } })

@@ -12,6 +12,21 @@ export const isSolanaAddress = (value: string): boolean => {
   }
 }
 
+/** An address as /openapi.json documents it: base58 of 32 bytes is 32 to 44 characters. */
+export const ADDRESS_JSON_SCHEMA = {
+  type: "string",
+  pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$",
+  minLength: 32,
+  maxLength: 44
+} as const
+
+/**
+ * An address field of a request: any string on input (its handler answers 400 invalid_address for one that
+ * is not an address), documented as an address.
+ */
+export const AddressInput = (description: string) =>
+  Schema.String.annotations({ description, jsonSchema: ADDRESS_JSON_SCHEMA })
+
 export const Address = Schema.String.pipe(
   Schema.filter((value) => isSolanaAddress(value) || `not a Solana address (base58 of 32 bytes): ${JSON.stringify(value)}`),
   Schema.brand("Address")
@@ -20,7 +35,7 @@ export const Address = Schema.String.pipe(
   title: "Solana address",
   description: "Base58 string that decodes to exactly 32 bytes (a mint or wallet public key).",
   examples: ["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as never],
-  jsonSchema: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" }
+  jsonSchema: ADDRESS_JSON_SCHEMA
 })
 export type Address = typeof Address.Type
 

@@ -9,13 +9,14 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType
 } from "../Domain/Errors.ts"
+import { ADDRESS_JSON_SCHEMA } from "../Domain/Address.ts"
 import { BatchTooLarge } from "./Errors.ts"
 import { BatchRequest, BatchResponse, RiskCheckResult, ScanRequest } from "./Schemas.ts"
 
 const AddressParam = Schema.Struct({
   address: Schema.String.annotations({
     description: "Mint address (base58, 32 bytes). Anything else is 400 invalid_address.",
-    jsonSchema: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" }
+    jsonSchema: ADDRESS_JSON_SCHEMA
   })
 })
 

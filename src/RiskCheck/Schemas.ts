@@ -46,7 +46,10 @@ export const BatchItemError = Schema.Struct({
 
 export const BatchRequest = Schema.Struct({
   addresses: Schema.Array(
-    Schema.String.pipe(Schema.maxLength(128, { message: () => "an address is at most 128 characters" }))
+    Schema.String.pipe(Schema.maxLength(128, { message: () => "an address is at most 128 characters" })).annotations({
+      description: "A mint address; one that is not base58 of 32 bytes gets its own error entry.",
+      jsonSchema: { pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" }
+    })
   ).pipe(Schema.minItems(1, { message: () => "at least one address is required" })).annotations({
     description: "1 to 50 mint addresses. Duplicates are answered once.",
     jsonSchema: { minItems: 1, maxItems: 50 }

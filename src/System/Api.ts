@@ -42,4 +42,6 @@ export class SystemApi extends HttpApiGroup.make("system")
   .add(health)
   .add(ready)
   .annotate(OpenApi.Title, "System")
-  .annotate(OpenApi.Description, "Probes for operators and load balancers. No authentication, not rate limited.") {}
+  .annotate(OpenApi.Description, "Probes for operators and load balancers. No authentication, not rate limited.")
+  // Operations endpoints like /metrics (README, "Probes, metrics, logs"), not part of the API contract.
+  .annotate(OpenApi.Exclude, true) {}

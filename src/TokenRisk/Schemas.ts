@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Address } from "../Domain/Address.ts"
+import { Address, AddressInput } from "../Domain/Address.ts"
 import { Meta } from "../Accounts/Meta.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
@@ -7,7 +7,7 @@ const Num = Schema.NullOr(Schema.Number)
 const Observed = <S extends Schema.Schema.Any>(schema: S) => Schema.NullOr(schema)
 
 export const TokenRiskRequest = Schema.Struct({
-  address: Schema.String.annotations({ description: "Mint address (base58, 32 bytes)." })
+  address: AddressInput("Mint address (base58, 32 bytes).")
 }).annotations({ identifier: "TokenRiskRequest", parseOptions: { onExcessProperty: "error" } })
 
 export const TokenRiskPacket = Schema.Struct({

@@ -1,11 +1,12 @@
 import { Schema } from "effect"
 import { Meta } from "../Accounts/Meta.ts"
+import { AddressInput } from "../Domain/Address.ts"
 import { Severity } from "../Domain/WalletEvidence.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
 
 export const WalletRiskRequest = Schema.Struct({
-  walletAddress: Schema.String.annotations({ description: "Wallet address (base58, 32 bytes)." })
+  walletAddress: AddressInput("Wallet address (base58, 32 bytes).")
 }).annotations({ identifier: "WalletRiskRequest", parseOptions: { onExcessProperty: "error" } })
 
 export const WalletSignal = Schema.Struct({

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { WatchAuth } from "../Accounts/Auth.ts"
 import { meteredErrors, RateLimited } from "../Accounts/Errors.ts"
-import { envelope, InvalidAddress, jsonBodyErrors } from "../Domain/Errors.ts"
+import { envelope, InvalidAddress, InvalidRequest, jsonBodyErrors } from "../Domain/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
 import { SetWatchRequest, WatchDeletedResponse, WatchListResponse, WatchResponse } from "./Schemas.ts"
 
@@ -11,7 +11,12 @@ export const WATCH_READ_COST = 0
 export const MAX_ACTIVE_WATCHES = 100
 export const WATCH_CONTRACT_VERSION = "decision-watch-v0"
 
-const WatchId = Schema.Struct({ id: Schema.String.annotations({ description: "The watch_id returned by set-watch." }) })
+const WatchId = Schema.Struct({
+  id: Schema.String.annotations({
+    description: "The watch_id returned by set-watch.",
+    jsonSchema: { type: "string", format: "uuid", maxLength: 36 }
+  })
+})
 
 const setWatch = HttpApiEndpoint.post("setWatch", "/api/v1/decision/set-watch")
   .setPayload(SetWatchRequest)
@@ -37,6 +42,7 @@ const listWatches = HttpApiEndpoint.get("listWatches", "/api/v1/decision/watches
 const getWatch = HttpApiEndpoint.get("getWatch", "/api/v1/decision/watches/:id")
   .setPath(WatchId)
   .addSuccess(WatchResponse)
+  .addError(envelope(InvalidRequest)) // a path that is not valid percent-encoding
   .addError(envelope(WatchNotFound))
   .addError(envelope(RateLimited))
   .annotate(OpenApi.Summary, "Read a watch")
@@ -45,6 +51,7 @@ const getWatch = HttpApiEndpoint.get("getWatch", "/api/v1/decision/watches/:id")
 const deleteWatch = HttpApiEndpoint.del("deleteWatch", "/api/v1/decision/watches/:id")
   .setPath(WatchId)
   .addSuccess(WatchDeletedResponse)
+  .addError(envelope(InvalidRequest)) // a path that is not valid percent-encoding
   .addError(envelope(WatchNotFound))
   .addError(envelope(RateLimited))
   .annotate(OpenApi.Summary, "Delete a watch")

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { WATCH_COMPARISONS, WATCH_METRICS } from "../Decision/watchRules.ts"
 import { Meta } from "../Accounts/Meta.ts"
+import { AddressInput } from "../Domain/Address.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
@@ -17,7 +18,7 @@ export const WatchRuleSchema = Schema.Struct({
 }).annotations({ identifier: "WatchRule", ...strict })
 
 export const SetWatchRequest = Schema.Struct({
-  mint: Schema.String.annotations({ description: "Mint address to watch." }),
+  mint: AddressInput("Mint address to watch."),
   rules: Schema.Array(WatchRuleSchema).pipe(
     Schema.minItems(1, { message: () => "at least one rule is required" }),
     Schema.maxItems(20, { message: () => "at most 20 rules" })
@@ -28,7 +29,9 @@ export const SetWatchRequest = Schema.Struct({
   pollSeconds: Schema.optionalWith(Int.pipe(Schema.between(30, 86_400)), { default: () => 300 }).annotations({
     description: "How often the caller intends to call monitor-position (default 300 s)."
   }),
-  label: Schema.optional(Schema.String.pipe(Schema.maxLength(100), Schema.filter(storable)))
+  label: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(100), Schema.filter(storable)).annotations({ jsonSchema: { pattern: "^[^\\u0000]*$" } })
+  ).annotations({ description: "Your name for the watch, up to 100 characters." })
 }).annotations({ identifier: "SetWatchRequest", ...strict })
 
 export const WatchRecord = Schema.Struct({

@@ -63,7 +63,8 @@ HttpApi.reflect(RiskApi, {
   onGroup: () => {},
   onEndpoint: ({ endpoint, group }) => {
     const documented = endpoint.path.replace(/:(\w+)/g, "{$1}")
-    const item = (document.paths as Json)[documented] as Json
+    const item = (document.paths as Json)[documented] as Json | undefined
+    if (item === undefined) return // excluded from the contract (the probes)
     operations.push({
       name: `${group.identifier}.${endpoint.name}`,
       method: endpoint.method,

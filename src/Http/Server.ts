@@ -198,8 +198,15 @@ export const makeServerFetch = (
         log: logRequest
       })
       : undefined
-    const answer: ServerFetch = (request, peer) =>
-      oversize(request) ?? fast?.(request, peer, (replayed) => slow(replayed, peer)) ?? slow(request, peer)
+    // The fast path's answers that wait (a batch body arriving, a read-through) end at the request deadline
+    // too: a batch body trickled in a byte at a time gets the 503, not a connection held for hours.
+    const answer: ServerFetch = (request, peer) => {
+      const early = oversize(request)
+      if (early !== undefined) return early
+      const quick = fast?.(request, peer, (replayed) => slow(replayed, peer))
+      if (quick === undefined) return slow(request, peer)
+      return quick instanceof Promise ? withinDeadline(quick, request, config.requestTimeoutMs) : quick
+    }
     // A chunked body is measured first, within the request deadline (a body that trickles in gets the 503).
     const measured = (request: Request, peer: string) =>
       withinDeadline(

@@ -13,7 +13,7 @@ const LIMIT = 4_096
 
 beforeAll(async () => {
   deployment = await newDeployment()
-  server = await startServer({ ...deployment.env, MAX_BODY_BYTES: String(LIMIT) })
+  server = await startServer({ ...deployment.env, MAX_BODY_BYTES: String(LIMIT), REQUEST_TIMEOUT_MS: "1000" })
 }, 120_000)
 
 afterAll(async () => {
@@ -53,6 +53,15 @@ describe(`the edge of a server process on ${databaseKind}`, () => {
     expect(parseResponse(text)?.status).toBe(200)
     const malformed = await rawExchange(server.url, `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody("{\"addresses\":[")}`)
     expectEnvelope(malformed.text, 400, "malformed_json")
+  })
+
+  test("a body that never finishes gets the 503 envelope at REQUEST_TIMEOUT_MS, on the fast path's batch too", async () => {
+    for (const head of [post("Content-Length: 100\r\n"), post("Transfer-Encoding: chunked\r\n")]) {
+      const started = performance.now()
+      const { text } = await rawExchange(server.url, `${head}${head.includes("chunked") ? "5\r\n" : ""}{"add`, 4_000)
+      expectEnvelope(text, 503, "service_unavailable")
+      expect(performance.now() - started).toBeLessThan(3_000) // 1 s deadline, room for a loaded machine
+    }
   })
 
   test("Bun's parser refusals, answered before any callback (README, errors): pinned as they are", async () => {

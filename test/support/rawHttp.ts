@@ -22,7 +22,7 @@ export const rawExchange = (
       resolve({ text: Buffer.concat(chunks).toString("latin1"), closed })
     }
     const timer = setTimeout(() => settle(false), waitMs)
-    socket.on("data", (chunk) => chunks.push(chunk))
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk))
     socket.on("error", () => settle(true))
     socket.on("close", () => settle(true))
     socket.write(bytes)

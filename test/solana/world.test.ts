@@ -9,7 +9,6 @@ import {
   generateKeyPairSigner,
   getAddressEncoder,
   getBase64Encoder,
-  isSolanaError,
   unwrapOption
 } from "@solana/kit"
 import { AccountState, type Extension, type Mint, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, getMintDecoder, getTokenDecoder } from "@solana-program/token-2022"
@@ -121,6 +120,12 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
     const account = await rpc.getAccountInfo(holder?.account ?? other.address, { encoding: "base64" }).send()
     const token = getTokenDecoder().decode(bytesOf(account.value?.data ?? ["", "base64"]))
     expect(token).toMatchObject({ mint: built.address, owner: holder?.owner, amount: 77n, state: AccountState.Initialized })
+
+    await world.freeze(built, holder?.account ?? other.address)
+    await world.pause(built, authority)
+    const frozen = await rpc.getAccountInfo(holder?.account ?? other.address, { encoding: "base64" }).send()
+    expect(getTokenDecoder().decode(bytesOf(frozen.value?.data ?? ["", "base64"])).state).toBe(AccountState.Frozen)
+    expect(extension((await fetchMint(rpc, built.address)).mint, "PausableConfig").paused).toBe(true)
   })
 
   test("a Token-2022 mint with confidential transfers, a scaled UI amount and an outside metadata pointer", async () => {

@@ -8,6 +8,14 @@ export const AppConfig = Config.all({
     Config.validate({ message: "MAX_BODY_BYTES must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 }),
     Config.withDefault(65_536)
   ),
+  // Origins whose pages may call the keyed /api/v1 routes (CORS), comma-separated; none by default.
+  corsAllowedOrigins: Config.array(Config.string(), "CORS_ALLOWED_ORIGINS").pipe(
+    Config.validate({
+      message: "CORS_ALLOWED_ORIGINS must be origins such as https://app.example.org, comma-separated",
+      validation: (origins) => origins.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin))
+    }),
+    Config.withDefault([] as ReadonlyArray<string>)
+  ),
   // The bound on every request, database waits included (a silent database gives 503 at this deadline);
   // below Bun's idle timeout (BUN_IDLE_TIMEOUT_SECONDS, 10 s), so every request is answered.
   requestTimeoutMs: Config.integer("REQUEST_TIMEOUT_MS").pipe(

@@ -1,6 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { Cause, Effect, FiberRef } from "effect"
+import { corsHeadersOf, preflightHeadersOf } from "../Domain/Cors.ts"
 import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Domain/Request.ts"
 import { withMcp } from "../Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
@@ -89,15 +90,34 @@ const observe = (record: RequestRecord) => {
   return Effect.whenLogLevel(Effect.suspend(() => requestLine(record)), "Info")
 }
 
-const handle = (app: HttpApp.Default, maxBodyBytes: number) =>
+interface Settings {
+  readonly maxBodyBytes: number
+  readonly corsAllowedOrigins: ReadonlyArray<string>
+}
+
+// OPTIONS on a path that exists answers 204 (a CORS preflight); on any other path it is the 404 envelope.
+const preflight = (path: string, origin: string | undefined, settings: Settings) => {
+  const methods = allowedMethods(path)
+  return methods.length === 0
+    ? undefined
+    : HttpServerResponse.empty({ status: 204, headers: preflightHeadersOf(path, origin, settings.corsAllowedOrigins, methods) })
+}
+
+const handle = (app: HttpApp.Default, settings: Settings) =>
   Effect.gen(function*() {
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
     const path = request.url.split("?")[0] ?? request.url
-    const rejected = routingRefusal(request.method, path) ?? (yield* precheck(request, maxBodyBytes))
+    const origin = request.headers["origin"]
+    const preflighted = request.method === "OPTIONS" ? preflight(path, origin, settings) : undefined
+    const rejected = preflighted !== undefined
+      ? undefined
+      : routingRefusal(request.method, path) ?? (yield* precheck(request, settings.maxBodyBytes))
     const render = (cause: Cause.Cause<unknown>) => renderCause(cause, request, requestId)
-    const [response, errorCode, accountId] = rejected !== undefined
+    const [response, errorCode, accountId] = preflighted !== undefined
+      ? [preflighted, undefined, undefined]
+      : rejected !== undefined
       ? [envelopeResponse(rejected, requestId), rejected.code, undefined]
       : yield* app.pipe(
         Effect.map((response) => [response, undefined] as const),
@@ -116,7 +136,12 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number) =>
       accountId,
       errorCode
     })
-    const answered = HttpServerResponse.setHeader(response, "x-request-id", requestId)
+    const answered = HttpServerResponse.setHeaders(response, {
+      ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
+      // Keyed answers are one account's: never stored by a shared cache.
+      ...(path.startsWith("/api/v1/") && response.headers["cache-control"] === undefined ? { "cache-control": "no-store" } : {}),
+      "x-request-id": requestId
+    })
     return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
   })
 
@@ -124,8 +149,8 @@ const handle = (app: HttpApp.Default, maxBodyBytes: number) =>
  * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
  * (Http/Envelope.ts), the request's metrics and log line, and in-flight counting for the shutdown drain.
  */
-export const withEnvelope = (settings: { readonly maxBodyBytes: number }) => (app: HttpApp.Default): HttpApp.Default =>
-  Effect.suspend(() => Effect.ensuring(handle(app, settings.maxBodyBytes), Effect.sync(requestInFlight())))
+export const withEnvelope = (settings: Settings) => (app: HttpApp.Default): HttpApp.Default =>
+  Effect.suspend(() => Effect.ensuring(handle(app, settings), Effect.sync(requestInFlight())))
 
 // POST /mcp is answered inside the envelope, and each of its tool calls re-enters the envelope (Mcp/Http.ts).
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(Effect.map(AppConfig, (settings) => (app: HttpApp.Default) => {

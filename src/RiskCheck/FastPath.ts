@@ -1,5 +1,6 @@
 import { Cause, Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../Domain/Address.ts"
+import { PUBLIC_CORS_HEADERS } from "../Domain/Cors.ts"
 import { envelopeBodyOf, type Failure, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
 import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
@@ -92,6 +93,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       "cache-control": wire.cacheControl,
       ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
       ...refusal?.headers,
+      ...PUBLIC_CORS_HEADERS,
       "x-request-id": requestId
     }
     if (lifecycle.draining) headers.connection = "close"

@@ -1,3 +1,5 @@
+import { EXPOSED_HEADERS } from "../Domain/Cors.ts"
+
 // The response headers the server sends, declared once under components.headers and referenced from each
 // response, so generated clients can read them as typed values. Which response carries which header
 // follows Http/Middleware.ts (request id, CORS), Accounts/RateLimitHeaders.ts and the handlers.
@@ -16,19 +18,6 @@ const count = (description: string, example: number): Json => ({
   schema: { type: "integer", format: "int32", minimum: 0, maximum: INT32_MAX },
   example
 })
-
-/** The headers exposed to browser scripts on every CORS response (Access-Control-Expose-Headers). */
-export const EXPOSED_HEADERS = [
-  "RateLimit",
-  "RateLimit-Policy",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset",
-  "X-Quota-Limit",
-  "X-Quota-Remaining",
-  "Retry-After",
-  "X-Request-Id"
-] as const
 
 export const headerComponents: Json = {
   RequestId: {

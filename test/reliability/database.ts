@@ -1,0 +1,101 @@
+import { newAddress } from "../support/fixtures.ts"
+import {
+  type Account,
+  call,
+  chargedUnits,
+  check,
+  countBy,
+  jsonPost,
+  load,
+  ms,
+  quantile,
+  serve,
+  stopServer,
+  within
+} from "./harness.ts"
+
+// The database goes away under load: stopped (clean or crash) and started again, or hung (a proxy that stops
+// forwarding). Every request must be answered, the failures as 503 envelopes with Retry-After within the
+// request deadline, mints in memory still answered, /ready 503 within its second, and the service heals.
+
+export const REQUEST_TIMEOUT_MS = 2_000
+/** Room for a loaded machine (2 cores shared with other work): the bound is the deadline, not the slack. */
+export const SLACK_MS = 1_000
+
+export interface OutageSetup {
+  readonly name: string
+  /** The env the server runs with (its DATABASE_URL may go through a proxy). */
+  readonly serverEnv: Record<string, string>
+  /** The env of the CLI, straight to the database. */
+  readonly cliEnv: Record<string, string>
+  readonly account: Account
+  /** A scanned mint for keyed calls, and one to keep in the server's memory. */
+  readonly scanned: string
+  readonly warm: string
+  readonly disrupt: () => Promise<void> | void
+  readonly recover: () => Promise<void> | void
+  readonly holdMs: number
+}
+
+export const databaseOutage = async (setup: OutageSetup) => {
+  const { name } = setup
+  const server = await serve(setup.serverEnv)
+  try {
+    const check1 = `${server.url}/api/risk-check/${setup.warm}`
+    await call("warm", check1)
+    await call("warm", check1) // kept in memory from its second read
+    const traffic = load(9, (worker) => {
+      switch (worker % 3) {
+        case 0:
+          return call("uncached", `${server.url}/api/risk-check/${newAddress()}`)
+        case 1:
+          return call("keyed", `${server.url}/api/v1/token/risk`, jsonPost({ address: setup.scanned }, setup.account.key))
+        default:
+          return call("cached", check1)
+      }
+    })
+    await Bun.sleep(1_000)
+    const disruptedAt = performance.now()
+    await setup.disrupt()
+    await Bun.sleep(Math.min(500, setup.holdMs / 2))
+    const ready = await call("ready", `${server.url}/ready`)
+    await Bun.sleep(Math.max(0, setup.holdMs - (performance.now() - disruptedAt)))
+    const recoveredAt = performance.now()
+    await setup.recover()
+    const recoverMs = performance.now() - recoveredAt
+    const healedMs = await within(20_000, async () => (await call("probe", `${server.url}/api/risk-check/${newAddress()}`)).status === 200)
+    await Bun.sleep(500)
+    const outcomes = await traffic.stop()
+    const alive = server.process.exitCode === null
+
+    const during = outcomes.filter((o) => o.sentAt >= disruptedAt && o.sentAt < recoveredAt)
+    const unanswered = outcomes.filter((o) => o.status === 0)
+    check(name, "every request answered (no reset, no hang)",
+      `${outcomes.length} requests (${during.length} during), ${unanswered.length} unanswered${unanswered[0] ? ` e.g. ${unanswered[0].error}` : ""}`,
+      unanswered.length === 0 && during.length > 0)
+    const failures = outcomes.filter((o) => o.status !== 200 && o.status !== 0)
+    const notEnvelope = failures.filter((o) => !(o.status === 503 && o.code === "service_unavailable" && o.retryAfter === "5"))
+    check(name, "failures are 503 service_unavailable with Retry-After: 5",
+      `${JSON.stringify(countBy(failures, (o) => `${o.status} ${o.code}`))}; ${notEnvelope.length} other`,
+      notEnvelope.length === 0 && failures.length > 0)
+    const answered = during.filter((o) => o.status !== 0 && o.kind !== "cached").map((o) => o.ms)
+    check(name, `answered within REQUEST_TIMEOUT_MS ${REQUEST_TIMEOUT_MS} ms (+${SLACK_MS} ms slack)`,
+      `uncached and keyed during: p50 ${ms(quantile(answered, 0.5))}, p99 ${ms(quantile(answered, 0.99))}, max ${ms(Math.max(...answered))}`,
+      answered.length > 0 && Math.max(...answered) <= REQUEST_TIMEOUT_MS + SLACK_MS)
+    const cached = during.filter((o) => o.kind === "cached")
+    check(name, "mints in memory still answered 200",
+      `${cached.filter((o) => o.status === 200).length} of ${cached.length} 200, max ${ms(Math.max(...cached.map((o) => o.ms)))}`,
+      cached.length > 0 && cached.every((o) => o.status === 200))
+    check(name, "/ready 503 within 1 s (+slack)", `${ready.status} in ${ms(ready.ms)}`, ready.status === 503 && ready.ms <= 1_000 + SLACK_MS)
+    check(name, "heals after the database returns (within 20 s), process alive",
+      healedMs === undefined ? "not healed in 20 s" : `first uncached 200 ${ms(healedMs)} after ${recoverMs > 50 ? `the restart (${ms(recoverMs)})` : "the network returned"}; alive ${alive}`,
+      healedMs !== undefined && alive)
+    const keyed = outcomes.filter((o) => o.kind === "keyed")
+    const paid = keyed.filter((o) => o.status === 200).length
+    const charged = await chargedUnits(setup.cliEnv, setup.account.accountId)
+    check(name, "keyed reads: units charged = reads answered 200 (failed calls free)",
+      `${keyed.length} keyed, ${paid} answered 200, ${charged} charged`, charged === paid)
+  } finally {
+    await stopServer(server)
+  }
+}

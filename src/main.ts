@@ -15,7 +15,8 @@ runCli(process.argv).pipe(
   Effect.catchIf(
     (error) => Predicate.isTagged(error, "AccountNotFound") || Predicate.isTagged(error, "KeyNotFound") ||
       Predicate.isTagged(error, "InvalidPlan") || Predicate.isTagged(error, "ServiceUnavailable") ||
-      Predicate.isTagged(error, "SqlError"),
+      Predicate.isTagged(error, "SqlError") || Predicate.isTagged(error, "InvalidAddress") ||
+      Predicate.isTagged(error, "ScannerNotConfigured") || Predicate.isTagged(error, "ScanFailed"),
     (error) => Effect.zipRight(Console.error(`risk-api: ${error.message}`), exitWith(1))
   ),
   // Start-up problems an operator fixes (bad setting, port in use, database down): one line, exit 1.

@@ -7,6 +7,8 @@ import { SeedDemoOnStart, seedDemo } from "../Demo/seed.ts"
 import { ServicesLive } from "../Http/App.ts"
 import { serveApi } from "../Http/Server.ts"
 import { ServerLoggingLive } from "../Observability/Logging.ts"
+import { endpointsOf, ScannerConfig } from "../Scanner/Config.ts"
+import { makeScanner } from "../Scanner/Worker.ts"
 import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../Scans/Import.ts"
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
@@ -14,6 +16,7 @@ import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
 import { VERSION } from "../System/Version.ts"
 import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
+import { scanCommand, scannerCommand } from "./ScannerCommands.ts"
 import { mcpCommand } from "./McpCommand.ts"
 
 // One-shot commands use the repositories directly, on a database they wait for briefly.
@@ -31,9 +34,20 @@ const serve = Command.make("serve", {}, () =>
   Effect.gen(function*() {
     const services = yield* Layer.build(ServeServices)
     yield* serveApi(services, ServerLoggingLive)
+    // One process serves a laptop: with SOLANA_RPC_URL set, the scanner runs beside the server.
+    const scanner = yield* ScannerConfig
+    if (endpointsOf(scanner).length > 0) {
+      yield* makeScanner(scanner).pipe(
+        Effect.flatMap((worker) => worker.run),
+        Effect.provide(Layer.succeedContext(services)),
+        Effect.forkScoped
+      )
+    }
     return yield* Effect.never
   }).pipe(Effect.scoped, Effect.provide(ServerLoggingLive))
-).pipe(Command.withDescription("Start the HTTP server (applies migrations first; seeds demo data on a new embedded database)."))
+).pipe(Command.withDescription(
+  "Start the HTTP server (applies migrations first; seeds demo data on a new embedded database); with SOLANA_RPC_URL set, the scanner too."
+))
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.zipRight(Layer.build(DatabaseLive).pipe(Effect.scoped), Console.log("migrations applied"))

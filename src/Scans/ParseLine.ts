@@ -1,7 +1,9 @@
 import { Either, ParseResult, Schema } from "effect"
+import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
 import { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { WalletEvidenceLine } from "../Domain/WalletEvidence.ts"
 import type { LineError, ParseLine } from "./ImportNdjson.ts"
+import type { RecordedScan } from "./ScansRepo.ts"
 
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.map((key) => typeof key === "number" ? `[${key}]` : `.${String(key)}`).join("").replace(/^\./, "")
@@ -47,7 +49,15 @@ const lineParser = <A, I>(schema: Schema.Schema<A, I>, timestamps: Timestamps<A>
   }
 }
 
-export const parseScanLine = lineParser(ScanEvidence, (scan) => [["scannedAt", scan.scannedAt], ["createdAt", scan.createdAt]])
+const parseV1 = lineParser(ScanEvidence, (scan) => [["scannedAt", scan.scannedAt], ["createdAt", scan.createdAt]])
+const parseV2 = lineParser(ScanEvidenceV2, (scan) => [
+  ["scannedAt", scan.scannedAt],
+  ["token.createdAt", scan.token.createdAt.status === "observed" ? scan.token.createdAt.value : null]
+])
+
+/** A scan line in format v1 or v2 (a v2 line says `"version": 2`); docs/scan-evidence.md. */
+export const parseScanLine: ParseLine<RecordedScan> = (text, line, now) =>
+  /"version"\s*:\s*2\b/.test(text) ? parseV2(text, line, now) : parseV1(text, line, now)
 
 export const parseWalletLine = lineParser(WalletEvidenceLine, (line) =>
   line.type === "label" ? [["observedAt", line.observedAt]] : [["lastSeenAt", line.lastSeenAt]])

@@ -6,6 +6,7 @@ import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, reque
 import { withMcp } from "../Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
 import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
+import { withValidators } from "./Cacheable.ts"
 import { AppConfig } from "./Config.ts"
 import { envelopeResponse, type Failure, renderCause } from "./Envelope.ts"
 import { allowedMethods, routeOf } from "./Routes.ts"
@@ -136,7 +137,7 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
       accountId,
       errorCode
     })
-    const answered = HttpServerResponse.setHeaders(response, {
+    const answered = HttpServerResponse.setHeaders(withValidators(request.method, path, request.headers["if-none-match"], response), {
       ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
       // Keyed answers are one account's: never stored by a shared cache.
       ...(path.startsWith("/api/v1/") && response.headers["cache-control"] === undefined ? { "cache-control": "no-store" } : {}),

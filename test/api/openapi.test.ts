@@ -192,3 +192,23 @@ describe("the contract's completeness", () => {
     ])
   })
 })
+
+describe("/docs", () => {
+  test("is sent with an ETag and Cache-Control, and answers 304 to a client that holds it", async () => {
+    const first = await app("/docs")
+    const etag = first.headers.get("etag")
+    expect([first.status, first.headers.get("cache-control"), /^"[A-Za-z0-9_-]{27}"$/.test(etag ?? "")]).toEqual([200, "public, max-age=300", true])
+    const again = await app("/docs", { headers: { "if-none-match": etag! } })
+    expect([again.status, again.headers.get("etag"), await again.text()]).toEqual([304, etag, ""])
+    const spec = await app("/openapi.json", { headers: { "if-none-match": "\"stale\"" } })
+    expect([spec.status, spec.headers.get("cache-control"), spec.headers.get("etag")?.length]).toEqual([200, "public, max-age=300", 29])
+  })
+
+  test("its Test Request starts from a demo mint on the server that serves it", async () => {
+    const page = await (await app("/docs")).text()
+    const document = await served()
+    expect(document.paths["/api/risk-check/{address}"].get.parameters[0].example).toBe("BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz")
+    expect(document.servers[0].url).toBe("/")
+    expect(page).toContain("BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz")
+  })
+})

@@ -148,7 +148,7 @@ const keys = keysCommand.pipe(Command.provide(WithDatabase))
 
 export const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
-  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, mcpCommand, version])
+  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, scannerCommand, scanCommand, mcpCommand, version])
 )
 
 export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })

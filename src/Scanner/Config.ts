@@ -35,5 +35,7 @@ export type ScannerConfig = Config.Config.Success<typeof ScannerConfig>
 export const endpointsOf = (config: ScannerConfig): ReadonlyArray<string> =>
   Option.match(config.rpcUrl, {
     onNone: () => [],
-    onSome: (url): ReadonlyArray<string> => [Redacted.value(url), ...config.fallbackUrls.map((fallback) => Redacted.value(fallback))]
+    // An empty SOLANA_RPC_URL= line in an env file means "not set".
+    onSome: (url): ReadonlyArray<string> =>
+      Redacted.value(url).trim() === "" ? [] : [Redacted.value(url).trim(), ...config.fallbackUrls.map((fallback) => Redacted.value(fallback))]
   })

@@ -1,6 +1,6 @@
 // Dependency rules of the service (checked in CI by `npm run lint:deps`). Dependencies point one way:
 // Domain <- pure engines <- services and repositories <- contracts, handlers, Http, Cli.
-const HTTP_SIDE = "^src/(Api\\.ts|Http/|Mcp/|Cli/|main\\.ts|[^/]+/(Api|Http|FastPath|Auth|AuthLive|Metered)\\.ts)"
+const HTTP_SIDE = "^src/(Api\\.ts|Http/|Mcp/|Client/|Cli/|main\\.ts|[^/]+/(Api|Http|FastPath|Auth|AuthLive|Metered)\\.ts)"
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -67,6 +67,16 @@ module.exports = {
       comment: "A feature's handlers share code through services, errors or Domain, never through another Http.ts.",
       from: { path: "^src/[^/]+/Http\\.ts$" },
       to: { path: "^src/[^/]+/Http\\.ts$" }
+    },
+    {
+      name: "client-reaches-only-the-contract",
+      severity: "error",
+      comment: "The published client (risk-evidence-api/client) carries the contract, never the server: no SQL, Bun, HTTP stack or services, even as types.",
+      from: { path: "^src/Client/" },
+      to: {
+        path: "^src/(Http|Cli|Mcp|Sql|Observability|Scanner)/|^src/[^/]+/(Http|FastPath|AuthLive|Metered|[A-Za-z]+Repo)\\.ts$|^src/Accounts/(Accounts|Quota|PublicTraffic)\\.ts$|node_modules/(@effect/(sql|sql-pg|platform-bun|cli|experimental)|@electric-sql|prom-client|bun-types|@modelcontextprotocol)/",
+        reachable: true
+      }
     },
     {
       name: "no-tests-in-src",

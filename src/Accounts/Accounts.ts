@@ -1,6 +1,7 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Data, Effect, Layer, Option } from "effect"
 import { displayPrefixOf, generateKey, hashKey, isWellFormedKey } from "./ApiKey.ts"
+import type { Caller } from "./Caller.ts"
 import { limitsOf, type Limits, type PlanName } from "./Plan.ts"
 import type { Scope } from "../Domain/Scope.ts"
 import { repository } from "../Sql/Unavailable.ts"
@@ -24,13 +25,7 @@ export interface KeyRecord {
   readonly lastUsedAt: Date | null
 }
 
-/** Who is calling: resolved from a valid, unrevoked, unexpired key. */
-export interface Caller {
-  readonly keyId: string
-  readonly accountId: string
-  readonly scopes: ReadonlyArray<Scope>
-  readonly limits: Limits
-}
+export type { Caller } from "./Caller.ts"
 
 export interface PlanChange {
   readonly plan: PlanName

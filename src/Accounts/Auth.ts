@@ -2,7 +2,7 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { envelope, ServiceUnavailable } from "../Domain/Errors.ts"
 import type { Scope } from "../Domain/Scope.ts"
-import type { Caller } from "./Accounts.ts"
+import type { Caller } from "./Caller.ts"
 import { Forbidden, RateLimited, Unauthorized } from "./Errors.ts"
 
 /** The authenticated caller of a keyed route, provided by its group's auth middleware. */

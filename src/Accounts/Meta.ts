@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { currentRequestId } from "../Domain/Request.ts"
-import type { Standing } from "./Quota.ts"
+import type { Standing } from "./Standing.ts"
 
 const Int = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 

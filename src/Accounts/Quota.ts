@@ -3,12 +3,9 @@ import { Effect, Layer } from "effect"
 import { repository } from "../Sql/Unavailable.ts"
 import type { Caller } from "./Accounts.ts"
 import { QuotaExceeded, RateLimited } from "./Errors.ts"
+import type { Standing } from "./Standing.ts"
 
-/** The account's standing after a call: what `meta.quota` and the rate-limit headers report. */
-export interface Standing {
-  readonly rate: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number }
-  readonly quota: { readonly limit: number; readonly used: number; readonly remaining: number; readonly resetSeconds: number }
-}
+export type { Standing } from "./Standing.ts"
 
 /** Cost units reserved for a call in progress; refunded if the call fails. */
 export interface Reservation {

@@ -110,7 +110,13 @@ export const envelope = <Self extends { readonly _tag: string; readonly message:
   }).annotations({ identifier: `${tag}Error`, description: info.description })
   const schema = Schema.transform(encoded, Schema.typeSchema(cls), {
     strict: true,
-    decode: (body) => new cls({ message: body.error.message }),
+    // A typed client's error keeps what the envelope says besides the message.
+    decode: ({ error }) =>
+      Object.assign(new cls({ message: error.message }), {
+        code: error.code,
+        requestId: error.requestId,
+        ...(error.details === undefined ? {} : { details: error.details })
+      }),
     encode: (error) => ({ error: { code: info.code, message: error.message, requestId: "" } })
   }).annotations(HttpApiSchema.annotations({ status: info.status, description: info.description }))
   envelopes.set(cls, schema)

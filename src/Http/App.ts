@@ -1,5 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect, JSONSchema, Layer } from "effect"
+import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
 import { Accounts } from "../Accounts/Accounts.ts"
 import {
   DeployerHistoryAuthLive,
@@ -68,10 +69,23 @@ const MetricsLive = HttpApiBuilder.Router.use((router) =>
   )
 )
 
+// The JSON Schema of evidence format v2 (docs/scan-evidence.md), for anyone who writes or reads scans.
+const evidenceSchema = JSON.stringify(JSONSchema.make(ScanEvidenceV2))
+const EvidenceSchemaLive = HttpApiBuilder.Router.use((router) =>
+  router.get(
+    "/schemas/scan-evidence-v2.json",
+    Effect.succeed(HttpServerResponse.text(evidenceSchema, {
+      contentType: "application/schema+json",
+      headers: { "cache-control": "public, max-age=3600" }
+    }))
+  )
+)
+
 /** Routing, docs, /openapi.json, /metrics and the error envelope around the API. */
 export const AppLive = Layer.mergeAll(
   HttpApiScalar.layer({ path: "/docs" }),
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   MetricsLive,
+  EvidenceSchemaLive,
   ApiMiddlewareLive
 ).pipe(Layer.provideMerge(ApiLive))

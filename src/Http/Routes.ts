@@ -18,6 +18,7 @@ const collect = (): ReadonlyArray<RoutePattern> => {
     { method: "GET", path: "/openapi.json", pattern: compile("/openapi.json") },
     { method: "GET", path: "/docs", pattern: compile("/docs") },
     { method: "GET", path: "/metrics", pattern: compile("/metrics") },
+    { method: "GET", path: "/schemas/scan-evidence-v2.json", pattern: compile("/schemas/scan-evidence-v2.json") },
     { method: "POST", path: "/mcp", pattern: compile("/mcp") }
   ]
   HttpApi.reflect(RiskApi, {

@@ -70,6 +70,17 @@ describe("scanner inside the server", () => {
   }, 60_000)
 })
 
+describe("evidence format v2", () => {
+  test("its JSON Schema is served and describes the facts", async () => {
+    const response = await fetch(`${server.url}/schemas/scan-evidence-v2.json`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toContain("application/schema+json")
+    const schema = await response.json() as { $defs?: Record<string, unknown>; $ref?: string }
+    expect(JSON.stringify(schema)).toContain("not_applicable")
+    expect(Object.keys(schema.$defs ?? {})).toContain("ScanEvidenceV2")
+  })
+})
+
 describe("risk-api scan", () => {
   test("--print writes one v2 evidence line for a mint, without storing it", async () => {
     const mint = await world.mint({ program: "token", decimals: 9 })

@@ -142,6 +142,8 @@ export class World {
   readonly svm = new LiteSVM()
   /** Oldest first. */
   readonly transactions: Array<RecordedTransaction> = []
+  /** Bumped by every change this builder makes, so readers can cache what they derive from accounts. */
+  version = 0
   #slot = START_SLOT
   #time = START_TIME
 
@@ -218,6 +220,7 @@ export class World {
       computeUnitsConsumed: result.computeUnitsConsumed()
     }
     this.transactions.push(recorded)
+    this.version++
     return recorded
   }
 
@@ -386,6 +389,7 @@ export class World {
 
   /** Writes an account with rent-exempt lamports, bypassing the runtime. */
   setAccount(address: Address, owner: Address, data: Uint8Array, executable = false): void {
+    this.version++
     this.svm.setAccount({
       address,
       programAddress: owner,

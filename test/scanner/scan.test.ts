@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import type { KeyPairSigner } from "@solana/kit"
 import { Schema } from "effect"
 import { ScanEvidenceV2, scoringView } from "../../src/Domain/EvidenceV2.ts"
-import { INCINERATOR, TOKEN_2022_PROGRAM_ADDRESS } from "../../src/Scanner/Programs.ts"
+import { INCINERATOR, TOKEN_2022_PROGRAM_ADDRESS, VENUES } from "../../src/Scanner/Programs.ts"
 import { makeRpcClient, RpcUnavailable } from "../../src/Scanner/Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "../../src/Scanner/Scan.ts"
 import { type RpcServer, startRpcServer } from "../support/solana/RpcServer.ts"
@@ -155,6 +155,59 @@ describe("scanner: what a scan reads", () => {
       nonTransferable: false,
       mintCloseAuthority: other.address as never
     })
+  })
+
+  test("confidential transfers, a scaled UI amount and an outside metadata pointer, with their addresses", async () => {
+    const built = await world.mint({
+      program: "token-2022",
+      decimals: 2,
+      extensions: {
+        confidentialTransfer: { authority: other.address, autoApproveNewAccounts: true, auditorElgamalPubkey: null },
+        scaledUiAmount: { authority: authority.address, multiplier: 1.5 },
+        metadataPointer: { authority: null, address: other.address }
+      }
+    })
+    const evidence = await scan(built.address)
+    if (evidence.extensions.status !== "observed") throw new Error("extensions not observed")
+    const named = new Map(evidence.extensions.value.map((extension) => [extension.name, extension]))
+    expect(named.get("ConfidentialTransferMint")).toMatchObject({ type: 4, addresses: { authority: other.address, auditorElgamalPubkey: null }, settings: { autoApproveNewAccounts: true } })
+    expect(named.get("ScaledUiAmountConfig")).toMatchObject({ type: 25, addresses: { authority: authority.address }, settings: { multiplier: 1.5 } })
+    expect(named.get("MetadataPointer")).toMatchObject({ type: 18, addresses: { authority: null, metadataAddress: other.address } })
+    expect(evidence.transferFee.status).toBe("not_applicable")
+    // The metadata lives in another account the pointer names: not read by this version, so not observed.
+    expect(evidence.metadata.status).toBe("not_observed")
+  })
+
+  test("an extension type the decoder does not know is recorded by number; the known ones still decode", async () => {
+    const built = await world.mint({ program: "token-2022", decimals: 3, extensions: { mintCloseAuthority: other.address } })
+    const account = world.svm.getAccount(built.address)
+    if (!account.exists) throw new Error("mint missing")
+    const data = new Uint8Array(account.data.length + 8)
+    data.set(account.data)
+    new DataView(data.buffer).setUint16(account.data.length, 200, true) // type 200, 4 bytes of value
+    new DataView(data.buffer).setUint16(account.data.length + 2, 4, true)
+    world.setAccount(built.address, built.program, data)
+    const evidence = await scan(built.address)
+    if (evidence.extensions.status !== "observed") throw new Error("extensions not observed")
+    expect(evidence.extensions.value.map((extension) => [extension.name, extension.type])).toEqual([["MintCloseAuthority", 3], ["Unknown", 200]])
+  })
+
+  test("every pool and locker venue's vault is classified with its label and source", async () => {
+    const built = await world.mint({ program: "token", decimals: 0 })
+    await world.holders(built, [{ amount: 1n }])
+    const placed = []
+    for (const venue of VENUES) placed.push(await world.venue(built, venue.label, 1_000n + BigInt(VENUES.indexOf(venue))))
+    const evidence = await scan(built.address)
+    if (evidence.holders.top.status !== "observed") throw new Error("holders not observed")
+    const byOwner = new Map(evidence.holders.top.value.map((holder) => [holder.address as string, holder]))
+    for (const [i, venue] of VENUES.entries()) {
+      const holder = byOwner.get(placed[i]!.vaultOwner)
+      expect(holder?.kind).toBe(venue.kind)
+      expect(holder?.label).toBe(venue.label)
+      expect(holder?.labelSource).toContain(venue.program)
+    }
+    // Program-wide authorities share one vault per mint: the others are labelled once each.
+    expect(evidence.holders.top.value.filter((holder) => holder.kind === "holder").map((holder) => holder.amount)).toEqual(["1"])
   })
 
   test("a non-transferable Token-2022 mint reads as such", async () => {

@@ -117,11 +117,12 @@ const unmeasured = (request: Request): boolean =>
  * the request goes on in the background (a call to a silent database gives up at its own timeout) and its
  * late answer is dropped. Bounding here, outside the Effect runtime, costs one timer and no fiber.
  */
-const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number): Promise<Response> =>
+const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number, onLate?: () => void): Promise<Response> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       const late = new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` })
       resolve(refusalOf(late, request).response)
+      onLate?.()
     }, milliseconds)
     answer.then((response) => {
       clearTimeout(timer)
@@ -187,8 +188,14 @@ export const makeServerFetch = (
       const declared = Number(request.headers.get("content-length") ?? 0)
       return declared > config.maxBodyBytes ? tooLarge(request, declared) : undefined
     }
-    const slow = (request: Request, peer: string) =>
-      withinDeadline(handler(request, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs)
+    // At the deadline the HttpApi request is interrupted (HttpApp interrupts its fiber when the request's
+    // signal aborts, as it does when the client goes away): a write past the deadline rolls back with its
+    // charge instead of committing behind the 503 that told the client to retry.
+    const slow = (request: Request, peer: string) => {
+      const deadline = new AbortController()
+      const bounded = new Request(request, { signal: AbortSignal.any([request.signal, deadline.signal]) })
+      return withinDeadline(handler(bounded, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs, () => deadline.abort())
+    }
     const fast = options.fastPath
       ? makeFastPath({
         scans: Context.get(services, LatestScanCache),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { unexpectedFailure } from "../../src/Http/Server.ts"
 import { databaseKind } from "../support/database.ts"
-import { type Deployment, newDeployment, type RunningServer, startServer } from "../support/process.ts"
+import { type Deployment, newDeployment, runCli, type RunningServer, startServer } from "../support/process.ts"
 import { chunkedBody, parseResponse, rawExchange } from "../support/rawHttp.ts"
 
 // What the server process answers at the edge, on raw connections: refusals Bun.serve would otherwise
@@ -79,6 +79,33 @@ describe(`the edge of a server process on ${databaseKind}`, () => {
     const { text } = await rawExchange(server.url, "PROPFIND /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
     expectEnvelope(text, 405, "method_not_allowed")
   })
+})
+
+describe(`the request deadline on ${databaseKind}`, () => {
+  test("a write past REQUEST_TIMEOUT_MS is interrupted: a 503 stored nothing and charged nothing", async () => {
+    const created = await runCli(["accounts", "create", "--name", "late", "--plan", "enterprise", "--monthly-quota", "1000", "--requests-per-minute", "10000"], deployment.env)
+    const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
+    const key = (await runCli(["keys", "create", accountId, "--scope", "watch:write"], deployment.env)).stdout.trim()
+    const hurried = await startServer({ ...deployment.env, REQUEST_TIMEOUT_MS: "100" })
+    try {
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+      const body = JSON.stringify({ mint: "So11111111111111111111111111111111111111112", rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1 }] })
+      const statuses = await Promise.all(Array.from({ length: 40 }, () =>
+        fetch(`${hurried.url}/api/v1/decision/set-watch`, { method: "POST", headers, body }).then((response) => response.status)))
+      await Bun.sleep(1_000) // whatever still ran behind a 503 has ended
+      const listed = await fetch(`${hurried.url}/api/v1/decision/watches`, { headers: { authorization: `Bearer ${key}` } })
+      const stored = ((await listed.json()) as { data: Array<unknown> }).data.length
+      const usage = (await runCli(["accounts", "usage", accountId], deployment.env)).stdout
+      const charged = Number(/: (\d+) of/.exec(usage)?.[1])
+      const acknowledged = statuses.filter((status) => status === 201).length
+      expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([])
+      expect(statuses).toContain(503)
+      expect({ stored, charged }).toEqual({ stored: acknowledged, charged: acknowledged })
+    } finally {
+      hurried.process.kill("SIGTERM")
+      await hurried.process.exited
+    }
+  }, 60_000)
 })
 
 describe("Bun's error hook", () => {

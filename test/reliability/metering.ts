@@ -40,6 +40,25 @@ export const watchCapRace = async (servers: ReadonlyArray<RunningServer>, env: R
     created === 100 && refused === 50 && stored === 100 && charged === 100)
 }
 
+/**
+ * Writes past the request deadline (REQUEST_TIMEOUT_MS at its minimum, 100 ms, on two processes): a call
+ * answered 503 must not have stored its watch or charged it, or a client that retries as told stores it twice.
+ */
+export const writesPastTheDeadline = async (env: Record<string, string>, mint: string) => {
+  const { accountId, key } = await newAccount(env, { scope: "watch:write" })
+  const servers = [await serve({ ...env, REQUEST_TIMEOUT_MS: "100" }), await serve({ ...env, REQUEST_TIMEOUT_MS: "100" })]
+  const results = await Promise.all(Array.from({ length: 90 }, (_, i) => setWatch(servers[i % 2]!, key, mint)))
+  await Bun.sleep(2_000) // anything still running in the background has finished
+  const acknowledged = results.filter((o) => o.status === 201).length
+  const late = results.filter((o) => o.status === 503).length
+  const stored = await storedWatches(servers[0]!, key)
+  const charged = await chargedUnits(env, accountId)
+  for (const server of servers) await stopServer(server)
+  check("writes past the request deadline", "90 concurrent set-watch, REQUEST_TIMEOUT_MS 100: acknowledged = stored = charged (a 503 stored nothing)",
+    `${acknowledged} acknowledged, ${late} answered 503, ${stored} stored, ${charged} charged; ${JSON.stringify(countBy(results, (o) => String(o.status)))}`,
+    late > 0 && acknowledged === stored && stored === charged)
+}
+
 /** SIGTERM while public reads, keyed reads and writes run: nothing sent before the signal lost, charges reconciled. */
 export const sigtermUnderLoad = async (env: Record<string, string>, witness: RunningServer, mint: string) => {
   const reader = await newAccount(env)

@@ -6,7 +6,7 @@ import { tcpProxy } from "../support/tcpProxy.ts"
 import { databaseOutage } from "./database.ts"
 import { oversizeBodies, slowLoris } from "./edge.ts"
 import { check, cli, newAccount, printTable, rows, serve, stopAllServers, stopServer } from "./harness.ts"
-import { quotaRace, sigkillDuringReads, sigkillDuringWrites, sigtermUnderLoad, watchCapRace } from "./metering.ts"
+import { quotaRace, sigkillDuringReads, sigkillDuringWrites, sigtermUnderLoad, watchCapRace, writesPastTheDeadline } from "./metering.ts"
 import { startPostgres } from "./postgres.ts"
 
 // The reliability suite (npm run reliability): real server processes, real HTTP, a PostgreSQL of its own.
@@ -99,6 +99,10 @@ try {
     const servers = [await serve(env), await serve(env)]
     await quotaRace(servers, env, scanned)
     await watchCapRace(servers, env, scanned)
+  })
+
+  await scenario("deadline", async () => {
+    await writesPastTheDeadline(env, scanned)
   })
 
   await scenario("sigterm", async () => {

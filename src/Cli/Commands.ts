@@ -9,7 +9,8 @@ import { serveApi } from "../Http/Server.ts"
 import { ServerLoggingLive } from "../Observability/Logging.ts"
 import { endpointsOf, ScannerConfig } from "../Scanner/Config.ts"
 import { makeScanner } from "../Scanner/Worker.ts"
-import { fileLines, type ImportReport, importScans, importWalletEvidence } from "../Scans/Import.ts"
+import { fileLines, type ImportReport, importListings, importScans, importWalletEvidence } from "../Scans/Import.ts"
+import { ListingsRepo } from "../Scans/ListingsRepo.ts"
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
@@ -20,7 +21,7 @@ import { scanCommand, scannerCommand } from "./ScannerCommands.ts"
 import { mcpCommand } from "./McpCommand.ts"
 
 // One-shot commands use the repositories directly, on a database they wait for briefly.
-const WithDatabase = Layer.mergeAll(ScansRepo.Default, WalletRepo.Default, ScanRequestsRepo.Default, Accounts.Default, Quota.Default)
+const WithDatabase = Layer.mergeAll(ScansRepo.Default, WalletRepo.Default, ScanRequestsRepo.Default, ListingsRepo.Default, Accounts.Default, Quota.Default)
   .pipe(Layer.provideMerge(DatabaseLive))
 
 // The server waits for its database as long as it takes, then seeds a new embedded one.
@@ -39,7 +40,7 @@ const serve = Command.make("serve", {}, () =>
     if (endpointsOf(scanner).length > 0) {
       yield* makeScanner(scanner).pipe(
         Effect.flatMap((worker) => worker.run),
-        Effect.provide(Layer.succeedContext(services)),
+        Effect.provide(ListingsRepo.Default.pipe(Layer.provideMerge(Layer.succeedContext(services)))),
         Effect.forkScoped
       )
     }
@@ -89,6 +90,15 @@ const walletFiles = Args.file({ name: "file", exists: "yes" }).pipe(
 const importWallets = Command.make("import-wallets", { files: walletFiles }, ({ files }) =>
   importFiles(files, (file) => importWalletEvidence(fileLines(file))).pipe(Effect.provide(WithDatabase))
 ).pipe(Command.withDescription("Import wallet labels and exposures from NDJSON. Exits 1 if any line was invalid."))
+
+const listingFiles = Args.file({ name: "file", exists: "yes" }).pipe(
+  Args.atLeast(1),
+  Args.withDescription("NDJSON files of {mint, list, source} lines (see docs/scan-evidence.md, Listings).")
+)
+
+const importListingsCommand = Command.make("import-listings", { files: listingFiles }, ({ files }) =>
+  importFiles(files, (file) => importListings(fileLines(file))).pipe(Effect.provide(WithDatabase))
+).pipe(Command.withDescription("Import community token lists (which lists include which mints); the scanner writes them into `listed`."))
 
 /** Ends the import with exit code 1; the invalid lines were already reported. */
 export class ImportFailed extends Data.TaggedError("ImportFailed") {}
@@ -148,7 +158,7 @@ const keys = keysCommand.pipe(Command.provide(WithDatabase))
 
 export const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
-  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, demo, accounts, keys, scannerCommand, scanCommand, mcpCommand, version])
+  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, importListingsCommand, demo, accounts, keys, scannerCommand, scanCommand, mcpCommand, version])
 )
 
 export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })

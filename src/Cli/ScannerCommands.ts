@@ -4,6 +4,7 @@ import { parseAddress } from "../Domain/Address.ts"
 import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
 import { registry } from "../Observability/Metrics.ts"
 import { ServerLoggingLive } from "../Observability/Logging.ts"
+import { ListingsRepo } from "../Scans/ListingsRepo.ts"
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { endpointsOf, ScannerConfig } from "../Scanner/Config.ts"
@@ -20,7 +21,7 @@ const configured = Effect.flatMap(ScannerConfig, (config) =>
     ? Effect.fail(new ScannerNotConfigured({ message: "SOLANA_RPC_URL is not set (a Solana JSON-RPC endpoint, e.g. your provider's URL)" }))
     : Effect.succeed(config))
 
-const Repositories = Layer.mergeAll(ScansRepo.Default, ScanRequestsRepo.Default)
+const Repositories = Layer.mergeAll(ScansRepo.Default, ScanRequestsRepo.Default, ListingsRepo.Default)
 
 const metricsPort = Options.integer("metrics-port").pipe(
   Options.optional,

@@ -30,8 +30,6 @@ export interface ScanSettings {
   readonly issuers: ReadonlyMap<string, { readonly issuer: string; readonly source: string }>
   /** Labelled exchange wallets, by owner address. */
   readonly exchangeLabels: ReadonlyMap<string, { readonly label: string; readonly source: string }>
-  /** Community lists that include a mint (imported by the operator). */
-  readonly listings?: (mint: EvidenceAddress) => Promise<ScanEvidenceV2["listed"]>
 }
 
 /** The mint cannot be scanned now (no account, not a token mint, RPC down): nothing is stored, the request is retried. */
@@ -155,7 +153,14 @@ const pctOf = (amount: bigint, supply: bigint): number =>
 const uiAmount = (raw: bigint, decimals: number): number => Number(raw) / 10 ** decimals
 
 /** Scans one mint: the evidence, full or partial; ScanFailed when there is nothing to record. */
-export const scanMint = async (rpc: ScanRpc, calls: () => number, mint: Address, settings: ScanSettings): Promise<ScanEvidenceV2> => {
+export const scanMint = async (
+  rpc: ScanRpc,
+  calls: () => number,
+  mint: Address,
+  settings: ScanSettings,
+  /** Community lists that include the mint (imported by the operator; read from the database by the worker). */
+  listed: ScanEvidenceV2["listed"] = []
+): Promise<ScanEvidenceV2> => {
   const started = performance.now()
   const partial: Array<string> = []
   const missed = (what: string, error: unknown): Fact<never> => {
@@ -368,7 +373,6 @@ export const scanMint = async (rpc: ScanRpc, calls: () => number, mint: Address,
     : observed(Math.min(100, top.filter((holder) => holder.kind === "creator").reduce((sum, holder) => sum + holder.pct, 0)))
 
   const issuer = settings.issuers.get(mint) ?? null
-  const listed = settings.listings === undefined ? [] : await settings.listings(ours(mint)).catch(() => [])
   const deployedAt = deployer.status === "observed" && deployer.value.at !== null ? observed(deployer.value.at) : notObserved("creation time not observed")
   const NOT_READ = "read by the pool scanner (not in this version)"
 

@@ -4,6 +4,7 @@ import { Duration, Effect, Option, Schedule } from "effect"
 import { hostname } from "node:os"
 import type { Address } from "../Domain/Address.ts"
 import type { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
+import { ListingsRepo } from "../Scans/ListingsRepo.ts"
 import { type ClaimedScan, ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { VERSION } from "../System/Version.ts"
@@ -49,6 +50,7 @@ const backoffMs = (attempts: number) => Math.min(600_000, 5_000 * 2 ** Math.max(
 export const makeScanner = (config: ScannerConfig) =>
   Effect.gen(function*() {
     const scans = yield* ScansRepo
+    const listings = yield* ListingsRepo
     const requests = yield* ScanRequestsRepo
     const sql = yield* SqlClient.SqlClient
     const urls = endpointsOf(config)
@@ -84,11 +86,13 @@ export const makeScanner = (config: ScannerConfig) =>
 
     /** One scan, measured: the evidence, or why there is none. */
     const scan = (mint: Address): Effect.Effect<ScanEvidenceV2, ScanFailed> =>
-      Effect.suspend(() => {
+      Effect.gen(function*() {
         const started = performance.now()
         const { calls, rpc } = client.forScan(config.callBudget)
-        return Effect.tryPromise({
-          try: () => scanMint(rpc, calls, address(mint), settings()),
+        // The lists are the operator's data, not the chain's: without them the scan still stands.
+        const listed = yield* listings.listsOf(mint).pipe(Effect.orElseSucceed(() => []))
+        return yield* Effect.tryPromise({
+          try: () => scanMint(rpc, calls, address(mint), settings(), listed),
           catch: (error) => error instanceof ScanFailed ? error : new ScanFailed(reasonOf(error), false)
         }).pipe(
           Effect.tap((evidence) => Effect.sync(() => scansTotal.inc({ result: evidence.scanDepth }))),

@@ -2,7 +2,8 @@ import { Effect, type Stream } from "effect"
 import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { ScansRepo } from "./ScansRepo.ts"
 import { importNdjson } from "./ImportNdjson.ts"
-import { parseScanLine, parseWalletLine } from "./ParseLine.ts"
+import { ListingsRepo } from "./ListingsRepo.ts"
+import { parseListingLine, parseScanLine, parseWalletLine } from "./ParseLine.ts"
 
 export { fileLines, type ImportReport } from "./ImportNdjson.ts"
 
@@ -15,3 +16,7 @@ export const importWalletEvidence = (lines: Stream.Stream<string, Error>) =>
   Effect.flatMap(WalletRepo, (store) =>
     importNdjson(lines, parseWalletLine, (records) =>
       Effect.map(store.record(records), (result) => ({ inserted: result.stored, duplicates: result.unchanged }))))
+
+/** Community list memberships from NDJSON lines (`{mint, list, source}`). */
+export const importListings = (lines: Stream.Stream<string, Error>) =>
+  Effect.flatMap(ListingsRepo, (listings) => importNdjson(lines, parseListingLine, listings.record))

@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
+import { ListingLine } from "../Domain/Listing.ts"
 import { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { WalletEvidenceLine } from "../Domain/WalletEvidence.ts"
 import type { LineError, ParseLine } from "./ImportNdjson.ts"
@@ -58,6 +59,8 @@ const parseV2 = lineParser(ScanEvidenceV2, (scan) => [
 /** A scan line in format v1 or v2 (a v2 line says `"version": 2`); docs/scan-evidence.md. */
 export const parseScanLine: ParseLine<RecordedScan> = (text, line, now) =>
   /"version"\s*:\s*2\b/.test(text) ? parseV2(text, line, now) : parseV1(text, line, now)
+
+export const parseListingLine = lineParser(ListingLine, () => [])
 
 export const parseWalletLine = lineParser(WalletEvidenceLine, (line) =>
   line.type === "label" ? [["observedAt", line.observedAt]] : [["lastSeenAt", line.lastSeenAt]])

@@ -7,6 +7,7 @@ import accounts from "../../sql/0002_accounts.sql" with { type: "text" }
 import wallets from "../../sql/0003_wallets.sql" with { type: "text" }
 import watches from "../../sql/0004_watches.sql" with { type: "text" }
 import scanner from "../../sql/0005_scanner.sql" with { type: "text" }
+import listings from "../../sql/0006_listings.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -14,7 +15,8 @@ const migrations: Record<string, string> = {
   "0002_accounts": accounts,
   "0003_wallets": wallets,
   "0004_watches": watches,
-  "0005_scanner": scanner
+  "0005_scanner": scanner,
+  "0006_listings": listings
 }
 
 const run = (text: string) =>

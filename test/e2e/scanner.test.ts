@@ -107,6 +107,25 @@ describe("risk-api scan", () => {
     expect(answer["scan_depth"]).toBe("full")
   }, 60_000)
 
+  test("import-listings stores community lists and the next scan writes them into `listed`", async () => {
+    const mint = await world.mint({ program: "token", decimals: 9 })
+    const file = `${deployment.env["DATA_DIR"] ?? "/tmp"}/listings-${crypto.randomUUID()}.ndjson`
+    await Bun.write(file, [
+      JSON.stringify({ mint: mint.address, list: "community-strict", source: "https://lists.example/strict.json" }),
+      JSON.stringify({ mint: "not-a-mint", list: "x", source: "y" }),
+      JSON.stringify({ mint: mint.address, list: "other", source: "https://lists.example/other.json", extra: 1 })
+    ].join("\n"))
+    const imported = await runCli(["import-listings", file], deployment.env)
+    expect(imported.code).toBe(1)
+    expect(imported.stdout).toContain("3 lines, 1 imported, 0 already present, 2 invalid")
+    expect(imported.stderr).toContain(":2: mint")
+    const again = await runCli(["import-listings", file], deployment.env)
+    expect(again.stdout).toContain("0 imported, 1 already present")
+    const { code, stdout } = await runCli(["scan", "--print", mint.address], { ...deployment.env, SOLANA_RPC_URL: rpc.url })
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).listed).toEqual([{ list: "community-strict", source: "https://lists.example/strict.json" }])
+  }, 60_000)
+
   test("bad input: no RPC configured, an invalid address, a wallet instead of a mint", async () => {
     const noRpc = await runCli(["scan", "So11111111111111111111111111111111111111112"], { ...deployment.env, SOLANA_RPC_URL: "" })
     expect(noRpc.code).toBe(1)

@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { generateKeyPairSigner } from "@solana/kit"
 import { Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import type { Address } from "../../src/Domain/Address.ts"
+import { ListingsRepo } from "../../src/Scans/ListingsRepo.ts"
 import { ScanRequestsRepo } from "../../src/Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import type { ScannerConfig } from "../../src/Scanner/Config.ts"
@@ -15,7 +16,7 @@ import { makeWorld, type World } from "../support/solana/World.ts"
 // The worker on a real database: two workers share one queue with no duplicate scans, failures are
 // recorded on the request, and due work (stale popular mints) is queued by the scheduler.
 
-const { it, run } = runtimeFor(Layer.mergeAll(ScansRepo.Default, ScanRequestsRepo.Default).pipe(Layer.provideMerge(TestDatabase)))
+const { it, run } = runtimeFor(Layer.mergeAll(ScansRepo.Default, ScanRequestsRepo.Default, ListingsRepo.Default).pipe(Layer.provideMerge(TestDatabase)))
 
 let world: World
 let server: RpcServer
@@ -68,6 +69,8 @@ describe("scanner worker", () => {
       }
       const requests = yield* ScanRequestsRepo
       for (const mint of mints) yield* requests.request(mint as Address)
+      const listings = yield* ListingsRepo
+      yield* listings.record([{ mint: mints[1] as Address, list: "community-strict", source: "https://lists.example/strict.json (2026-11-01)" }])
       yield* drain(2, configFor(server.url))
       const sql = yield* SqlClient.SqlClient
       const counts = yield* sql<{ mint: string; n: string }>`
@@ -82,6 +85,8 @@ describe("scanner worker", () => {
       const scans = yield* ScansRepo
       const document = yield* scans.latestDocument(mints[1] as Address)
       expect(Option.getOrThrow(document).provenance.scanner).toBe("risk-api-scanner/0.1.0")
+      expect(Option.getOrThrow(document).listed).toEqual([{ list: "community-strict", source: "https://lists.example/strict.json (2026-11-01)" }])
+      expect(Option.getOrThrow(document).issuerVerified).toBeNull()
       const view = yield* scans.latest(mints[1] as Address)
       expect(Option.getOrThrow(view).evidence.tokenProgram).toBe("token-2022")
     }), 90_000)

@@ -39,7 +39,7 @@ describe("latest-scan cache logging", () => {
     } finally {
       await runtime.dispose()
     }
-  })
+  }, 30_000) // the test starts its own embedded database: seconds on a loaded machine
 
   test("a failed background poll is logged by the application's logger, at its level", async () => {
     const { capture, lines } = capturing()
@@ -65,5 +65,5 @@ describe("latest-scan cache logging", () => {
       await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`alter table scans_away rename to scans`))
       await runtime.dispose()
     }
-  })
+  }, 30_000) // the test starts its own embedded database: seconds on a loaded machine
 })

@@ -154,6 +154,35 @@ describe("scanner worker", () => {
       yield* requests.complete(taken!.id, "worker-b")
     }), 30_000)
 
+  it("watched mints are queued when their latest scan is older than the watch's poll interval", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const scans = yield* ScansRepo
+      const { Schema } = yield* Effect.promise(() => import("effect"))
+      const { ScanEvidence } = yield* Effect.promise(() => import("../../src/Domain/ScanEvidence.ts"))
+      const [due, recent, expired, never] = yield* Effect.promise(() => Promise.all([0, 1, 2, 3].map(async () => (await world.signer()).address as string)))
+      yield* scans.record([
+        Schema.decodeUnknownSync(ScanEvidence)({ mint: due, scannedAt: new Date(Date.now() - 120_000).toISOString() }),
+        Schema.decodeUnknownSync(ScanEvidence)({ mint: recent, scannedAt: new Date(Date.now() - 5_000).toISOString() }),
+        Schema.decodeUnknownSync(ScanEvidence)({ mint: expired, scannedAt: new Date(Date.now() - 120_000).toISOString() })
+      ])
+      const account = crypto.randomUUID()
+      yield* sql`insert into accounts (id, name, plan) values (${account}, 'watcher', 'pro')`
+      const watch = (mint: string, expiresIn: string) =>
+        sql`insert into watches (id, account_id, mint, rules, poll_seconds, expires_at)
+            values (${crypto.randomUUID()}, ${account}, ${mint}, '[]'::jsonb, 60, now() + ${expiresIn}::interval)`
+      yield* watch(due, "1 hour")
+      yield* watch(recent, "1 hour")
+      yield* watch(expired, "-1 minute")
+      yield* watch(never, "1 hour")
+      const requests = yield* ScanRequestsRepo
+      yield* requests.enqueueDue({ staleMs: 600_000, readWindowMs: 3_600_000, limit: 100 })
+      const queued = yield* sql<{ mint: string; reason: string; priority: number }>`
+        select mint, reason, priority from scan_requests
+        where mint in (${due}, ${recent}, ${expired}, ${never}) and status = 'pending' order by mint`
+      expect(queued).toEqual([due, never].sort().map((mint) => ({ mint, reason: "watch", priority: 1 })))
+    }), 30_000)
+
   it("mints read recently whose latest scan is stale are queued, most read first; fresh ones are not", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

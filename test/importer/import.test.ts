@@ -1,7 +1,9 @@
 import { describe, expect } from "bun:test"
 import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { WalletRepo } from "../../src/Wallet/WalletRepo.ts"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Layer, Option, Schema, Stream } from "effect"
+import { observed, ScanEvidenceV2, upgradeV1 } from "../../src/Domain/EvidenceV2.ts"
+import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
 import { importScans, importWalletEvidence } from "../../src/Scans/Import.ts"
 import { TestDatabase, databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -107,5 +109,33 @@ describe(`wallet evidence import on ${databaseKind}`, () => {
       const older = yield* importWalletEvidence(lines(exposure(wallet, counterparty, minutesAgo(90), 1_000)))
       expect([newer.inserted, older.inserted]).toEqual([1, 0])
       expect((yield* WalletRepo.exposuresOf(wallet)).map((e) => e.exposureAmountUsd)).toEqual([9_000])
+    }))
+})
+
+describe(`NDJSON import of evidence format v2 on ${databaseKind}`, () => {
+  it("a v2 line is stored whole; its scoring view is what the routes read; v1 lines get an upgraded v2 document", () =>
+    Effect.gen(function*() {
+      const [v1Mint, v2Mint] = [newAddress(), newAddress()]
+      const v1Raw = cleanScan(v1Mint)
+      const v1 = Schema.decodeUnknownSync(ScanEvidence)(v1Raw)
+      const v2 = { ...upgradeV1(Schema.decodeUnknownSync(ScanEvidence)(cleanScan(v2Mint))), provenance: { scanner: "elsewhere/1", slot: 300_000_000, rpcCalls: 6, durationMs: 12, partial: [] } }
+      const v2Line = JSON.stringify(Schema.encodeSync(ScanEvidenceV2)({ ...v2, honeypot: observed(true) }))
+      const report = yield* importScans(lines(
+        JSON.stringify(v1Raw),
+        v2Line,
+        v2Line,
+        JSON.stringify({ ...JSON.parse(v2Line), honeypot: { status: "observed" } }),
+        JSON.stringify({ ...JSON.parse(v2Line), token: { ...JSON.parse(v2Line).token, createdAt: { status: "observed", value: "2099-01-01T00:00:00Z" } } })
+      ))
+      expect({ inserted: report.inserted, duplicates: report.duplicates, invalid: report.invalid }).toEqual({ inserted: 2, duplicates: 1, invalid: 2 })
+      expect(report.errors[0]!.reason).toContain("honeypot")
+      expect(report.errors[1]!.reason).toContain("token.createdAt")
+      const stored = Option.getOrThrow(yield* ScansRepo.latest(v2Mint))
+      expect(stored.evidence.trading.isHoneypot).toBe(true)
+      const document = Option.getOrThrow(yield* ScansRepo.latestDocument(v2Mint))
+      expect(document.provenance.scanner).toBe("elsewhere/1")
+      const upgraded = Option.getOrThrow(yield* ScansRepo.latestDocument(v1Mint))
+      expect(upgraded.provenance.upgradedFrom).toBe(1)
+      expect(Option.getOrThrow(yield* ScansRepo.latest(v1Mint)).evidence).toEqual(v1)
     }))
 })

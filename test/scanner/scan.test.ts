@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import type { KeyPairSigner } from "@solana/kit"
+import { isAddress, type KeyPairSigner } from "@solana/kit"
 import { Schema } from "effect"
 import { ScanEvidenceV2, scoringView } from "../../src/Domain/EvidenceV2.ts"
 import { INCINERATOR, TOKEN_2022_PROGRAM_ADDRESS, VENUES } from "../../src/Scanner/Programs.ts"
@@ -208,6 +208,27 @@ describe("scanner: what a scan reads", () => {
     }
     // Program-wide authorities share one vault per mint: the others are labelled once each.
     expect(evidence.holders.top.value.filter((holder) => holder.kind === "holder").map((holder) => holder.amount)).toEqual(["1"])
+  })
+
+  test("a mint on the curated issuer list is issuer-verified, with its source; others are not", async () => {
+    const built = await world.mint({ program: "token", decimals: 6 })
+    const { calls, rpc } = clientFor().forScan(16)
+    const issuers = new Map([[built.address as string, { issuer: "Example Issuer", source: "https://issuer.example/addresses" }]])
+    const verified = await scanMint(rpc, calls, built.address, { ...settings, issuers })
+    expect(verified.issuerVerified).toEqual({ issuer: "Example Issuer", source: "https://issuer.example/addresses" })
+    expect(scoringView(verified).verified).toBe(true)
+    const plain = await scan(built.address)
+    expect(plain.issuerVerified).toBeNull()
+    expect(scoringView(plain).verified).toBe(false)
+  })
+
+  test("the shipped issuer list names a source for every entry and only valid mints", async () => {
+    const { issuers } = (await import("../../src/Scanner/issuers.json")).default
+    expect(issuers.length).toBeGreaterThan(3)
+    for (const entry of issuers) {
+      expect(entry.source).toStartWith("https://")
+      expect(isAddress(entry.mint)).toBe(true)
+    }
   })
 
   test("a non-transferable Token-2022 mint reads as such", async () => {

@@ -160,7 +160,8 @@ describe("scanner worker", () => {
       const scans = yield* ScansRepo
       const { Schema } = yield* Effect.promise(() => import("effect"))
       const { ScanEvidence } = yield* Effect.promise(() => import("../../src/Domain/ScanEvidence.ts"))
-      const [due, recent, expired, never] = yield* Effect.promise(() => Promise.all([0, 1, 2, 3].map(async () => (await world.signer()).address as string)))
+      const fresh = () => Effect.promise(async () => (await world.signer()).address as string)
+      const [due, recent, expired, never] = [yield* fresh(), yield* fresh(), yield* fresh(), yield* fresh()]
       yield* scans.record([
         Schema.decodeUnknownSync(ScanEvidence)({ mint: due, scannedAt: new Date(Date.now() - 120_000).toISOString() }),
         Schema.decodeUnknownSync(ScanEvidence)({ mint: recent, scannedAt: new Date(Date.now() - 5_000).toISOString() }),

@@ -6,14 +6,26 @@ import type { Caller } from "./Accounts.ts"
 import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
 import { Transactions } from "../Sql/Transactions.ts"
-import { type ChargeOutcome, Quota, type Reservation, type Standing } from "./Quota.ts"
+import { type ChargeOutcome, Quota, refusal, type Reservation, type Standing } from "./Quota.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
-/** What a metered handler is given: who pays, under which scope, and the account's standing after the charge. */
+/** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
 export interface Charge {
   readonly caller: Caller & { readonly scope: Scope }
   readonly standing: Standing
   readonly cost: number
+}
+
+/**
+ * What a metered read is given: who pays, under which scope, and `pay`, which charges the call and gives
+ * the account's standing after it. A read pays when its answer is ready (the handler yields `pay` as it
+ * builds its `meta`; one that does not is charged as it returns), so a call that fails, times out or
+ * dies with the process before then is never charged.
+ */
+export interface ReadCharge {
+  readonly caller: Caller & { readonly scope: Scope }
+  readonly cost: number
+  readonly pay: Effect.Effect<Standing, RateLimited | QuotaExceeded | ServiceUnavailable>
 }
 
 /** The rate-limit headers of this response, whatever it turns out to be (success or envelope). */
@@ -27,15 +39,6 @@ const refunded = (standing: Standing, cost: number): Standing => {
   return { ...standing, quota: { ...standing.quota, used, remaining: Math.max(0, standing.quota.limit - used) } }
 }
 
-// A failed or interrupted call is never charged: its reservation goes back, and the headers say so.
-const settle = (quota: Quota, reservation: Reservation, standing: Standing) =>
-(exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> =>
-  Exit.isSuccess(exit)
-    ? announce(standing)
-    : quota.refund(reservation).pipe(
-      Effect.zipRight(announce(refunded(standing, reservation.cost))),
-      Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
-    )
 
 // A 429: the limit that refused says when to retry.
 const refuse = (outcome: Extract<ChargeOutcome, { readonly _tag: "Refused" }>) => {
@@ -43,24 +46,88 @@ const refuse = (outcome: Extract<ChargeOutcome, { readonly _tag: "Refused" }>) =
   return Effect.zipRight(announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds }), Effect.fail(outcome.error))
 }
 
+// Accounts this process saw refused, until the refusing window ends: a call that could only be refused
+// again is refused before it does any work (and without a database round trip). Keyed by the limits too,
+// so a plan change takes effect on the next request.
+const exhausted = new Map<string, { readonly limits: string; readonly at: number; readonly standing: Standing }>()
+const limitsOf = (caller: Caller) => `${caller.limits.monthlyQuota}/${caller.limits.requestsPerMinute}`
+
+const remember = (caller: Caller, standing: Standing, now: number) => {
+  if (exhausted.size >= 10_000) {
+    for (const [id, entry] of exhausted) if (now - entry.at > 60_000) exhausted.delete(id)
+    if (exhausted.size >= 10_000) exhausted.clear()
+  }
+  exhausted.set(caller.accountId, { limits: limitsOf(caller), at: now, standing })
+}
+
+const knownRefusal = (caller: Caller, cost: number, now: number): Extract<ChargeOutcome, { readonly _tag: "Refused" }> | undefined => {
+  const entry = exhausted.get(caller.accountId)
+  if (entry === undefined || entry.limits !== limitsOf(caller)) return undefined
+  const elapsed = Math.floor((now - entry.at) / 1000)
+  const rateReset = entry.standing.rate.resetSeconds - elapsed
+  const quotaReset = entry.standing.quota.resetSeconds - elapsed
+  const standing: Standing = {
+    rate: { ...entry.standing.rate, resetSeconds: Math.max(1, rateReset) },
+    quota: { ...entry.standing.quota, resetSeconds: Math.max(1, quotaReset) }
+  }
+  if (entry.standing.rate.remaining === 0 && rateReset > 0) return { _tag: "Refused", standing, error: refusal(standing, false) }
+  if (entry.standing.quota.remaining < cost && quotaReset > 0) return { _tag: "Refused", standing, error: refusal(standing, true) }
+  exhausted.delete(caller.accountId)
+  return undefined
+}
+
 /**
- * The metering policy of a keyed route, around the part of its handler that does the paid work: the
- * caller's per-minute limit and monthly quota are checked and reserved in one atomic step (429 when
- * either refuses), and the call's typed outcome decides the charge: a success keeps it, any failure or
- * interruption gives it back. The caller was authenticated, with its scope, by the group's middleware.
+ * The metering policy of a keyed read, around the part of its handler that does the paid work. The work
+ * runs first; `pay` then checks and raises the caller's per-minute count and monthly quota in one atomic
+ * statement (429 when either refuses, and the answer is dropped). A call that fails or is interrupted
+ * before paying is never charged: it only counts toward the minute limit, so its envelope still carries
+ * the rate-limit headers. A caller this process already saw refused is refused before any work. The
+ * caller was authenticated, with its scope, by the group's middleware.
  */
 export const metered = (cost: number) =>
 <A, E, R>(
-  handler: (charge: Charge) => Effect.Effect<A, E, R>
+  handler: (charge: ReadCharge) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller> =>
   Effect.gen(function*() {
     const caller = yield* CurrentCaller
     const quota = yield* Quota
-    const outcome = yield* quota.charge(caller, cost)
-    if (outcome._tag === "Refused") return yield* refuse(outcome)
-    return yield* Effect.onExit(
-      handler({ caller, standing: outcome.standing, cost }),
-      settle(quota, outcome.reservation, outcome.standing)
+    const known = knownRefusal(caller, cost, Date.now())
+    if (known !== undefined) return yield* refuse(known)
+    let paid: Standing | undefined
+    let reservation: Reservation | undefined
+    let refused = false
+    const pay: ReadCharge["pay"] = Effect.suspend(() => {
+      if (paid !== undefined) return Effect.succeed(paid)
+      return Effect.flatMap(quota.charge(caller, cost), (outcome) => {
+        if (outcome._tag === "Refused") {
+          refused = true
+          remember(caller, outcome.standing, Date.now())
+          return refuse(outcome)
+        }
+        paid = outcome.standing
+        reservation = outcome.reservation
+        return Effect.succeed(outcome.standing)
+      })
+    })
+    return yield* handler({ caller, cost, pay }).pipe(
+      Effect.tap(() => pay),
+      Effect.onExit((exit) => {
+        if (Exit.isSuccess(exit)) return announce(paid!)
+        if (refused) return Effect.void
+        // Failed after paying (it built its answer, then something else failed): the charge goes back.
+        if (paid !== undefined && reservation !== undefined) {
+          const standing = paid
+          return quota.refund(reservation).pipe(
+            Effect.zipRight(announce(refunded(standing, cost))),
+            Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
+          )
+        }
+        // Failed before paying: nothing to charge; the call counts toward the minute limit.
+        return quota.charge(caller, 0).pipe(
+          Effect.flatMap((outcome) => announce(outcome.standing)),
+          Effect.catchAllCause((cause) => Effect.logDebug("rate window not counted for a failed call", cause))
+        )
+      })
     )
   })
 

@@ -18,7 +18,8 @@ export type ChargeOutcome =
   | { readonly _tag: "Charged"; readonly standing: Standing; readonly reservation: Reservation }
   | { readonly _tag: "Refused"; readonly standing: Standing; readonly error: RateLimited | QuotaExceeded }
 
-const refusal = (standing: Standing, rateAdmitted: boolean): RateLimited | QuotaExceeded =>
+/** The 429 a standing calls for: the minute limit if it refused, else the monthly quota. */
+export const refusal = (standing: Standing, rateAdmitted: boolean): RateLimited | QuotaExceeded =>
   rateAdmitted
     ? new QuotaExceeded({
       message: `Monthly quota of ${standing.quota.limit} cost units is used up (${standing.quota.used} used); it resets in ${standing.quota.resetSeconds} s.`

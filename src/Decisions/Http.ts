@@ -61,7 +61,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
         Effect.gen(function*() {
           const mint = yield* parseAddress(payload.mint)
           const trader = payload.wallet === undefined ? undefined : yield* parseAddress(payload.wallet)
-          return yield* metered(PRE_TRADE_COST)(({ caller, cost, standing }) => Effect.gen(function*() {
+          return yield* metered(PRE_TRADE_COST)(({ caller, cost, pay }) => Effect.gen(function*() {
           const scan = yield* scans.latest(mint)
           if (Option.isNone(scan)) return yield* notScanned(mint)
           const now = yield* Clock.currentTimeMillis
@@ -85,7 +85,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
               sources: screening === undefined ? [...TOKEN_RISK_SOURCES] : [...TOKEN_RISK_SOURCES, "svc_wallet_screening"],
               token: tokenOf(evidence, assessment.safetyScore)
             },
-            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost, now, contractVersion: PRE_TRADE_CONTRACT_VERSION })
+            meta: yield* decisionMetaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: PRE_TRADE_CONTRACT_VERSION })
           }
           }))
         }))
@@ -99,7 +99,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
           if (watch !== undefined && watch.mint !== mint) {
             return yield* new InvalidRequest({ message: `watchId: watch ${watch.id} is for mint ${watch.mint}, not ${mint}` })
           }
-          return yield* metered(MONITOR_COST)(({ cost, standing }) => Effect.gen(function*() {
+          return yield* metered(MONITOR_COST)(({ cost, pay }) => Effect.gen(function*() {
           const scans = (yield* history.history(mint, { since: entryTime, limit: HISTORY_LIMIT })).map((scan) => scan.evidence)
           if (!Arr.isNonEmptyReadonlyArray(scans)) return yield* notScanned(mint)
           const latest = Arr.lastNonEmpty(scans)
@@ -124,7 +124,7 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
               sources: [...TOKEN_RISK_SOURCES],
               token: tokenOf(latest, assessment.safetyScore)
             },
-            meta: yield* decisionMetaOf({ scope: caller.scope, standing, cost, now, contractVersion: MONITOR_CONTRACT_VERSION })
+            meta: yield* decisionMetaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: MONITOR_CONTRACT_VERSION })
           }
           }))
         }))

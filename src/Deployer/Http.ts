@@ -19,7 +19,7 @@ export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers)
         if (urlParams.cursor !== undefined && cursor === undefined) {
           return yield* new InvalidRequest({ message: "cursor: not a cursor this route returned; start without one" })
         }
-        return yield* metered(DEPLOYER_HISTORY_COST)(({ caller, cost, standing }) =>
+        return yield* metered(DEPLOYER_HISTORY_COST)(({ caller, cost, pay }) =>
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis
             const records = (yield* launches.launchesOf(wallet)).map((launch) => launchRecordOf(launch, now))
@@ -31,7 +31,7 @@ export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers)
                 launches: page.launches,
                 page: { limit: urlParams.limit, nextCursor: page.nextCursor }
               },
-              meta: yield* metaOf({ scope: caller.scope, standing, cost, now, contractVersion: DEPLOYER_CONTRACT_VERSION })
+              meta: yield* metaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: DEPLOYER_CONTRACT_VERSION })
             }
           })
         )

@@ -15,7 +15,7 @@ export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
     return handlers.handle("risk", ({ payload }) =>
       Effect.gen(function*() {
         const address = yield* parseAddress(payload.address)
-        return yield* metered(TOKEN_RISK_COST)(({ caller, cost, standing }) =>
+        return yield* metered(TOKEN_RISK_COST)(({ caller, cost, pay }) =>
           Effect.gen(function*() {
             const scan = yield* scans.latest(address)
             if (Option.isNone(scan)) return yield* notScanned(address)
@@ -23,7 +23,7 @@ export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
             return {
               data: tokenRiskPacketOf(scan.value.evidence, now),
               meta: {
-                ...(yield* metaOf({ scope: caller.scope, standing, cost, now, contractVersion: TOKEN_CONTRACT_VERSION })),
+                ...(yield* metaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: TOKEN_CONTRACT_VERSION })),
                 cacheMode: "latest_cached_scan" as const
               }
             }

@@ -13,11 +13,11 @@ export const WalletHttp = HttpApiBuilder.group(RiskApi, "wallet", (handlers) =>
     return handlers.handle("risk", ({ payload }) =>
       Effect.gen(function*() {
         const wallet = yield* parseAddress(payload.walletAddress)
-        return yield* metered(WALLET_RISK_COST)(({ caller, cost, standing }) =>
+        return yield* metered(WALLET_RISK_COST)(({ caller, cost, pay }) =>
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis
             const data = yield* wallets.packet(wallet, now)
-            return { data, meta: yield* metaOf({ scope: caller.scope, standing, cost, now, contractVersion: WALLET_CONTRACT_VERSION }) }
+            return { data, meta: yield* metaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: WALLET_CONTRACT_VERSION }) }
           })
         )
       }))

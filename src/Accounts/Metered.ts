@@ -1,12 +1,13 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Option, Runtime } from "effect"
+import { RequestLifecycle } from "../Domain/Request.ts"
 import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import type { Scope } from "../Domain/Scope.ts"
 import type { Caller } from "./Accounts.ts"
 import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
 import { Transactions } from "../Sql/Transactions.ts"
-import { type ChargeOutcome, Quota, refusal, type Reservation, type Standing } from "./Quota.ts"
+import { type ChargeOutcome, type HeldCharge, Quota, refusal, type Standing } from "./Quota.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
 /** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
@@ -93,34 +94,44 @@ export const metered = (cost: number) =>
     const quota = yield* Quota
     const known = knownRefusal(caller, cost, Date.now())
     if (known !== undefined) return yield* refuse(known)
-    let paid: Standing | undefined
-    let reservation: Reservation | undefined
+    // Behind the Bun server the charge's transaction stays open until the answer has been written
+    // (RequestLifecycle); elsewhere (tests, in-process callers) it commits as the call succeeds.
+    const settlement = Option.getOrUndefined(yield* Effect.serviceOption(RequestLifecycle))
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    let held: { readonly charge: HeldCharge; readonly standing: Standing } | undefined
     let refused = false
     const pay: ReadCharge["pay"] = Effect.suspend(() => {
-      if (paid !== undefined) return Effect.succeed(paid)
-      return Effect.flatMap(quota.charge(caller, cost), (outcome) => {
-        if (outcome._tag === "Refused") {
+      if (held !== undefined) return Effect.succeed(held.standing)
+      const charging = settlement === undefined
+        ? Effect.map(quota.charge(caller, cost), (outcome): HeldCharge => ({
+          outcome,
+          commit: Effect.void,
+          rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void
+        }))
+        : quota.chargeHeld(caller, cost)
+      return Effect.flatMap(charging, (charge) => {
+        if (charge.outcome._tag === "Refused") {
           refused = true
-          remember(caller, outcome.standing, Date.now())
-          return refuse(outcome)
+          remember(caller, charge.outcome.standing, Date.now())
+          return refuse(charge.outcome)
         }
-        paid = outcome.standing
-        reservation = outcome.reservation
-        return Effect.succeed(outcome.standing)
+        held = { charge, standing: charge.outcome.standing }
+        return Effect.succeed(charge.outcome.standing)
       })
     })
     return yield* handler({ caller, cost, pay }).pipe(
       Effect.tap(() => pay),
       Effect.onExit((exit) => {
-        if (Exit.isSuccess(exit)) return announce(paid!)
+        if (Exit.isSuccess(exit)) {
+          const { charge, standing } = held!
+          settlement?.defer((answered) => runFork(answered ? charge.commit : charge.rollback))
+          return announce(standing)
+        }
         if (refused) return Effect.void
         // Failed after paying (it built its answer, then something else failed): the charge goes back.
-        if (paid !== undefined && reservation !== undefined) {
-          const standing = paid
-          return quota.refund(reservation).pipe(
-            Effect.zipRight(announce(refunded(standing, cost))),
-            Effect.catchAllCause((cause) => Effect.logError("quota refund failed", cause))
-          )
+        if (held !== undefined) {
+          const { charge, standing } = held
+          return Effect.zipRight(charge.rollback, announce(refunded(standing, cost)))
         }
         // Failed before paying: nothing to charge; the call counts toward the minute limit.
         return quota.charge(caller, 0).pipe(

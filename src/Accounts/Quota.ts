@@ -1,5 +1,6 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "@effect/sql"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { repository } from "../Sql/Unavailable.ts"
 import type { Caller } from "./Accounts.ts"
 import { QuotaExceeded, RateLimited } from "./Errors.ts"
@@ -12,6 +13,13 @@ export interface Reservation {
   readonly accountId: string
   readonly period: string
   readonly cost: number
+}
+
+/** A charge made inside an open transaction: it counts once `commit` runs, and not at all after `rollback`. */
+export interface HeldCharge {
+  readonly outcome: ChargeOutcome
+  readonly commit: Effect.Effect<void>
+  readonly rollback: Effect.Effect<void>
 }
 
 export type ChargeOutcome =
@@ -46,8 +54,7 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    return repository({
-      charge: (caller: Caller, cost: number) =>
+    const charge = (caller: Caller, cost: number) =>
         sql<ChargeRow>`
           with clock as (
             select date_trunc('minute', now()) as minute,
@@ -94,7 +101,43 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
               ? { _tag: "Refused", standing, error: refusal(standing, row!.rate_count !== null) }
               : { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: row!.period, cost } }
           })
-        ),
+        )
+    // The same statement in a transaction left open on a connection of its own until the caller settles it.
+    // Refusals roll back at once. The connection goes back to the pool when the transaction ends, whatever
+    // happens (interruption included).
+    const chargeHeld = (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const scope = yield* Scope.make()
+          const end = (statement: string) =>
+            (connection: Connection) =>
+              connection.executeUnprepared(statement, [], undefined).pipe(
+                Effect.asVoid,
+                Effect.catchAllCause((cause) => Effect.logWarning(`quota ${statement.toLowerCase()} failed`, cause)),
+                Effect.ensuring(Scope.close(scope, Exit.void))
+              )
+          const held = restore(Effect.gen(function*() {
+            const connection = yield* Scope.extend(sql.reserve, scope)
+            yield* connection.executeUnprepared("BEGIN", [], undefined)
+            const outcome = yield* charge(caller, cost).pipe(Effect.provideService(SqlClient.TransactionConnection, [connection, 0]))
+            return { connection, outcome }
+          }))
+          const exit = yield* Effect.exit(held)
+          if (Exit.isFailure(exit)) {
+            yield* Scope.close(scope, Exit.void)
+            return yield* Effect.failCause(exit.cause)
+          }
+          const { connection, outcome } = exit.value
+          if (outcome._tag === "Refused") {
+            yield* end("ROLLBACK")(connection)
+            return { outcome, commit: Effect.void, rollback: Effect.void }
+          }
+          return { outcome, commit: end("COMMIT")(connection), rollback: end("ROLLBACK")(connection) }
+        })
+      )
+    return repository({
+      charge,
+      chargeHeld,
       /** Cost units used by the account in the current month (UTC). */
       usedThisMonth: (accountId: string) =>
         sql<{ period: string; used: string | null }>`
@@ -126,8 +169,7 @@ const monthWindow = (now: number) => {
 export const QuotaMemory = Layer.sync(Quota, () => {
   const windows = new Map<string, { start: number; count: number }>()
   const usage = new Map<string, number>()
-  return Quota.make({
-    charge: (caller, cost) =>
+  const charge = (caller: Caller, cost: number) =>
       Effect.sync((): ChargeOutcome => {
         const now = Date.now()
         const { monthlyQuota, requestsPerMinute } = caller.limits
@@ -150,16 +192,26 @@ export const QuotaMemory = Layer.sync(Quota, () => {
         return quotaAdmitted
           ? { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: month.period, cost } }
           : { _tag: "Refused", standing, error: refusal(standing, rateAdmitted) }
-      }),
+      })
+  const refund = (reservation: Reservation) =>
+    Effect.sync(() => {
+      const key = `${reservation.accountId}/${reservation.period}`
+      usage.set(key, Math.max(0, (usage.get(key) ?? 0) - reservation.cost))
+    })
+  return Quota.make({
+    charge,
+    // Charged at once; a rollback gives the units back.
+    chargeHeld: (caller, cost) =>
+      Effect.map(charge(caller, cost), (outcome) => ({
+        outcome,
+        commit: Effect.void,
+        rollback: outcome._tag === "Charged" ? refund(outcome.reservation) : Effect.void
+      })),
     usedThisMonth: (accountId) =>
       Effect.sync(() => {
         const { period } = monthWindow(Date.now())
         return { period, used: usage.get(`${accountId}/${period}`) ?? 0 }
       }),
-    refund: (reservation) =>
-      Effect.sync(() => {
-        const key = `${reservation.accountId}/${reservation.period}`
-        usage.set(key, Math.max(0, (usage.get(key) ?? 0) - reservation.cost))
-      })
+    refund
   })
 })

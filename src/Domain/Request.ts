@@ -19,6 +19,20 @@ export const currentRequestId = FiberRef.get(CurrentRequestId)
 /** The peer address of the connection, provided per request by the Bun server (Http/Server.ts). */
 export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, string>() {}
 
+/**
+ * The request as the Bun server sees it (Http/Server.ts provides it per request):
+ * - `late()`: the deadline has passed and the client was answered 503. Work is not interrupted at the
+ *   deadline (an interrupted database call can hold its connection and its locks for seconds); a
+ *   transaction checks `late()` before it commits and rolls back instead.
+ * - `defer(settle)`: `settle` runs once, after the handler's answer went out (`true`), or when it never
+ *   will (`false`: the deadline answered instead, or the handler failed). A keyed read's charge commits
+ *   there, so a process killed before its answer was written has charged nothing.
+ */
+export class RequestLifecycle extends Context.Tag("RequestLifecycle")<RequestLifecycle, {
+  readonly late: () => boolean
+  readonly defer: (settle: (answered: boolean) => void) => void
+}>() {}
+
 /** The exact media type the API takes: `application/json`, with at most a UTF-8 charset parameter. */
 export const isJsonMediaType = (contentType: string): boolean => {
   const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase())

@@ -2,7 +2,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
 import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
-import { ClientAddress, requestIdFrom } from "../Domain/Request.ts"
+import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
 import { countRequest, requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
 import { makeFastPath } from "../RiskCheck/FastPath.ts"
@@ -188,13 +188,27 @@ export const makeServerFetch = (
       const declared = Number(request.headers.get("content-length") ?? 0)
       return declared > config.maxBodyBytes ? tooLarge(request, declared) : undefined
     }
-    // At the deadline the HttpApi request is interrupted (HttpApp interrupts its fiber when the request's
-    // signal aborts, as it does when the client goes away): a write past the deadline rolls back with its
-    // charge instead of committing behind the 503 that told the client to retry.
+    // At the deadline the client gets the 503 and the request is marked late, not interrupted: an
+    // interrupted database call can hold its pooled connection and its row locks for seconds (the
+    // driver's cancel needs a free connection), so work runs to its own bounds (statement timeouts) and a
+    // transaction of a late request rolls back instead of committing behind the 503 (Sql/Transactions.ts).
+    // The client going away does not interrupt it either, for the same reason. Work deferred until the
+    // answer is written (a keyed read's charge commits there) runs on the next turn of the event loop,
+    // after Bun has written the response; if the deadline answered instead, or the handler failed, it is
+    // told so and rolls back.
     const slow = (request: Request, peer: string) => {
-      const deadline = new AbortController()
-      const bounded = new Request(request, { signal: AbortSignal.any([request.signal, deadline.signal]) })
-      return withinDeadline(handler(bounded, Context.make(ClientAddress, peer)), request, config.requestTimeoutMs, () => deadline.abort())
+      const detached = new Request(request, { signal: new AbortController().signal })
+      const deferred: Array<(answered: boolean) => void> = []
+      let late = false
+      const settle = (answered: boolean) => setImmediate(() => {
+        for (const work of deferred.splice(0)) work(answered)
+      })
+      const lifecycle = { late: () => late, defer: (work: (answered: boolean) => void) => void deferred.push(work) }
+      const answer = handler(detached, Context.make(ClientAddress, peer).pipe(Context.add(RequestLifecycle, lifecycle)))
+      answer.then(() => settle(!late), () => settle(false))
+      return withinDeadline(answer, request, config.requestTimeoutMs, () => {
+        late = true
+      })
     }
     const fast = options.fastPath
       ? makeFastPath({

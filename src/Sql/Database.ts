@@ -16,10 +16,16 @@ const clientOptions = (settings: Settings) => ({
 
 // The server's bound on every statement, on both sides: node-postgres's query_timeout fails a query the
 // database has not answered in time (a silent network included; the pool's connectionTimeoutMillis does the
-// same for a connection), and the session's statement_timeout makes PostgreSQL stop it too.
+// same for a connection), and the session's statement_timeout makes PostgreSQL stop it too. A transaction
+// left idle (a bug, a stalled process) is ended by PostgreSQL after the same bound plus a second, so it
+// cannot hold an account's quota row, and every keyed call of that account, for longer.
 const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: number) => {
   const parsed = new URL(Redacted.value(url))
-  const options = [parsed.searchParams.get("options"), `-c statement_timeout=${milliseconds}`].filter(Boolean).join(" ")
+  const options = [
+    parsed.searchParams.get("options"),
+    `-c statement_timeout=${milliseconds}`,
+    `-c idle_in_transaction_session_timeout=${milliseconds + 1000}`
+  ].filter(Boolean).join(" ")
   parsed.searchParams.set("options", options)
   parsed.searchParams.set("query_timeout", String(milliseconds))
   return Redacted.make(parsed.toString())

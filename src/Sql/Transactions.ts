@@ -1,6 +1,7 @@
 import { SqlClient, SqlError } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import { Effect, Layer, Option } from "effect"
+import { ServiceUnavailable } from "../Domain/Errors.ts"
+import { RequestLifecycle } from "../Domain/Request.ts"
 import { sqlFailure } from "./Unavailable.ts"
 
 /**
@@ -12,12 +13,18 @@ export class Transactions extends Effect.Service<Transactions>()("Transactions",
     run: <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
       // The work's own calls went through their repositories' edge; what is left is BEGIN and COMMIT.
       Effect.catchIf(
-        sql.withTransaction(work),
+        sql.withTransaction(Effect.flatMap(work, (result) => Effect.map(answeredInTime, () => result))),
         (error): error is SqlError.SqlError => error instanceof SqlError.SqlError,
         sqlFailure
       )
   }))
 }) {}
+
+// A request whose deadline passed was answered 503 ("retry"): its work must not commit behind that answer.
+const answeredInTime = Effect.flatMap(Effect.serviceOption(RequestLifecycle), (lifecycle) =>
+  Option.isSome(lifecycle) && lifecycle.value.late()
+    ? Effect.fail(new ServiceUnavailable({ message: "The request's deadline passed before it could commit; retry." }))
+    : Effect.void)
 
 /** No database: the work runs as it is (in-memory services have nothing to roll back). */
 export const TransactionsNone = Layer.succeed(Transactions, Transactions.make({ run: (work) => work }))

@@ -94,7 +94,9 @@ describe(`the request deadline on ${databaseKind}`, () => {
         fetch(`${hurried.url}/api/v1/decision/set-watch`, { method: "POST", headers, body }).then((response) => response.status)))
       await Bun.sleep(1_000) // whatever still ran behind a 503 has ended
       const listed = await fetch(`${hurried.url}/api/v1/decision/watches`, { headers: { authorization: `Bearer ${key}` } })
-      const stored = ((await listed.json()) as { data: Array<unknown> }).data.length
+      const listing = (await listed.json()) as { data: Array<unknown> }
+      if (listing.data === undefined) throw new Error(`listing answered ${listed.status}: ${JSON.stringify(listing)}`)
+      const stored = listing.data.length
       const usage = (await runCli(["accounts", "usage", accountId], deployment.env)).stdout
       const charged = Number(/: (\d+) of/.exec(usage)?.[1])
       const acknowledged = statuses.filter((status) => status === 201).length

@@ -117,7 +117,7 @@ describe(`GET /api/risk-check/{address} on ${databaseKind}`, () => {
 
   test("an invalid address is 400 invalid_address naming the value", async () => {
     // "0" is not a base58 digit: an address with one more valid digit can still decode to 32 bytes.
-    for (const bad of ["abc", "0".repeat(44), "I".repeat(40), `${newAddress()}0`, `${newAddress()}${newAddress()}`]) {
+    for (const bad of ["abc", "0".repeat(44), "I".repeat(40), `${newAddress()}0`]) {
       const failure = await checkFailure(bad)
       expect(failure._tag).toBe("InvalidAddress")
       expect(failure.message).toContain(bad)

@@ -9,6 +9,7 @@ import { SystemApi } from "./System/Api.ts"
 import { TokenApi } from "./TokenRisk/Api.ts"
 import { WalletApi } from "./Wallet/Api.ts"
 import { WatchApi } from "./Watches/Api.ts"
+import { WebhookApi } from "./Webhooks/Api.ts"
 
 export const API_VERSION = "0.1.0"
 
@@ -30,7 +31,7 @@ const scopesOf = (groups: ReadonlyArray<Group>): ReadonlyMap<string, Scope> => {
   return scopes
 }
 
-const scopes = scopesOf([TokenApi, WalletApi, DeployerApi, DecisionApi, WatchApi])
+const scopes = scopesOf([TokenApi, WalletApi, DeployerApi, DecisionApi, WatchApi, WebhookApi])
 
 export class RiskApi extends HttpApi.make("risk")
   .add(SystemApi)
@@ -40,6 +41,7 @@ export class RiskApi extends HttpApi.make("risk")
   .add(DeployerApi)
   .add(DecisionApi)
   .add(WatchApi)
+  .add(WebhookApi)
   .addError(envelope(InternalError))
   .addError(envelope(ServiceUnavailable))
   .annotate(OpenApi.Title, "Solana Risk Evidence API")

@@ -38,6 +38,9 @@ export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", k
 export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {
   static readonly scope: Scope = "deployer:history:read"
 }
+export class WebhookAuth extends HttpApiMiddleware.Tag<WebhookAuth>()("WebhookAuth", keyed) {
+  static readonly scope: Scope = "webhook:write"
+}
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
 export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {

@@ -3,7 +3,7 @@ import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { ClientAddress, CurrentAccountId } from "../Domain/Request.ts"
 import type { Scope } from "../Domain/Scope.ts"
 import { Accounts, type Caller } from "./Accounts.ts"
-import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth, WatchAuth } from "./Auth.ts"
+import { DeployerHistoryAuth, PublicAccess, TokenRiskAuth, WalletRiskAuth, WatchAuth, WebhookAuth } from "./Auth.ts"
 import { Forbidden, Unauthorized } from "./Errors.ts"
 import { announce } from "./Metered.ts"
 import { admitPublic, PublicTraffic, publicRateLimited, publicStandingOf } from "./PublicTraffic.ts"
@@ -36,6 +36,7 @@ export const TokenRiskAuthLive = Layer.effect(TokenRiskAuth, keyAuth(TokenRiskAu
 export const WalletRiskAuthLive = Layer.effect(WalletRiskAuth, keyAuth(WalletRiskAuth.scope))
 export const WatchAuthLive = Layer.effect(WatchAuth, keyAuth(WatchAuth.scope))
 export const DeployerHistoryAuthLive = Layer.effect(DeployerHistoryAuth, keyAuth(DeployerHistoryAuth.scope))
+export const WebhookAuthLive = Layer.effect(WebhookAuth, keyAuth(WebhookAuth.scope))
 
 /** The public routes' admission (RiskCheck/FastPath.ts admits the same way, with admitPublic). */
 export const PublicAccessLive = Layer.effect(

@@ -1,5 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Data, Effect, Layer, Option } from "effect"
+import { Console, Context, Data, Effect, Layer, Option } from "effect"
 import { Accounts } from "../Accounts/Accounts.ts"
 import { Quota } from "../Accounts/Quota.ts"
 import { MIN_DEMO_TOKENS } from "../Demo/generate.ts"
@@ -16,6 +16,8 @@ import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { databaseLayer, DatabaseLive } from "../Sql/Database.ts"
 import { VERSION } from "../System/Version.ts"
 import { WalletRepo } from "../Wallet/WalletRepo.ts"
+import { runWebhookBackground } from "../Webhooks/Background.ts"
+import { WebhookSettings } from "../Webhooks/Config.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 import { scanCommand, scannerCommand } from "./ScannerCommands.ts"
 import { mcpCommand } from "./McpCommand.ts"
@@ -35,6 +37,8 @@ const serve = Command.make("serve", {}, () =>
   Effect.gen(function*() {
     const services = yield* Layer.build(ServeServices)
     yield* serveApi(services, ServerLoggingLive)
+    // Watch alerts: every server evaluates new scans and delivers webhooks (any number of processes share the work).
+    yield* runWebhookBackground(Context.get(services, WebhookSettings)).pipe(Effect.provide(Layer.succeedContext(services)))
     // One process serves a laptop: with SOLANA_RPC_URL set, the scanner runs beside the server.
     const scanner = yield* ScannerConfig
     if (endpointsOf(scanner).length > 0) {

@@ -7,7 +7,8 @@ import {
   PublicAccessLive,
   TokenRiskAuthLive,
   WalletRiskAuthLive,
-  WatchAuthLive
+  WatchAuthLive,
+  WebhookAuthLive
 } from "../Accounts/AuthLive.ts"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
 import { Quota } from "../Accounts/Quota.ts"
@@ -29,12 +30,15 @@ import { WalletHttp } from "../Wallet/Http.ts"
 import { WalletRisk } from "../Wallet/WalletRisk.ts"
 import { WatchHttp } from "../Watches/Http.ts"
 import { WatchesRepo } from "../Watches/WatchesRepo.ts"
+import { WebhookSettings } from "../Webhooks/Config.ts"
+import { WebhookEndpointsRepo } from "../Webhooks/EndpointsRepo.ts"
+import { WebhookHttp } from "../Webhooks/Http.ts"
 import { ApiMiddlewareLive } from "./Middleware.ts"
 
 /** Each group's handlers and middleware: the API as a table of contents. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
-  Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp]),
-  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, PublicAccessLive])
+  Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp, WebhookHttp]),
+  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, WebhookAuthLive, PublicAccessLive])
 )
 
 /**
@@ -53,6 +57,8 @@ export const ServicesLive = Layer.mergeAll(
   WalletRisk.Default,
   LaunchesRepo.Default,
   WatchesRepo.Default,
+  WebhookEndpointsRepo.Default,
+  WebhookSettings.Live,
   Health.Default,
   Transactions.Default
 )

@@ -8,6 +8,7 @@ import wallets from "../../sql/0003_wallets.sql" with { type: "text" }
 import watches from "../../sql/0004_watches.sql" with { type: "text" }
 import scanner from "../../sql/0005_scanner.sql" with { type: "text" }
 import listings from "../../sql/0006_listings.sql" with { type: "text" }
+import webhooks from "../../sql/0007_webhooks.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -16,7 +17,8 @@ const migrations: Record<string, string> = {
   "0003_wallets": wallets,
   "0004_watches": watches,
   "0005_scanner": scanner,
-  "0006_listings": listings
+  "0006_listings": listings,
+  "0007_webhooks": webhooks
 }
 
 const run = (text: string) =>

@@ -47,6 +47,14 @@ const messageOf = (code: string, scope: Scope | undefined): string => {
       return "No watch 2afee1b5-c793-4939-822e-72d8ea077378 for this account."
     case "watch_limit_reached":
       return "At most 100 unexpired watches per account."
+    case "webhook_not_found":
+      return "No webhook endpoint 7c0e6f5a-2b1d-4c8e-9f3a-5d6b7e8f9a01 for this account."
+    case "webhook_event_not_found":
+      return "No event 1f6b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d for webhook endpoint 7c0e6f5a-2b1d-4c8e-9f3a-5d6b7e8f9a01."
+    case "webhook_url_refused":
+      return "url: 10.0.0.7 is a private address (10.0.0.0/8)."
+    case "webhook_limit_reached":
+      return "At most 10 webhook endpoints per account."
     case "rate_limited":
       return "More than 30 requests this minute; retry in 41 s."
     case "quota_exceeded":

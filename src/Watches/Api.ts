@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { WatchAuth } from "../Accounts/Auth.ts"
 import { meteredErrors, RateLimited } from "../Accounts/Errors.ts"
 import { envelope, InvalidAddress, InvalidRequest, jsonBodyErrors } from "../Domain/Errors.ts"
+import { WebhookNotFound } from "../Webhooks/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
 import { SetWatchRequest, WatchDeletedResponse, WatchListResponse, WatchResponse } from "./Schemas.ts"
 
@@ -23,6 +24,7 @@ const setWatch = HttpApiEndpoint.post("setWatch", "/api/v1/decision/set-watch")
   .addSuccess(WatchResponse, { status: 201 })
   .addError(envelope(InvalidAddress))
   .addError(envelope(WatchLimitReached))
+  .addError(envelope(WebhookNotFound))
   .pipe(jsonBodyErrors)
   .pipe(meteredErrors)
   .annotate(OpenApi.Summary, "Store a watch contract")
@@ -30,7 +32,9 @@ const setWatch = HttpApiEndpoint.post("setWatch", "/api/v1/decision/set-watch")
     OpenApi.Description,
     `Scope \`watch:write\`. Cost ${SET_WATCH_COST} unit. Stores invalidation rules (metric, comparison, threshold) ` +
       "for a mint with a time to live and poll guidance. It only stores the contract: no scan is triggered and no " +
-      `dashboard watchlist is created. At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
+      `dashboard watchlist is created. At most ${MAX_ACTIVE_WATCHES} unexpired watches per account. With \`notify\` ` +
+      "(true, or a webhook endpoint id of the account: else 404 webhook_not_found), each new scan of the mint is " +
+      "evaluated against the rules and every rule that starts or stops holding is sent as a signed webhook event."
   )
 
 const listWatches = HttpApiEndpoint.get("listWatches", "/api/v1/decision/watches")

@@ -7,6 +7,8 @@ import { RiskApi } from "../Api.ts"
 import { WATCH_METRICS, type WatchRule } from "../Decision/index.ts"
 import { parseAddress } from "../Domain/Address.ts"
 import { MAX_ACTIVE_WATCHES, SET_WATCH_COST, WATCH_CONTRACT_VERSION, WATCH_READ_COST } from "./Api.ts"
+import { WebhookEndpointsRepo } from "../Webhooks/EndpointsRepo.ts"
+import { WebhookNotFound } from "../Webhooks/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
 import { ownedWatch, type Watch, WatchesRepo } from "./WatchesRepo.ts"
 
@@ -27,12 +29,14 @@ const recordOf = (watch: Watch) => ({
   created_at: watch.createdAt,
   expires_at: watch.expiresAt,
   next_check_at: new Date(Date.parse(watch.createdAt) + watch.pollSeconds * 1000).toISOString(),
+  notify: watch.notify,
   stored_only: true as const
 })
 
 export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
   Effect.gen(function*() {
     const watches = yield* WatchesRepo
+    const endpoints = yield* WebhookEndpointsRepo
     const metaOfCall = ({ caller, cost, standing }: Charge) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         metaOf({ scope: caller.scope, standing, cost, now, contractVersion: WATCH_CONTRACT_VERSION }))
@@ -45,6 +49,12 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
       .handle("setWatch", ({ payload }) =>
         Effect.gen(function*() {
           const mint = yield* parseAddress(payload.mint)
+          if (typeof payload.notify === "string") {
+            const caller = yield* CurrentCaller
+            if (Option.isNone(yield* endpoints.find(caller.accountId, payload.notify))) {
+              return yield* new WebhookNotFound({ message: `notify: no webhook endpoint ${payload.notify} for this account.` })
+            }
+          }
           // The cap, the insert and the charge commit together: concurrent calls cannot pass the cap, and a
           // call is charged exactly when its watch is stored.
           return yield* meteredWrite(SET_WATCH_COST)((charge) =>
@@ -54,7 +64,8 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
                 label: payload.label ?? null,
                 rules: normalise(payload.rules),
                 pollSeconds: payload.pollSeconds,
-                ttlSeconds: payload.ttlSeconds
+                ttlSeconds: payload.ttlSeconds,
+                notify: typeof payload.notify === "string" ? payload.notify.toLowerCase() : payload.notify ?? false
               }, MAX_ACTIVE_WATCHES)
               if (Option.isNone(created)) {
                 return yield* new WatchLimitReached({ message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.` })

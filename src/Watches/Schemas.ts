@@ -11,6 +11,16 @@ const storable = (text: string) =>
   !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text) ||
   "must not contain a NUL character or an unpaired surrogate"
 
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
+/** Alerts of a watch: every endpoint of the account (true), one endpoint (its id) or none (false). */
+export const Notify = Schema.Union(
+  Schema.Boolean,
+  Schema.String.pipe(Schema.pattern(UUID, { message: () => "notify: true, false or a webhook endpoint id (uuid)" })).annotations({
+    jsonSchema: { type: "string", format: "uuid", pattern: UUID.source, maxLength: 36 }
+  })
+)
+
 export const WatchRuleSchema = Schema.Struct({
   metric: Schema.Literal(...WATCH_METRICS).annotations({ description: "docs/decision-engine.md defines each metric." }),
   comparison: Schema.Literal(...WATCH_COMPARISONS),
@@ -31,7 +41,11 @@ export const SetWatchRequest = Schema.Struct({
   }),
   label: Schema.optional(
     Schema.String.pipe(Schema.maxLength(100), Schema.filter(storable)).annotations({ jsonSchema: { pattern: "^[^\\u0000]*$" } })
-  ).annotations({ description: "Your name for the watch, up to 100 characters." })
+  ).annotations({ description: "Your name for the watch, up to 100 characters." }),
+  notify: Schema.optional(Notify).annotations({
+    description: "Webhook alerts when a new scan makes a rule hold (watch.triggered) or stop holding (watch.cleared): " +
+      "true for every webhook endpoint of the account, an endpoint id for that one, false (default) for none."
+  })
 }).annotations({ identifier: "SetWatchRequest", ...strict })
 
 export const WatchRecord = Schema.Struct({
@@ -43,6 +57,7 @@ export const WatchRecord = Schema.Struct({
   created_at: Schema.String,
   expires_at: Schema.String,
   next_check_at: Schema.String.annotations({ description: "created_at + poll_seconds: when to call monitor-position." }),
+  notify: Notify.annotations({ description: "Webhook alerts: true (every endpoint of the account), an endpoint id, or false." }),
   stored_only: Schema.Literal(true).annotations({
     description: "A watch is a stored contract: it triggers no scan and creates no dashboard list."
   })

@@ -13,6 +13,8 @@ export interface Watch {
   readonly pollSeconds: number
   readonly createdAt: string
   readonly expiresAt: string
+  /** Webhook alerts: every endpoint of the account (true), one endpoint (its id) or none (false). */
+  readonly notify: boolean | string
 }
 
 export interface NewWatch {
@@ -21,6 +23,7 @@ export interface NewWatch {
   readonly rules: ReadonlyArray<WatchRule>
   readonly pollSeconds: number
   readonly ttlSeconds: number
+  readonly notify: boolean | string
 }
 
 interface Row {
@@ -32,6 +35,8 @@ interface Row {
   readonly poll_seconds: number
   readonly created_at: Date
   readonly expires_at: Date
+  readonly notify: boolean
+  readonly notify_endpoint_id: string | null
 }
 
 const toWatch = (row: Row): Watch => ({
@@ -42,7 +47,8 @@ const toWatch = (row: Row): Watch => ({
   rules: row.rules,
   pollSeconds: Number(row.poll_seconds),
   createdAt: new Date(row.created_at).toISOString(),
-  expiresAt: new Date(row.expires_at).toISOString()
+  expiresAt: new Date(row.expires_at).toISOString(),
+  notify: row.notify ? (row.notify_endpoint_id ?? true) : false
 })
 
 const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
@@ -64,9 +70,10 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
             select count(*) from watches where account_id = ${accountId} and expires_at > now()`
           if (Number(active?.count ?? 0) >= limit) return Option.none<Watch>()
           const rows = yield* sql<Row>`
-            insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at)
+            insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at, notify, notify_endpoint_id)
             values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
-              ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}))
+              ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}), ${watch.notify !== false},
+              ${typeof watch.notify === "string" ? watch.notify : null}::uuid)
             returning *`
           return Option.some(toWatch(rows[0]!))
         })),
@@ -117,7 +124,8 @@ export const WatchesMemory = Layer.sync(WatchesRepo, () => {
           rules: watch.rules,
           pollSeconds: watch.pollSeconds,
           createdAt: new Date(now).toISOString(),
-          expiresAt: new Date(now + watch.ttlSeconds * 1000).toISOString()
+          expiresAt: new Date(now + watch.ttlSeconds * 1000).toISOString(),
+          notify: watch.notify
         }
         watches.set(created.id, created)
         return Option.some(created)

@@ -25,7 +25,7 @@ const mints = Array.from({ length: 5 }, () => newAddress())
 await run(ScansRepo.record(mints.map((mint) => decodeScan(cleanScan(mint)))))
 const key = await run(Effect.gen(function*() {
   const account = yield* Accounts.create("fuzz", { plan: "enterprise", monthlyQuota: 100_000_000, requestsPerMinute: 1_000_000 })
-  return (yield* Accounts.createKey(account.id, ["token:risk:read", "wallet:risk:read", "deployer:history:read", "watch:write"], null)).key
+  return (yield* Accounts.createKey(account.id, ["token:risk:read", "wallet:risk:read", "deployer:history:read", "watch:write", "webhook:write"], null)).key
 }))
 
 type Json = Record<string, unknown>

@@ -11,6 +11,8 @@ import { Health, HealthAlwaysReady } from "../../src/System/Health.ts"
 import { WalletRepo, WalletRepoEmpty } from "../../src/Wallet/WalletRepo.ts"
 import { WalletRisk } from "../../src/Wallet/WalletRisk.ts"
 import { WatchesMemory, WatchesRepo } from "../../src/Watches/WatchesRepo.ts"
+import { WebhookSettings } from "../../src/Webhooks/Config.ts"
+import { WebhookEndpointsNone, WebhookEndpointsRepo } from "../../src/Webhooks/EndpointsRepo.ts"
 import { TestDatabase } from "./database.ts"
 
 // The test layers of the app's services: a new service is one edit here.
@@ -35,6 +37,8 @@ export const sqlServices = (options: ServiceOptions = {}) =>
     WalletRisk.Default,
     LaunchesRepo.Default,
     WatchesRepo.Default,
+    WebhookEndpointsRepo.Default,
+    WebhookSettings.Live,
     Health.Default,
     Transactions.Default
   ).pipe(Layer.provide(ScansRepo.Default), Layer.provideMerge(TestDatabase))
@@ -58,6 +62,8 @@ export const memoryServices = (replaced: {
     WalletRisk.DefaultWithoutDependencies.pipe(Layer.provide([WalletRepoEmpty, LaunchesEmpty])),
     LaunchesEmpty,
     WatchesMemory,
+    WebhookEndpointsNone,
+    WebhookSettings.Live,
     TransactionsNone,
     replaced.health ?? HealthAlwaysReady
   ).pipe(Layer.provideMerge(replaced.scans ?? ScansRepoMemory))

@@ -21,7 +21,7 @@ export const WebhookConfig = Config.all({
   allowLoopback: Config.boolean("WEBHOOK_ALLOW_LOOPBACK").pipe(Config.withDefault(false)),
   endpointsPerAccount: bounded("WEBHOOK_ENDPOINTS_PER_ACCOUNT", 1, 1_000, 10),
   timeoutMs: bounded("WEBHOOK_TIMEOUT_MS", 100, 60_000, 5_000),
-  maxAttempts: bounded("WEBHOOK_MAX_ATTEMPTS", 1, 50, 13),
+  maxAttempts: bounded("WEBHOOK_MAX_ATTEMPTS", 1, 50, 12),
   retryBaseMs: bounded("WEBHOOK_RETRY_BASE_MS", 10, 3_600_000, 5_000),
   retryMaxMs: bounded("WEBHOOK_RETRY_MAX_MS", 10, 86_400_000, 6 * 3_600_000),
   workers: bounded("WEBHOOK_WORKERS", 0, 64, 4),
@@ -38,7 +38,7 @@ export class WebhookSettings extends Context.Tag("WebhookSettings")<WebhookSetti
 
 /**
  * The wait after failed attempt `attempt` (1-based): base × 3^(attempt-1), at most the cap, ±20% jitter.
- * With the defaults, 13 attempts span about 23 hours.
+ * With the defaults, 12 attempts span about 22.6 hours (5 s, 15 s, 45 s, ... then 6 h waits).
  */
 export const retryDelayMs = (config: Pick<WebhookConfig, "retryBaseMs" | "retryMaxMs">, attempt: number, random = Math.random()): number =>
   Math.round(Math.min(config.retryBaseMs * 3 ** (attempt - 1), config.retryMaxMs) * (0.8 + 0.4 * random))

@@ -28,6 +28,7 @@ export {
 export { BatchTooLarge } from "../RiskCheck/Errors.ts"
 export { NotScanned } from "../Scans/Errors.ts"
 export { WatchLimitReached, WatchNotFound } from "../Watches/Errors.ts"
+export { WebhookEventNotFound, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused } from "../Webhooks/Errors.ts"
 
 /** What the error envelope says besides the message, kept on every typed API error. */
 export interface ErrorEnvelope {
@@ -46,6 +47,7 @@ export type WithEnvelope<E> = E extends ParseResult.ParseError | HttpClientError
 interface Defaulted {
   readonly history: { readonly urlParams: "limit" }
   readonly setWatch: { readonly payload: "ttlSeconds" | "pollSeconds" }
+  readonly listWebhookDeliveries: { readonly urlParams: "limit" }
 }
 
 type DefaultedKeys<Name, Part extends string> = Name extends keyof Defaulted

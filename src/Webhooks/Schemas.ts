@@ -1,7 +1,9 @@
 import { Schema } from "effect"
 import { Meta } from "../Accounts/Meta.ts"
 import { WatchRuleSchema } from "../Watches/Schemas.ts"
-import { MAX_URL_LENGTH } from "./UrlGuard.ts"
+
+/** The longest webhook URL accepted (UrlGuard.ts checks it again before every delivery). */
+export const MAX_URL_LENGTH = 2048
 
 const Int = Schema.Number.pipe(Schema.int())
 const strict = { parseOptions: { onExcessProperty: "error" } } as const

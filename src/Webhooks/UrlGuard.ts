@@ -1,12 +1,11 @@
 import { lookup } from "node:dns/promises"
 import { isIP } from "node:net"
 import { Effect } from "effect"
+import { MAX_URL_LENGTH } from "./Schemas.ts"
 
 // SSRF guard of webhook URLs: checked when an endpoint is created and again, with a fresh DNS answer, on
 // every delivery (Delivery.ts connects only to the addresses checked here). Loopback is allowed only when
 // the operator sets WEBHOOK_ALLOW_LOOPBACK; private, link-local, multicast and reserved ranges never.
-
-export const MAX_URL_LENGTH = 2048
 
 export interface WebhookTarget {
   readonly url: URL

@@ -46,18 +46,22 @@ export const makeDeliveryWorker = (config: WebhookConfig, worker = `${process.pi
       return true
     })
 
-    const lane = Effect.gen(function*() {
-      while (true) {
-        const worked = yield* deliverOne.pipe(
-          Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("webhook delivery step failed; retrying", cause), false))
-        )
-        if (!worked) yield* Effect.sleep(Duration.millis(config.pollMs))
-      }
-    })
+    // Idle lanes look every pollMs × workers, staggered, so a process polls once per pollMs in all (on the
+    // embedded database every query shares its one connection with the API).
+    const lane = (index: number) =>
+      Effect.gen(function*() {
+        yield* Effect.sleep(Duration.millis(config.pollMs * index))
+        while (true) {
+          const worked = yield* deliverOne.pipe(
+            Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("webhook delivery step failed; retrying", cause), false))
+          )
+          if (!worked) yield* Effect.sleep(Duration.millis(config.pollMs * config.workers))
+        }
+      })
 
     return {
       deliverOne,
       /** Every lane until interrupted. */
-      run: Effect.forEach(Array.from({ length: config.workers }, (_, i) => i), () => lane, { concurrency: "unbounded", discard: true })
+      run: Effect.forEach(Array.from({ length: config.workers }, (_, i) => i), lane, { concurrency: "unbounded", discard: true })
     }
   })

@@ -33,7 +33,11 @@ describe("makeClient", () => {
       )
     )
     // The `Defaulted` table in src/Client/index.ts names the same fields; update both together.
-    expect(defaulted).toEqual(["deployer.history.urlParams: limit", "watch.setWatch.payload: pollSeconds,ttlSeconds"])
+    expect(defaulted).toEqual([
+      "deployer.history.urlParams: limit",
+      "watch.setWatch.payload: pollSeconds,ttlSeconds",
+      "webhook.listWebhookDeliveries.urlParams: limit"
+    ])
   })
 
   test("fills in the defaults the caller leaves out, and sends the key", async () => {

@@ -20,6 +20,9 @@ const importScan = async (scan: ReturnType<typeof cleanScan>) => {
   expect([imported.code, imported.stderr]).toEqual([0, ""])
 }
 
+// The fields of the server's answers this test reads.
+const json = async <A>(response: Response) => ((await response.json()) as { data: A }).data
+
 const drained = (mint: string, at: string) =>
   cleanScan(mint, {
     scannedAt: at,
@@ -41,7 +44,9 @@ describe(`watch alerts across processes on ${databaseKind}`, () => {
     const evaluating = await startServer({ ...env, WEBHOOK_WORKERS: "0" })
     let endpoint: { id: string; secret: string }
     try {
-      endpoint = (await (await fetch(`${evaluating.url}/api/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url: receiver.url }) })).json()).data
+      endpoint = await json<{ id: string; secret: string }>(
+        await fetch(`${evaluating.url}/api/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url: receiver.url }) })
+      )
       const watch = await fetch(`${evaluating.url}/api/v1/decision/set-watch`, {
         method: "POST",
         headers,
@@ -51,8 +56,10 @@ describe(`watch alerts across processes on ${databaseKind}`, () => {
       await Bun.sleep(300) // the baseline scan is evaluated
       await importScan(drained(mint, minutesAgo(2)))
       await waitFor("the stored event", async () => {
-        const listed = await (await fetch(`${evaluating.url}/api/v1/webhooks/${endpoint.id}/deliveries`, { headers })).json()
-        return listed.data.length === 1 && listed.data[0].status === "pending" ? true : undefined
+        const listed = await json<ReadonlyArray<{ status: string }>>(
+          await fetch(`${evaluating.url}/api/v1/webhooks/${endpoint.id}/deliveries`, { headers })
+        )
+        return listed.length === 1 && listed[0]!.status === "pending" ? true : undefined
       })
     } finally {
       evaluating.process.kill("SIGKILL")

@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
-import { Duration, Effect } from "effect"
+import { SqlClient, SqlError } from "@effect/sql"
+import { Duration, Effect, Predicate } from "effect"
 import type { EntryReference, WatchRule } from "../Decision/index.ts"
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import type { Verdict } from "../Domain/Verdict.ts"
@@ -16,6 +16,10 @@ import { type AlertState, alertsOf, blankState, entryOf, eventBody, stateOf } fr
 // or rolled back) when it is read. (The embedded database runs one transaction at a time anyway.)
 
 const BATCH = 200
+
+// SQLSTATE 55P03: lock_not_available (lock_timeout passed).
+const isLockTimeout = (error: unknown): error is SqlError.SqlError =>
+  error instanceof SqlError.SqlError && Predicate.hasProperty(error.cause, "code") && error.cause.code === "55P03"
 
 interface ScanRow {
   readonly id: string
@@ -60,12 +64,13 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
       select (select last_scan_id from webhook_scan_cursor where id = 1)::text as cursor,
         (select coalesce(max(id), 0) from scans)::text as newest`.pipe(Effect.map((rows) => rows[0]!))
 
+    // Undefined while a long write (a bulk import) holds the table past the lock timeout: the next tick tries again.
     const highWater = sql.withTransaction(Effect.gen(function*() {
       yield* sql`set local lock_timeout = '1s'`
       yield* sql`lock table scans in share mode`
       const rows = yield* sql<{ id: string }>`select coalesce(max(id), 0)::text as id from scans`
-      return rows[0]!.id
-    }))
+      return rows[0]!.id as string | undefined
+    })).pipe(Effect.catchIf(isLockTimeout, () => Effect.succeed(undefined)))
 
     // The state a watch was in before `scan` when it has none yet: the mint's previous scan, if any.
     const baselineOf = (watch: WatchRow, scan: ScanRow) =>
@@ -152,6 +157,7 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
           const { cursor, newest } = yield* pending
           if (BigInt(newest) <= BigInt(cursor)) return { scans: 0, events: 0 }
           const upTo = yield* highWater
+          if (upTo === undefined) return { scans: 0, events: 0 }
           let scans = 0
           let events = 0
           while (true) {

@@ -1,5 +1,4 @@
 import { epochMillisOf, type ScanEvidence } from "../Domain/ScanEvidence.ts"
-import { verdictOf } from "../Domain/Verdict.ts"
 import { confidenceOf } from "../Scoring/confidence.ts"
 import { observe } from "../Scoring/observed.ts"
 import { assessToken } from "../Scoring/score.ts"
@@ -45,7 +44,7 @@ const factsOf = (input: MonitorInput): MonitorFacts => {
     latest,
     readings: pressureOf({ window, first, latest, assessment: input.assessment, baseline, entryPriceUsd: input.entryPriceUsd }),
     hits: evaluateWatchRules(input.watchRules ?? [], metrics),
-    verdict: verdictOf(input.assessment.safetyScore),
+    verdict: input.assessment.verdict,
     maxAgeSeconds,
     stale: isStale(input.evidenceAgeSeconds, maxAgeSeconds),
     positionShare: input.sizeUsd === null || liquidityUsd === null || liquidityUsd === 0 ? null : input.sizeUsd / liquidityUsd

@@ -1,4 +1,3 @@
-import { verdictOf } from "../Domain/Verdict.ts"
 import type { Flag } from "../Scoring/flags.ts"
 import { formatPct, formatUsd, observe } from "../Scoring/observed.ts"
 import { isStale } from "./levels.ts"
@@ -31,7 +30,7 @@ export const factsOf = (input: PreTradeInput): PreTradeFacts => {
   return {
     input,
     score: input.assessment.safetyScore,
-    verdict: verdictOf(input.assessment.safetyScore),
+    verdict: input.assessment.verdict,
     liquidityUsd,
     sizeShare: input.sizeUsd === null || liquidityUsd === null || liquidityUsd === 0 ? null : input.sizeUsd / liquidityUsd,
     maxAgeSeconds,
@@ -59,7 +58,12 @@ const flagsIn = (facts: PreTradeFacts, among: ReadonlyArray<Flag>): ReadonlyArra
   facts.input.assessment.flags.filter((flag) => among.includes(flag))
 
 const scoreText = (facts: PreTradeFacts) => `safety score ${facts.score}/100`
-const capsText = (facts: PreTradeFacts) => `hard caps ${facts.input.assessment.hardCaps.join(", ")}`
+// The caps that reject a buy are those that make a token `block` (ceiling under 30). Model 2.0's caps at 45
+// and 59 (live authorities, a high tax, thin evidence) keep a token out of `ok`; they show as a `warn`.
+const BLOCK_CEILING = 30
+const blockingCaps = (facts: PreTradeFacts): ReadonlyArray<string> =>
+  facts.input.assessment.hardCaps.filter((cap) => Number(cap.slice(cap.lastIndexOf(":") + 1)) < BLOCK_CEILING)
+const capsText = (facts: PreTradeFacts) => `hard caps ${blockingCaps(facts).join(", ")}`
 
 const sizeText = (facts: PreTradeFacts, share: number, limit: number): string =>
   `a ${formatUsd(facts.input.sizeUsd ?? 0)} ${facts.input.side} is ${formatPct(share * 100)} of pool liquidity ${
@@ -97,7 +101,7 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
   {
     id: "hard_cap",
     decision: "reject",
-    reasonOf: (facts) => isBuy(facts) && facts.input.assessment.hardCaps.length > 0 ? `${capsText(facts)} apply` : null
+    reasonOf: (facts) => isBuy(facts) && blockingCaps(facts).length > 0 ? `${capsText(facts)} apply` : null
   },
   {
     id: "verdict_block",
@@ -150,9 +154,9 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
     id: "risky_exit",
     decision: "proceed_with_caution",
     reasonOf: (facts) =>
-      isSell(facts) && (facts.verdict === "block" || facts.input.assessment.hardCaps.length > 0)
+      isSell(facts) && (facts.verdict === "block" || blockingCaps(facts).length > 0)
         ? `selling reduces exposure to a token with ${scoreText(facts)}${
-          facts.input.assessment.hardCaps.length > 0 ? ` and ${capsText(facts)}` : ""
+          blockingCaps(facts).length > 0 ? ` and ${capsText(facts)}` : ""
         }; the sell is expected to execute, expect a poor price`
         : null
   },

@@ -53,7 +53,7 @@ const scanAgeMs = (random: Random, freshness: Freshness): number => {
 const decodeScan = Schema.decodeUnknownSync(ScanEvidence)
 
 export const verdictOfScan = (scan: ScanEvidenceEncoded): ScoredVerdict =>
-  verdictOf(assessToken(decodeScan(scan)).safetyScore)
+  assessToken(decodeScan(scan)).verdict
 
 const drawCell = (random: Random): { verdict: ScoredVerdict; freshness: Freshness } => {
   const roll = random.next()

@@ -185,7 +185,7 @@ export const ScanEvidenceV2 = Schema.Struct({
   market: Fact(Market),
   aml: Fact(Aml),
   issuerVerified: Schema.NullOr(IssuerVerified).annotations({
-    description: "The issuer is on the curated verified list (src/Scanner/issuers.json), with its source."
+    description: "The issuer is on the curated verified list (src/Domain/issuers.json), with its source."
   }),
   listed: Schema.Array(Listing).pipe(Schema.maxItems(50)).annotations({
     description: "Community lists the operator imported that include this mint."
@@ -296,7 +296,7 @@ export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
     market: observed(scan.market),
     aml: observed(scan.aml),
     issuerVerified: scan.verified ? { issuer: "imported", source: "v1 evidence: verified" } : null,
-    listed: [],
+    listed: scan.listed ?? [],
     outcome: scan.outcome
   }
 }
@@ -356,7 +356,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
         ? hasExtension(scan, "DefaultAccountState") === null ? null : false
         : stringSetting(defaultState, "state") === "frozen",
       nonTransferable: program !== "token-2022" ? null : hasExtension(scan, "NonTransferable"),
-      mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses["closeAuthority"] ?? null
+      mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses["closeAuthority"] ?? null,
+      ...pausableOf(scan)
     },
     trading: {
       isHoneypot: valueOf(scan.honeypot),
@@ -368,7 +369,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       lpLocked: valueOf(scan.liquidity.lpLocked),
       lpLockPercentage: valueOf(scan.liquidity.lpLockedPct),
       lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
-      poolCount: valueOf(scan.liquidity.poolCount)
+      poolCount: valueOf(scan.liquidity.poolCount),
+      ...(lpBurnedPctOf(scan) === null ? {} : { lpBurnedPct: lpBurnedPctOf(scan) })
     },
     holders: {
       holderCount: valueOf(scan.holders.count),
@@ -391,8 +393,24 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
     },
     aml: valueOf(scan.aml) ?? { flaggedHolderCount: null, flaggedHolderPct: null },
     verified: scan.issuerVerified !== null,
+    ...(scan.listed.length === 0 ? {} : { listed: scan.listed }),
     outcome: scan.outcome
   }
+}
+
+// The model-2.0 fields are left out when there is nothing to say, so a v1 scan's view is unchanged.
+const pausableOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["extensions"], "pausableAuthority" | "paused"> => {
+  const pausable = extension(scan, "PausableConfig")
+  if (pausable === undefined) return {}
+  const paused = pausable.settings["paused"]
+  return { pausableAuthority: pausable.addresses["authority"] ?? null, paused: typeof paused === "boolean" ? paused : null }
+}
+
+// The LP share burned across pools, weighted equally (per-pool LP comes from the pool scanner).
+const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {
+  if (scan.liquidity.pools.status !== "observed") return null
+  const burned = scan.liquidity.pools.value.flatMap((pool) => pool.burnedPct.status === "observed" ? [pool.burnedPct.value] : [])
+  return burned.length === 0 ? null : Math.round(burned.reduce((a, b) => a + b, 0) / burned.length * 100) / 100
 }
 
 const emptyMarket: ScanEvidence["market"] = {

@@ -45,12 +45,17 @@ export const Holder = Schema.Struct({
 export type Holder = typeof Holder.Type
 
 export const Extensions = Schema.Struct({
-  transferFeeBps: Nullable(Count.pipe(Schema.lessThanOrEqualTo(10_000))),
+  transferFeeBps: Nullable(Count.pipe(Schema.lessThanOrEqualTo(10_000))).annotations({
+    description: "The higher of the fee in effect and a scheduled newer fee."
+  }),
   permanentDelegate: Nullable(Address),
   transferHook: Nullable(Address),
   defaultAccountStateFrozen: Nullable(Schema.Boolean),
   nonTransferable: Nullable(Schema.Boolean),
-  mintCloseAuthority: Nullable(Address)
+  mintCloseAuthority: Nullable(Address),
+  // Model 2.0 additions: optional, absent in scans stored before them (read as not observed).
+  pausableAuthority: Schema.optional(Schema.NullOr(Address)).annotations({ description: "Pausable extension: who can pause every transfer." }),
+  paused: Schema.optional(Schema.NullOr(Schema.Boolean))
 }).annotations({ identifier: "Token2022Extensions", description: "Token-2022 extensions; null when not present or not observed." })
 
 export const Trading = Schema.Struct({
@@ -64,7 +69,11 @@ export const Liquidity = Schema.Struct({
   lpLocked: Nullable(Schema.Boolean),
   lpLockPercentage: Nullable(Percent),
   lpLockExpiresAt: Nullable(Timestamp),
-  poolCount: Nullable(Count)
+  poolCount: Nullable(Count),
+  lpBurnedPct: Schema.optional(Schema.NullOr(Percent)).annotations({ description: "Share of the LP supply burned (model 2.0)." }),
+  peak24hUsd: Schema.optional(Schema.NullOr(NonNegative)).annotations({
+    description: "Highest liquidity of the mint's scans in the 24 hours before this one (model 2.0; filled from the scan history)."
+  })
 }).annotations({ identifier: "LiquidityEvidence" })
 
 export const Holders = Schema.Struct({
@@ -140,7 +149,13 @@ export const ScanEvidence = Schema.Struct({
   metadata: Schema.optionalWith(Metadata, { default: () => Schema.decodeSync(Metadata)({}) }),
   aml: Schema.optionalWith(Aml, { default: () => Schema.decodeSync(Aml)({}) }),
   verified: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-    description: "Issuer verified by a trusted registry (e.g. a regulated stablecoin)."
+    description: "Issuer-verified: the issuer of a curated list (e.g. a regulated stablecoin) vouches for this mint."
+  }),
+  listed: Schema.optional(Schema.Array(Schema.Struct({
+    list: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+    source: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
+  })).pipe(Schema.maxItems(50))).annotations({
+    description: "Community lists that include the mint (model 2.0). Being listed is not issuer verification."
   }),
   outcome: Nullable(Outcome).annotations({ description: "Observed fate of the token when known." })
 }).annotations({

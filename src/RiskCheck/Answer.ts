@@ -1,6 +1,6 @@
 import { invalidAddressMessage } from "../Domain/Address.ts"
 import { epochMillisOf } from "../Domain/ScanEvidence.ts"
-import { freshnessOf, verdictOf } from "../Domain/Verdict.ts"
+import { freshnessOf } from "../Domain/Verdict.ts"
 import { assessTokenOnce, confidenceOf } from "../Scoring/index.ts"
 import { scanLookups } from "../Observability/Metrics.ts"
 import { rescanUrlOf } from "../Scans/Errors.ts"
@@ -41,7 +41,7 @@ export const riskCheckOf = (
   return {
     address,
     symbol: evidence.symbol,
-    verdict: verdictOf(assessment.safetyScore),
+    verdict: assessment.verdict,
     score: assessment.safetyScore,
     confidence: confidenceOf(assessment, evidence, ageSeconds).score,
     flags: assessment.flags,

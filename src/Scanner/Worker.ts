@@ -10,7 +10,7 @@ import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { VERSION } from "../System/Version.ts"
 import { endpointsOf, type ScannerConfig } from "./Config.ts"
 import exchangesFile from "./exchanges.json" with { type: "json" }
-import issuersFile from "./issuers.json" with { type: "json" }
+import issuersFile from "../Domain/issuers.json" with { type: "json" }
 import { oldestPending, queueDepth, scanDuration, scansTotal } from "./Metrics.ts"
 import { makeRpcClient } from "./Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "./Scan.ts"

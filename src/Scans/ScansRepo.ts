@@ -48,11 +48,27 @@ interface Row {
   readonly id: string
   readonly mint: string
   readonly evidence: unknown
+  /** Highest liquidity of the mint's scans in the 24 h before this one (latest reads only). */
+  readonly peak?: number | null
 }
 
 // Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
 // form (test/services/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
-const toStored = (row: Row): StoredScan => ({ id: String(row.id), evidence: row.evidence as ScanEvidence })
+// The latest scan also carries the liquidity trend (model 2.0's liquidity_drop) read from the history.
+const toStored = (row: Row): StoredScan => {
+  const evidence = row.evidence as ScanEvidence
+  const peak = row.peak === undefined || row.peak === null ? null : Number(row.peak)
+  return {
+    id: String(row.id),
+    evidence: peak === null || evidence.liquidity.peak24hUsd !== undefined
+      ? evidence
+      : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
+  }
+}
+
+/** The highest liquidity of a mint's scans in the 24 hours before scan `s` (null without any). */
+const PEAK_24H = `(select max(coalesce((p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
+  from scans p where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at)`
 
 /** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
 export const SCANS_CHANNEL = "risk_api_scans"
@@ -68,10 +84,12 @@ const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<strin
 /** The latest-scan lookup: an index probe on scans_latest however long the history (test/services holds it). */
 export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
   sql<Row>`
-    select id, mint, evidence from scans
-    where mint = ${mint}
-    order by scanned_at desc, id desc
-    limit 1`
+    select s.id, s.mint, s.evidence, ${sql.literal(PEAK_24H)} as peak from (
+      select id, mint, evidence, scanned_at from scans
+      where mint = ${mint}
+      order by scanned_at desc, id desc
+      limit 1
+    ) s`
 
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
 export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
@@ -83,10 +101,10 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
       mints.length === 0
         ? Effect.succeed(new Map<string, StoredScan>())
         : sql<Row>`
-            select s.id, s.mint, s.evidence
+            select s.id, s.mint, s.evidence, ${sql.literal(PEAK_24H)} as peak
             from unnest(${mints}::text[]) as m(mint)
             cross join lateral (
-              select id, mint, evidence from scans
+              select id, mint, evidence, scanned_at from scans
               where scans.mint = m.mint
               order by scanned_at desc, id desc
               limit 1
@@ -193,9 +211,21 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
   const documents = new Map<string, ScanEvidenceV2>()
   const hashes = new Set<string>()
   let nextId = 1
-  const newest = (mint: string): StoredScan | undefined =>
+  const latestOf = (mint: string): StoredScan | undefined =>
     byMint.get(mint)?.reduce<StoredScan | undefined>((best, scan) =>
       best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt) ? scan : best, undefined)
+  // The latest scan with its 24 h liquidity peak, as the SQL repository reads it.
+  const newest = (mint: string): StoredScan | undefined => {
+    const latest = latestOf(mint)
+    if (latest === undefined) return undefined
+    const at = epochMillisOf(latest.evidence.scannedAt)
+    const peaks = (byMint.get(mint) ?? []).flatMap((scan) => {
+      const t = epochMillisOf(scan.evidence.scannedAt)
+      const usd = scan.evidence.liquidity.liquidityUsd ?? scan.evidence.market.liquidityUsd
+      return t < at && t >= at - 24 * 3_600_000 && usd !== null ? [usd] : []
+    })
+    return toStored({ id: latest.id, mint, evidence: latest.evidence, peak: peaks.length === 0 ? null : Math.max(...peaks) })
+  }
   const ordered = (mint: string) =>
     [...(byMint.get(mint) ?? [])].sort((a, b) =>
       epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
@@ -237,6 +267,6 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
         return { inserted, duplicates: scans.length - inserted }
       }),
     latestDocument: (mint) =>
-      Effect.sync(() => Option.flatMap(Option.fromNullable(newest(mint)), (scan) => Option.fromNullable(documents.get(scan.id))))
+      Effect.sync(() => Option.flatMap(Option.fromNullable(latestOf(mint)), (scan) => Option.fromNullable(documents.get(scan.id))))
   })
 })

@@ -7,6 +7,7 @@ export const FLAGS = [
   "freeze_authority_active",
   "permanent_delegate",
   "transfer_hook",
+  "pausable",
   "mint_close_authority",
   "transfer_fee",
   "buy_tax",
@@ -16,6 +17,8 @@ export const FLAGS = [
   "lp_unlocked",
   "lp_partially_locked",
   "lp_lock_expiring",
+  "thin_liquidity_for_cap",
+  "liquidity_drop",
   "top10_concentration",
   "single_holder_concentration",
   "creator_holding",
@@ -33,9 +36,11 @@ export const FLAGS = [
   "mutable_metadata",
   "missing_name_or_symbol",
   "copycat",
+  "impersonation",
   "deployer_flagged",
   "flagged_holders",
   "rugged",
-  "abandoned"
+  "abandoned",
+  "thin_evidence"
 ] as const
 export type Flag = (typeof FLAGS)[number]

@@ -1,4 +1,5 @@
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
+import { verdictOf } from "../Domain/Verdict.ts"
 import { evidenceCompletenessOf } from "./completeness.ts"
 import { recommendedActionOf, riskLevelOf } from "./levels.ts"
 import { type Facet, FACET_PENALTY_MULTIPLIER, type HardCap, MODEL_VERSION } from "./model.ts"
@@ -70,9 +71,12 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
   const recommendedAction = recommendedActionOf(safetyScore)
   const risks = bySeverity(findings).map((f) => f.risk)
   const evidenceCompleteness = evidenceCompletenessOf(evidence)
+  const flags = flagsOf(findings)
+  const scored = verdictOf(safetyScore)
   return {
     modelVersion: MODEL_VERSION,
     safetyScore,
+    verdict: scored === "ok" && flags.includes("thin_evidence") ? "warn" : scored,
     riskScore: MAX_SCORE - safetyScore,
     riskLevel,
     recommendedAction,
@@ -81,7 +85,7 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
     hardCaps: caps.map((cap) => `${cap.name}:${cap.ceiling}`),
     risks,
     scoreBreakdown: [...findings.map(ruleEntry), ...adjustments(penalised, bindingCap)],
-    flags: flagsOf(findings),
+    flags,
     evidenceCompleteness
   }
 }

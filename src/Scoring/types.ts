@@ -15,6 +15,8 @@ export interface BreakdownEntry {
 export interface TokenAssessment {
   readonly modelVersion: string
   readonly safetyScore: number
+  /** block < 30 <= warn < 60 <= ok; thin evidence is `warn` at best whatever the score. */
+  readonly verdict: "block" | "warn" | "ok"
   readonly riskScore: number
   readonly riskLevel: RiskLevel
   readonly recommendedAction: RecommendedAction

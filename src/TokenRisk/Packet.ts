@@ -12,6 +12,7 @@ export const tokenRiskPacketOf = (evidence: ScanEvidence, now: number): TokenRis
   const assessment = assessTokenOnce(evidence)
   const ageSeconds = Math.max(0, Math.floor((now - epochMillisOf(evidence.scannedAt)) / 1000))
   const { market, trading, liquidity } = evidence
+  const observed = observe(evidence)
   return {
     address: evidence.mint,
     name: evidence.name,
@@ -42,9 +43,13 @@ export const tokenRiskPacketOf = (evidence: ScanEvidence, now: number): TokenRis
       isHoneypot: trading.isHoneypot,
       lpLocked: liquidity.lpLocked,
       lpLockPercentage: liquidity.lpLockPercentage,
-      buyTax: trading.buyTax,
-      sellTax: trading.sellTax,
-      top10HolderPct: roundPct(observe(evidence).top10Pct),
+      buyTax: observed.buy.totalPct,
+      sellTax: observed.sell.totalPct,
+      transferFeePct: observed.sell.transferFeePct,
+      top10HolderPct: roundPct(observed.top10Pct),
+      excludedHolderPct: observed.excludedPct,
+      issuerVerified: evidence.verified,
+      listed: evidence.listed ?? [],
       deployerAddress: evidence.deployer.address,
       scanSource: evidence.source,
       scannedAt: evidence.scannedAt

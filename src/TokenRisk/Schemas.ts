@@ -42,9 +42,21 @@ export const TokenRiskPacket = Schema.Struct({
     isHoneypot: Observed(Schema.Boolean),
     lpLocked: Observed(Schema.Boolean),
     lpLockPercentage: Num,
-    buyTax: Num,
-    sellTax: Num,
-    top10HolderPct: Num.annotations({ description: "Top-10 holders' share, pool/locker/burn accounts excluded." }),
+    buyTax: Num.annotations({ description: "Effective buy tax in percent: the Token-2022 transfer fee plus the simulated trading tax." }),
+    sellTax: Num.annotations({ description: "Effective sell tax in percent: the Token-2022 transfer fee plus the simulated trading tax." }),
+    transferFeePct: Schema.optional(Num).annotations({ description: "The transfer fee part of both taxes (the higher of the current and a scheduled fee)." }),
+    top10HolderPct: Num.annotations({ description: "Top-10 holders' share; pool, locker, burn and exchange accounts excluded." }),
+    excludedHolderPct: Schema.optional(Schema.NullOr(Schema.Struct({
+      pool: Schema.Number,
+      locker: Schema.Number,
+      burn: Schema.Number,
+      exchange: Schema.Number
+    }))).annotations({ description: "Supply held by accounts that are not holders, by kind, among the largest accounts." }),
+    issuerVerified: Schema.optional(Schema.Boolean).annotations({ description: "The mint is on the curated issuer-verified list." }),
+    listed: Schema.optional(Schema.Array(Schema.Struct({
+      list: Schema.String.pipe(Schema.maxLength(100)),
+      source: Schema.String.pipe(Schema.maxLength(500))
+    })).pipe(Schema.maxItems(50))).annotations({ description: "Community lists that include the mint (not issuer verification)." }),
     deployerAddress: Observed(Schema.String),
     scanSource: Schema.String,
     scannedAt: Schema.String

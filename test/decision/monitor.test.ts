@@ -137,11 +137,12 @@ describe("pressure signals", () => {
       liquidity_drain: "low",
       sell_pressure: "medium",
       drawdown: "medium",
-      holder_concentration: "medium",
+      // 2.0 leaves the exchange wallet of the clean scan out of the top 10: 5% at entry, 25% now (+20 points).
+      holder_concentration: "high",
       new_hard_caps: "none",
       deployer_activity: "low"
     })
-    expect(decision.pressure.map((signal) => signal.value)).toEqual([16, 0.62, 30, 18.5, 0, 0])
+    expect(decision.pressure.map((signal) => signal.value)).toEqual([16, 0.62, 30, 20, 0, 0])
   })
 
   test("liquidity drain is measured from the highest liquidity since entry", () => {
@@ -243,7 +244,7 @@ describe("limitations, risk and summary", () => {
       "liquidity falls below $450,000 (low liquidity_drain)",
       "sells reach 55% of 24h trades (low sell_pressure)",
       "price falls below $0.0045 (low drawdown)",
-      "the top-10 holder share reaches 11.5% (low holder_concentration)",
+      "the top-10 holder share reaches 10% (low holder_concentration)",
       "a hard cap appears (high new_hard_caps)",
       "the deployer gains a rugged or honeypot launch, or is flagged (high deployer_activity)",
       "watch rule price_usd < 0.004 hits (reduce)",

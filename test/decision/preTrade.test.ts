@@ -61,7 +61,8 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ["a critical wallet", inputOf({}, { wallet: { riskLevel: "critical", hasEvidence: true } }), "review_required", "wallet_high_risk"],
   [
     "a partial scan just above 60",
-    inputOf({ scanDepth: "partial", mintAuthority: WALLETS[5], createdAt: minutesBefore(120) }),
+    // 2.0: a live mint authority would cap at 59; an unlocked LP (-30) and mutable metadata (-5) leave 65.
+    inputOf({ scanDepth: "partial", liquidity: { lpLocked: false }, metadata: { mutable: true } }),
     "review_required",
     "borderline_partial_scan"
   ],
@@ -73,7 +74,7 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
     "proceed_with_caution",
     "verdict_warn"
   ],
-  ["an ok token with a caution flag", inputOf({ mintAuthority: WALLETS[5] }), "proceed_with_caution", "caution_flags"],
+  ["an ok token with a caution flag", inputOf({ liquidity: { lpLocked: false } }), "proceed_with_caution", "caution_flags"],
   ["a medium-risk wallet", inputOf({}, { wallet: { riskLevel: "medium", hasEvidence: true } }), "proceed_with_caution", "wallet_medium_risk"],
   ["an ok token with nothing else", inputOf(), "proceed", "clear"],
   ["a sell of an ok token", inputOf({}, { side: "sell", sizeUsd: 1_000 }), "proceed", "clear"]
@@ -102,7 +103,7 @@ describe("pre-trade decision table", () => {
   })
 
   test("a full scan with the same borderline score is not sent to review", () => {
-    const decision = preTradeDecision(inputOf({ mintAuthority: WALLETS[5], createdAt: minutesBefore(120) }))
+    const decision = preTradeDecision(inputOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }))
     expect(outcome(decision)).toEqual({ decision: "proceed_with_caution", action: "execute_reduced_size", rule: "caution_flags" })
   })
 
@@ -266,7 +267,7 @@ describe("next check", () => {
   test("comes sooner the riskier the token", () => {
     const got = [
       nextOf({}),
-      nextOf({ mintAuthority: WALLETS[5], metadata: { mutable: true } }),
+      nextOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }),
       nextOf({ holders: { top: SPREAD_HOLDERS }, createdAt: minutesBefore(30) }),
       nextOf({ trading: { isHoneypot: true } })
     ]

@@ -66,7 +66,7 @@ describe("metrics of a scan", () => {
       price_change_24h: -8,
       sell_share_24h: 0.4545,
       volume_24h: 400_000,
-      top10_holder_pct: 6.5,
+      top10_holder_pct: 5, // 2.0: the 1.5% exchange wallet is not a holder
       market_cap: 5_000_000
     })
   })

@@ -153,7 +153,9 @@ describe("scanner: what a scan reads", () => {
       transferHook: authority.address as never,
       defaultAccountStateFrozen: true,
       nonTransferable: false,
-      mintCloseAuthority: other.address as never
+      mintCloseAuthority: other.address as never,
+      pausableAuthority: authority.address as never,
+      paused: false
     })
   })
 
@@ -223,7 +225,7 @@ describe("scanner: what a scan reads", () => {
   })
 
   test("the shipped issuer list names a source for every entry and only valid mints", async () => {
-    const { issuers } = (await import("../../src/Scanner/issuers.json")).default
+    const { issuers } = (await import("../../src/Domain/issuers.json")).default
     expect(issuers.length).toBeGreaterThan(3)
     for (const entry of issuers) {
       expect(entry.source).toStartWith("https://")

@@ -53,7 +53,8 @@ describe("assembling the assessment", () => {
   test("a facet loses twice its rules' points and is held under its caps", () => {
     const assessment = assessToken(evidenceWith({ mintAuthority: WALLETS[5], metadata: { mutable: true } }))
     expect(assessment.facets).toEqual({
-      contract: 100 + 2 * ISSUER_CONTROL.mintAuthority.points,
+      // 100 - 2 × 20 = 60, held under the Mint Authority cap (2.0)
+      contract: Math.min(100 + 2 * ISSUER_CONTROL.mintAuthority.points, 59),
       liquidity: 100,
       ownership: 100,
       deployer: 100,
@@ -69,12 +70,12 @@ describe("assembling the assessment", () => {
     const assessment = assessToken(evidenceWith({ metadata: { mutable: true }, trading: { isHoneypot: true }, mintAuthority: WALLETS[5] }))
     expect(assessment.risks).toEqual([
       "Honeypot: a simulated sell failed, holders may be unable to sell",
-      "Mint authority is active: new supply can be minted at any time",
+      `Mint authority is active: new supply can be minted at any time (held by ${WALLETS[5]})`,
       "Metadata is mutable: name, symbol and image can be changed"
     ])
     expect(assessment.summary).toBe(
       "Safety score 5/100: critical risk, recommended action avoid. Main reasons: Honeypot: a simulated sell failed, " +
-        "holders may be unable to sell; Mint authority is active: new supply can be minted at any time; " +
+        `holders may be unable to sell; Mint authority is active: new supply can be minted at any time (held by ${WALLETS[5]}); ` +
         "Metadata is mutable: name, symbol and image can be changed. Capped at 5 by Honeypot."
     )
   })
@@ -91,9 +92,13 @@ describe("assembling the assessment", () => {
       metadata: { mutable: false }
     }))
     expect(thin.evidenceCompleteness).toBe(0.03)
+    // 2.0: so little evidence is thin: capped at 59 (no sell path observed), never `ok`.
     expect(thin.summary).toBe(
-      "Safety score 100/100: low risk, recommended action proceed (only 3% of the weighted evidence was observed). " +
-        "No risk rule fired on the observed evidence."
+      "Safety score 59/100: high risk, recommended action caution (only 3% of the weighted evidence was observed). " +
+        "Main reasons: Thin evidence: evidence completeness 3% < 60%; no sell simulation and no static equivalent " +
+        "(freeze authority or a transfer-blocking extension not ruled out); the token cannot be rated ok on it. " +
+        "Capped at 59 by Thin Evidence."
     )
+    expect(thin.verdict).toBe("warn")
   })
 })

@@ -27,7 +27,8 @@ describe("confidence", () => {
   test("missing evidence is not safe: a scan with nothing observed has no confidence", () => {
     const evidence = decodeEvidence({ mint: WALLETS[0], scannedAt: "2026-06-01T12:00:00.000Z" })
     const assessment = assessToken(evidence)
-    expect([assessment.safetyScore, assessment.evidenceCompleteness]).toEqual([100, 0])
+    // 2.0: nothing observed is thin evidence, which no score can make `ok`.
+    expect([assessment.safetyScore, assessment.verdict, assessment.evidenceCompleteness]).toEqual([59, "warn", 0])
     expect(confidenceOf(assessment, evidence, 0)).toEqual({ label: "low", score: 0 })
   })
 

@@ -41,7 +41,8 @@ describe("a verified stablecoin that keeps mint and freeze authority", () => {
 
   test("would be penalised in full without the verification", () => {
     const unverified = assessToken(evidenceWith({ ...stablecoin, verified: false }))
-    expect(unverified.flags).toEqual(["mint_authority_active", "freeze_authority_active", "mutable_metadata"])
+    // 2.0: unverified, the same symbol under another mint is also an impersonation.
+    expect(unverified.flags).toEqual(["mint_authority_active", "freeze_authority_active", "mutable_metadata", "impersonation"])
     expect(unverified.safetyScore).toBeLessThan(assessment.safetyScore)
   })
 })

@@ -195,10 +195,26 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
   },
   { name: "more sells", apply: (e, r) => ({ ...e, market: { ...e.market, sellCount24h: (e.market.sellCount24h ?? 0) + r.int(1, 500) } }) },
   { name: "wilder price", apply: (e, r) => ({ ...e, market: { ...e.market, priceChange1h: (e.market.priceChange1h ?? 0) * (1 + r.float(0, 5)) } }) },
-  { name: "smaller market cap", apply: (e, r) => ({ ...e, market: { ...e.market, marketCap: lower(e.market.marketCap, r) } }) },
+  // Not "smaller market cap": in 2.0 it cuts both ways (a micro cap costs points, a cap far above the
+  // liquidity does too), so it is no red flag on its own. A vanishing market with liquidity is:
+  {
+    name: "smaller market, same depth gone",
+    apply: (e, r) => {
+      const factor = r.pick([0, r.next()])
+      const scaled = (value: number | null) => (value === null ? null : value * factor)
+      return {
+        ...e,
+        market: { ...e.market, marketCap: scaled(e.market.marketCap), liquidityUsd: scaled(e.market.liquidityUsd) },
+        liquidity: { ...e.liquidity, liquidityUsd: scaled(e.liquidity.liquidityUsd) }
+      }
+    }
+  },
   { name: "mutable metadata", apply: (e) => ({ ...e, metadata: { ...e.metadata, mutable: true } }) },
   { name: "copycat", apply: (e) => ({ ...e, metadata: { ...e.metadata, copycatOf: "USDC" } }) },
-  { name: "blank name", apply: (e) => ({ ...e, name: "" }) },
+  // An impersonating name ("USD Coin") blanked trades one red flag for another (impersonation is the worse):
+  // only a harmless name is blanked.
+  { name: "blank name", apply: (e) => (e.name === "USD Coin" ? e : { ...e, name: "" }) },
+
   { name: "more flagged holders", apply: (e, r) => ({ ...e, aml: { ...e.aml, flaggedHolderCount: (e.aml.flaggedHolderCount ?? 0) + r.int(1, 4) } }) },
   { name: "flagged holders hold more", apply: (e, r) => ({ ...e, aml: { ...e.aml, flaggedHolderPct: raise(e.aml.flaggedHolderPct, r, 100) } }) },
   { name: "abandoned", apply: (e) => (e.outcome === "rugged" ? e : { ...e, outcome: "abandoned" }) },

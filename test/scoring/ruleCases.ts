@@ -66,14 +66,6 @@ const tenHolders = (pct: number): EvidencePatch => ({
 })
 
 const tiered = [
-  atLeastCases({
-    rule: "transfer_fee",
-    flag: "transfer_fee",
-    tiers: Model.TRANSFER_FEE_BPS_TIERS,
-    under: 0,
-    patch: (bps) => ({ tokenProgram: "token-2022", extensions: { transferFeeBps: bps } }),
-    cap: (bps) => (bps >= 5_000 ? "Extreme Tax:10" : undefined)
-  }),
   atLeastCases({ rule: "buy_tax", flag: "buy_tax", tiers: Model.BUY_TAX_TIERS, under: 0.99, patch: (pct) => ({ trading: { buyTax: pct } }) }),
   atLeastCases({
     rule: "sell_tax",
@@ -81,7 +73,8 @@ const tiered = [
     tiers: Model.SELL_TAX_TIERS,
     under: 0.99,
     patch: (pct) => ({ trading: { sellTax: pct } }),
-    cap: (pct) => (pct >= 50 ? "Extreme Tax:10" : undefined)
+    cap: (pct) =>
+      pct >= Model.EXTREME_TAX_PCT ? "Extreme Tax:10" : pct >= Model.SEVERE_TAX_PCT ? "Severe Tax:29" : pct >= Model.HIGH_TAX_PCT ? "High Tax:59" : undefined
   }),
   belowCases({
     rule: "low_liquidity",
@@ -169,10 +162,77 @@ const single: ReadonlyArray<RuleCase> = [
     cap: "Default Frozen:25",
     evidence: { tokenProgram: "token-2022", extensions: { defaultAccountStateFrozen: true } }
   },
-  { title: "mint authority", rule: "mint_authority_active", flag: "mint_authority_active", points: issuer.mintAuthority.points, evidence: { mintAuthority: WALLETS[5] } },
-  { title: "freeze authority", rule: "freeze_authority_active", flag: "freeze_authority_active", points: issuer.freezeAuthority.points, evidence: { freezeAuthority: WALLETS[5] } },
-  { title: "permanent delegate", rule: "permanent_delegate", flag: "permanent_delegate", points: issuer.permanentDelegate.points, evidence: { extensions: { permanentDelegate: WALLETS[5] } } },
-  { title: "transfer hook", rule: "transfer_hook", flag: "transfer_hook", points: issuer.transferHook.points, evidence: { extensions: { transferHook: WALLETS[5] } } },
+  { title: "mint authority", rule: "mint_authority_active", flag: "mint_authority_active", points: issuer.mintAuthority.points, cap: "Mint Authority:59", evidence: { mintAuthority: WALLETS[5] } },
+  {
+    title: "freeze authority",
+    rule: "freeze_authority_active",
+    flag: "freeze_authority_active",
+    points: issuer.freezeAuthority.points,
+    cap: "Freeze Authority:59",
+    evidence: { freezeAuthority: WALLETS[5] }
+  },
+  {
+    title: "permanent delegate",
+    rule: "permanent_delegate",
+    flag: "permanent_delegate",
+    points: issuer.permanentDelegate.points,
+    cap: "Permanent Delegate:45",
+    evidence: { tokenProgram: "token-2022", extensions: { permanentDelegate: WALLETS[5] } }
+  },
+  {
+    title: "transfer hook",
+    rule: "transfer_hook",
+    flag: "transfer_hook",
+    points: issuer.transferHook.points,
+    cap: "Transfer Hook:59",
+    evidence: { tokenProgram: "token-2022", extensions: { transferHook: WALLETS[5] } }
+  },
+  {
+    title: "pausable",
+    rule: "pausable",
+    flag: "pausable",
+    points: issuer.pausable.points,
+    cap: "Pausable:59",
+    evidence: { tokenProgram: "token-2022", extensions: { pausableAuthority: WALLETS[5] } }
+  },
+  {
+    title: "transfer fee (its cost is in the taxes)",
+    rule: "transfer_fee",
+    flag: "transfer_fee",
+    points: Model.TRANSFER_FEE_POINTS,
+    evidence: { tokenProgram: "token-2022", extensions: { transferFeeBps: 50 } }
+  },
+  {
+    title: "liquidity thin for its market cap",
+    rule: "thin_liquidity_for_cap",
+    flag: "thin_liquidity_for_cap",
+    points: Model.THIN_LIQUIDITY_FOR_CAP_POINTS,
+    evidence: { liquidity: { liquidityUsd: 500_000 }, market: { marketCap: 500_000 * 100 / Model.LIQUIDITY_TO_MCAP_PCT + 1 } }
+  },
+  {
+    title: "liquidity halved within 24 h",
+    rule: "liquidity_drop",
+    flag: "liquidity_drop",
+    points: Model.LIQUIDITY_DROP_POINTS,
+    cap: "Liquidity Pull:20",
+    evidence: { liquidity: { liquidityUsd: 500_000, peak24hUsd: 1_000_000 } }
+  },
+  {
+    title: "impersonation of USDC",
+    rule: "impersonation",
+    flag: "impersonation",
+    points: Model.IMPERSONATION_POINTS,
+    cap: "Impersonation:20",
+    evidence: { symbol: "USDC.e" }
+  },
+  {
+    title: "thin evidence: no sell simulation and a freeze authority not ruled out",
+    rule: "thin_evidence",
+    flag: "thin_evidence",
+    points: 0,
+    cap: "Thin Evidence:59",
+    evidence: { trading: { isHoneypot: null }, freezeAuthority: null, decimals: null }
+  },
   { title: "mint close authority", rule: "mint_close_authority", flag: "mint_close_authority", points: issuer.mintCloseAuthority.points, evidence: { extensions: { mintCloseAuthority: WALLETS[5] } } },
   { title: "no pool", rule: "no_market", flag: "no_market", points: Model.NO_MARKET_POINTS, cap: "No Market:20", evidence: { liquidity: { poolCount: 0 } } },
   { title: "$0 liquidity", rule: "no_market", flag: "no_market", points: Model.NO_MARKET_POINTS, cap: "No Market:20", evidence: { liquidity: { liquidityUsd: 0 } } },
@@ -219,6 +279,20 @@ const single: ReadonlyArray<RuleCase> = [
   { title: "blank name", rule: "missing_name_or_symbol", flag: "missing_name_or_symbol", points: Model.MISSING_NAME_OR_SYMBOL_POINTS, evidence: { name: "" } },
   { title: "blank symbol", rule: "missing_name_or_symbol", flag: "missing_name_or_symbol", points: Model.MISSING_NAME_OR_SYMBOL_POINTS, evidence: { symbol: "  " } },
   { title: "copycat", rule: "copycat", flag: "copycat", points: Model.COPYCAT_POINTS, evidence: { metadata: { copycatOf: "USDC" } } },
+  {
+    title: "copycat on a community list",
+    rule: "copycat",
+    flag: "copycat",
+    points: Model.LISTED_COPYCAT_POINTS,
+    evidence: { metadata: { copycatOf: "USDC" }, listed: [{ list: "community-strict", source: "https://lists.example" }] }
+  },
+  {
+    title: "a rug in a long launch history",
+    rule: "deployer_prior_rugs",
+    flag: "deployer_prior_rugs",
+    points: Model.RARE_RUG_POINTS,
+    evidence: { deployer: { priorRugs: 3, priorLaunches: 300 } }
+  },
   { title: "deployer flagged", rule: "deployer_flagged", flag: "deployer_flagged", points: Model.DEPLOYER_FLAGGED_POINTS, evidence: { deployer: { flagged: true } } },
   { title: "one flagged holder", rule: "flagged_holders", flag: "flagged_holders", points: Model.FLAGGED_HOLDER_ANY_POINTS, evidence: { aml: { flaggedHolderCount: 1 } } }
 ]
@@ -249,7 +323,16 @@ const notObserved: ReadonlyArray<SilentCase> = [
   { title: "aml null", rule: "flagged_holders", evidence: { aml: { flaggedHolderCount: null, flaggedHolderPct: null } } },
   { title: "outcome null", rule: "rugged", evidence: { outcome: null } },
   { title: "few trades", rule: "sell_pressure", evidence: { market: { buyCount24h: 1, sellCount24h: 9 } } },
-  { title: "few trades per trader", rule: "low_organic_volume", evidence: { market: { tradeCount24h: 49, uniqueTraders24h: 1 } } }
+  { title: "few trades per trader", rule: "low_organic_volume", evidence: { market: { tradeCount24h: 49, uniqueTraders24h: 1 } } },
+  { title: "LP burned counts as locked", rule: "lp_unlocked", evidence: { liquidity: { lpLocked: false, lpBurnedPct: Model.LP_BURNED_LOCKED_PCT } } },
+  { title: "no 24 h history", rule: "liquidity_drop", evidence: { liquidity: { peak24hUsd: null } } },
+  { title: "a drop under half", rule: "liquidity_drop", evidence: { liquidity: { liquidityUsd: 500_001, peak24hUsd: 1_000_000 } } },
+  { title: "the real USDC", rule: "impersonation", evidence: { mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", symbol: "USDC" } },
+  { title: "a name that only contains USD", rule: "impersonation", evidence: { symbol: "USDX", name: "USD Extra" } },
+  { title: "an issuer-verified mint", rule: "impersonation", evidence: { symbol: "USDC", verified: true } },
+  { title: "sell simulated", rule: "thin_evidence", evidence: { trading: { isHoneypot: false } } },
+  { title: "no simulation but statically sellable", rule: "thin_evidence", evidence: { trading: { isHoneypot: null }, freezeAuthority: null } },
+  { title: "liquidity against market cap not observed", rule: "thin_liquidity_for_cap", evidence: { market: { marketCap: null } } }
 ]
 
 export const SILENT_CASES: ReadonlyArray<SilentCase> = [...notObserved, ...tiered.flatMap((cases) => cases.silent)]

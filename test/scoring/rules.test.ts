@@ -87,6 +87,9 @@ describe("rules that overlap", () => {
 
   test("the worst tier of a rule is the only one counted", () => {
     const assessment = assessToken(evidenceWith({ trading: { sellTax: 30 } }))
-    expect(assessment.scoreBreakdown).toEqual([{ name: "sell_tax", points: -35, reason: "trading.sellTax 30% >= 25%" }])
+    expect(assessment.scoreBreakdown).toEqual([
+      { name: "sell_tax", points: -35, reason: "effective sell tax 30% (transfer fee 0% + trading tax 30%) >= 25%" },
+      { name: "hard_cap", points: -36, reason: "Hard cap Severe Tax:29 limits the score to 29" }
+    ])
   })
 })

@@ -1,4 +1,14 @@
-import { CAPS, type HardCap, PRIOR_HONEYPOT_TIERS, PRIOR_RUG_TIERS, SERIAL_OFFENCE_COUNT, type Tier } from "../model.ts"
+import {
+  CAPS,
+  type HardCap,
+  PRIOR_HONEYPOT_TIERS,
+  PRIOR_RUG_TIERS,
+  RARE_RUG_POINTS,
+  RARE_RUG_RATE_PCT,
+  RATE_MIN_LAUNCHES,
+  SERIAL_OFFENCE_COUNT,
+  type Tier
+} from "../model.ts"
 import type { Flag } from "../flags.ts"
 import { tierAtLeast } from "../observed.ts"
 import { finding, type Rule } from "./rule.ts"
@@ -16,6 +26,18 @@ const priorOffencesRule = (spec: PriorOffences): Rule => ({ evidence }) => {
   const count = evidence.deployer[spec.field]
   const tier = count === null ? undefined : tierAtLeast(count, spec.tiers)
   if (count === null || tier === undefined) return null
+  // 2.0: by rate. A rare offence in a long launch history costs little and caps nothing.
+  const launches = evidence.deployer.priorLaunches
+  if (launches !== null && launches >= RATE_MIN_LAUNCHES && (count / launches) * 100 < RARE_RUG_RATE_PCT) {
+    return finding({
+      rule: spec.rule,
+      facet: "deployer",
+      points: RARE_RUG_POINTS,
+      reason: `deployer.${spec.field} ${count} of ${launches} launches (< ${RARE_RUG_RATE_PCT}%)`,
+      risk: `Deployer launched ${count} earlier token${count === 1 ? "" : "s"} that ${spec.offence}, out of ${launches}`,
+      flag: spec.flag
+    })
+  }
   return finding({
     rule: spec.rule,
     facet: "deployer",

@@ -8,16 +8,18 @@ import {
   mintAuthorityActive,
   mintCloseAuthority,
   nonTransferable,
+  pausable,
   permanentDelegate,
   sellTax,
   transferFee,
   transferHook
 } from "./contract.ts"
 import { deployerPriorHoneypots, deployerPriorRugs } from "./deployer.ts"
-import { lowLiquidity, lpLockExpiring, lpPartiallyLocked, lpUnlocked, noMarket } from "./liquidity.ts"
+import { thinEvidence } from "./evidence.ts"
+import { liquidityDrop, lowLiquidity, lpLockExpiring, lpPartiallyLocked, lpUnlocked, noMarket, thinLiquidityForCap } from "./liquidity.ts"
 import { extremeVolatility, lowOrganicVolume, microMarketCap, sellPressure, washTrading } from "./market.ts"
 import { fewHolders, newToken } from "./maturity.ts"
-import { copycat, missingNameOrSymbol, mutableMetadata } from "./metadata.ts"
+import { copycat, impersonation, missingNameOrSymbol, mutableMetadata } from "./metadata.ts"
 import { bundledLaunch, creatorHolding, insiderHolding, singleHolderConcentration, top10Concentration } from "./ownership.ts"
 import type { Rule } from "./rule.ts"
 
@@ -32,6 +34,7 @@ export const RULES: ReadonlyArray<Rule> = [
   freezeAuthorityActive,
   permanentDelegate,
   transferHook,
+  pausable,
   mintCloseAuthority,
   transferFee,
   buyTax,
@@ -41,6 +44,8 @@ export const RULES: ReadonlyArray<Rule> = [
   lpUnlocked,
   lpPartiallyLocked,
   lpLockExpiring,
+  thinLiquidityForCap,
+  liquidityDrop,
   rugged,
   top10Concentration,
   singleHolderConcentration,
@@ -60,6 +65,8 @@ export const RULES: ReadonlyArray<Rule> = [
   mutableMetadata,
   missingNameOrSymbol,
   copycat,
+  impersonation,
   deployerFlagged,
-  flaggedHolders
+  flaggedHolders,
+  thinEvidence
 ]

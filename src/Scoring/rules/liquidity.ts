@@ -1,6 +1,11 @@
 import {
   CAPS,
+  LIQUIDITY_DROP_PCT,
+  LIQUIDITY_DROP_POINTS,
+  LIQUIDITY_TO_MCAP_PCT,
   LIQUIDITY_USD_TIERS,
+  LP_BURNED_LOCKED_PCT,
+  THIN_LIQUIDITY_FOR_CAP_POINTS,
   LP_LOCK_EXPIRING_POINTS,
   LP_LOCK_EXPIRY_WINDOW_HOURS,
   LP_LOCKED_PCT_TIERS,
@@ -45,8 +50,9 @@ export const lowLiquidity: Rule = (observed) => {
   })
 }
 
-// An expired lock protects no more than no lock, so it counts as unlocked.
+// An expired lock protects no more than no lock, so it counts as unlocked; burned LP counts as locked for good.
 const lpUnlockedReason = ({ evidence, lpLockHoursLeft }: Observed): string | null => {
+  if ((evidence.liquidity.lpBurnedPct ?? 0) >= LP_BURNED_LOCKED_PCT) return null
   if (evidence.liquidity.lpLocked === false) return "liquidity.lpLocked is false"
   if (lpLockHoursLeft !== null && lpLockHoursLeft <= 0) {
     return `LP lock expired ${Math.floor(-lpLockHoursLeft)} h before the scan`
@@ -91,5 +97,38 @@ export const lpLockExpiring: Rule = (observed) => {
     reason: `LP lock expires ${Math.ceil(hoursLeft)} h after the scan (window ${LP_LOCK_EXPIRY_WINDOW_HOURS} h)`,
     risk: "LP lock expires within 7 days",
     flag: "lp_lock_expiring"
+  })
+}
+
+// Liquidity against market cap: a market cap far above what can be sold into.
+export const thinLiquidityForCap: Rule = ({ evidence, liquidityUsd }) => {
+  const cap = evidence.market.marketCap
+  if (liquidityUsd === null || cap === null || cap <= 0 || liquidityUsd === 0) return null
+  const ratioPct = (liquidityUsd / cap) * 100
+  if (ratioPct >= LIQUIDITY_TO_MCAP_PCT) return null
+  return finding({
+    rule: "thin_liquidity_for_cap",
+    facet: "liquidity",
+    points: THIN_LIQUIDITY_FOR_CAP_POINTS,
+    reason: `liquidity ${formatUsd(liquidityUsd)} is ${formatPct(ratioPct)} of market cap ${formatUsd(cap)} (< ${LIQUIDITY_TO_MCAP_PCT}%)`,
+    risk: `Liquidity is only ${formatPct(ratioPct)} of the market cap: the price cannot be sold into`,
+    flag: "thin_liquidity_for_cap"
+  })
+}
+
+// The trend across the scan history: liquidity now against the highest of the previous 24 hours.
+export const liquidityDrop: Rule = ({ evidence, liquidityUsd }) => {
+  const peak = evidence.liquidity.peak24hUsd ?? null
+  if (peak === null || liquidityUsd === null || peak <= 0) return null
+  const dropPct = ((peak - liquidityUsd) / peak) * 100
+  if (dropPct < LIQUIDITY_DROP_PCT) return null
+  return finding({
+    rule: "liquidity_drop",
+    facet: "liquidity",
+    points: LIQUIDITY_DROP_POINTS,
+    reason: `liquidity ${formatUsd(liquidityUsd)} is ${formatPct(dropPct)} below the 24 h high of ${formatUsd(peak)} (>= ${LIQUIDITY_DROP_PCT}%)`,
+    risk: `Liquidity fell ${formatPct(dropPct)} within 24 hours (${formatUsd(peak)} to ${formatUsd(liquidityUsd)}): a pull may be in progress`,
+    flag: "liquidity_drop",
+    cap: CAPS.liquidityPull
   })
 }

@@ -42,7 +42,7 @@ export const top10Concentration = shareRule({
   flag: "top10_concentration",
   tiers: TOP10_PCT_TIERS,
   measure: (observed) => observed.top10Pct,
-  label: "top-10 holders (pool, locker, burn excluded)",
+  label: "top-10 holders (pool, locker, burn, exchange excluded)",
   risk: (pct) => `Top 10 holders own ${pct} of supply`
 })
 
@@ -52,7 +52,7 @@ export const singleHolderConcentration = shareRule({
   flag: "single_holder_concentration",
   tiers: SINGLE_HOLDER_PCT_TIERS,
   measure: (observed) => observed.largestHolderPct,
-  label: "largest holder (pool, locker, burn excluded)",
+  label: "largest holder (pool, locker, burn, exchange excluded)",
   risk: (pct) => `One wallet owns ${pct} of supply`
 })
 

@@ -1,9 +1,9 @@
 // The baselines the service is compared with: raw Bun.serve answering with the bytes the service gave
 // for the same request, alone or after the same PostgreSQL round trips as the service (raw node-postgres).
-import { Pool } from "pg"
-import { hashKey } from "../../src/Accounts/ApiKey.ts"
-import { freePort } from "../support/process.ts"
-import { AUTHENTICATE, CHARGE, LATEST_SCAN } from "./serviceSql.ts"
+// Each runs in a process of its own (baselineServer.ts), pinned to the service's cores.
+import { join } from "node:path"
+import type { BaselineSpec, StoredAnswer } from "./baselineServer.ts"
+import { pinned, pinPid } from "./pinning.ts"
 
 export interface Answer {
   readonly status: number
@@ -21,9 +21,6 @@ export interface Baseline {
   readonly pid: number
   readonly stop: () => Promise<void>
 }
-
-const respond = (answer: Answer | undefined): Response =>
-  answer === undefined ? new Response("", { status: 404 }) : new Response(answer.body, { status: answer.status, headers: answer.headers })
 
 /** Sends every request to the service, `concurrency` at a time, and keeps each answer under its key. */
 export const capture = async (
@@ -49,58 +46,66 @@ export const statusMix = (answers: ReadonlyMap<string, Answer>): ReadonlyMap<num
   return mix
 }
 
-const serve = (fetch: (request: Request) => Promise<Response> | Response, cleanup: () => Promise<void> = async () => {}): Baseline => {
-  const server = Bun.serve({ port: freePort(), hostname: "127.0.0.1", fetch })
+const stored = (answers: ReadonlyMap<string, Answer>): ReadonlyArray<readonly [string, StoredAnswer]> =>
+  [...answers].map(([key, answer]) => [key, {
+    status: answer.status,
+    headers: [...answer.headers],
+    body: Buffer.from(answer.body).toString("base64")
+  }])
+
+let specs = 0
+
+/** Starts baselineServer.ts with `spec` under `taskset -c cores` (when given) and waits for its port. */
+const start = async (dir: string, cores: string | undefined, spec: BaselineSpec): Promise<Baseline> => {
+  const file = join(dir, `baseline-${++specs}.json`)
+  await Bun.write(file, JSON.stringify(spec))
+  const child = Bun.spawn(pinned(cores, [process.execPath, join(import.meta.dir, "baselineServer.ts"), file]), {
+    stdout: "pipe",
+    stderr: "inherit"
+  })
+  const reader = child.stdout.getReader()
+  let text = ""
+  while (!/listening (\d+)/.test(text)) {
+    const { done, value } = await reader.read()
+    if (done) throw new Error(`the baseline server exited before listening: ${text}`)
+    text += new TextDecoder().decode(value)
+  }
+  reader.releaseLock()
+  void child.stdout.pipeTo(new WritableStream()).catch(() => undefined)
+  pinPid(child.pid, cores) // its threads too (taskset -c pins the first only through inheritance)
   return {
-    url: `http://127.0.0.1:${server.port}`,
-    pid: process.pid,
+    url: `http://127.0.0.1:${/listening (\d+)/.exec(text)![1]}`,
+    pid: child.pid,
     stop: async () => {
-      await server.stop(true)
-      await cleanup()
+      child.kill("SIGTERM")
+      await child.exited
     }
   }
 }
 
 /** Raw Bun.serve: each `METHOD /path` answered with the bytes the service gave for it (a POST body is read, not parsed). */
-export const rawServe = (answers: ReadonlyMap<string, Answer>): Baseline =>
-  serve(async (request) => {
-    if (request.method === "POST") await request.arrayBuffer()
-    return respond(answers.get(`${request.method} ${new URL(request.url).pathname}`))
-  })
-
-interface KeyRow {
-  readonly key_id: string
-  readonly account_id: string
-  readonly monthly_quota: number
-  readonly requests_per_minute: number
-}
-
-const bearerOf = (request: Request): string => (request.headers.get("authorization") ?? "").replace(/^Bearer /, "")
+export const rawServe = (dir: string, cores: string | undefined, answers: ReadonlyMap<string, Answer>): Promise<Baseline> =>
+  start(dir, cores, { kind: "raw", answers: stored(answers) })
 
 /**
- * Raw Bun.serve + node-postgres pool for POST /api/v1/token/risk: the service's two round trips on a
- * warm scan cache (key lookup by hash, then the one-statement rate + quota charge), then the bytes the
- * service gave for that mint.
+ * Raw Bun.serve + node-postgres pool for POST /api/v1/token/risk: the service's current round trips on a
+ * warm scan cache (key lookup by hash; BEGIN, the one-statement rate + quota charge, and COMMIT after the
+ * answer is written), then the bytes the service gave for that mint.
  */
-export const rawTokenRisk = (databaseUrl: string, poolSize: number, cost: number, answersByMint: ReadonlyMap<string, Answer>): Baseline => {
-  const pool = new Pool({ connectionString: databaseUrl, max: poolSize })
-  return serve(async (request) => {
-    const { address } = (await request.json()) as { readonly address: string }
-    const { rows } = await pool.query<KeyRow>(AUTHENTICATE, [hashKey(bearerOf(request))])
-    const key = rows[0]
-    if (key === undefined) return new Response("", { status: 401 })
-    const { account_id: account, monthly_quota: quota, requests_per_minute: perMinute } = key
-    await pool.query(CHARGE, [account, perMinute, account, cost, cost, quota, quota, key.key_id, account, account])
-    return respond(answersByMint.get(address))
-  }, () => pool.end())
-}
+export const rawTokenRisk = (
+  dir: string,
+  cores: string | undefined,
+  databaseUrl: string,
+  poolSize: number,
+  cost: number,
+  answersByMint: ReadonlyMap<string, Answer>
+): Promise<Baseline> => start(dir, cores, { kind: "token-risk", answers: stored(answersByMint), databaseUrl, poolSize, cost })
 
 /** Raw Bun.serve + node-postgres pool for GET /api/risk-check/{mint}: the latest-scan lookup, then the service's bytes for that path. */
-export const rawLatestScan = (databaseUrl: string, poolSize: number, answers: ReadonlyMap<string, Answer>): Baseline => {
-  const pool = new Pool({ connectionString: databaseUrl, max: poolSize })
-  return serve(async (request) => {
-    const path = new URL(request.url).pathname
-    await pool.query(LATEST_SCAN, [path.slice(path.lastIndexOf("/") + 1)])
-    return respond(answers.get(`GET ${path}`))
-  }, () => pool.end())
-}
+export const rawLatestScan = (
+  dir: string,
+  cores: string | undefined,
+  databaseUrl: string,
+  poolSize: number,
+  answers: ReadonlyMap<string, Answer>
+): Promise<Baseline> => start(dir, cores, { kind: "latest-scan", answers: stored(answers), databaseUrl, poolSize })

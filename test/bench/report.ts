@@ -22,18 +22,32 @@ const ratioOf = (row: Row): number | undefined => (row.baseline === undefined ? 
 
 export const NO_TARGET: Target = { text: "none set", met: undefined }
 
+const SINGLE_LIMIT = "Per request the service still runs the admission (per-client minute window), the request metrics, " +
+  "the request id and the answer's header object, and Bun builds a Response from a JS header record; the baseline " +
+  "hands Bun prebuilt bytes and headers"
+
 export const singleWarmTarget = (service: Figures, baseline: Figures): Target => ({
-  text: "≥ 0.5× baseline req/s, p99 ≤ 2× baseline p99",
-  met: service.rps >= 0.5 * baseline.rps && service.p99Ms <= 2 * baseline.p99Ms,
-  limitedBy: "On the embedded database the p99 sits near 2× (PGlite shares the process and its heap); " +
-    "runs on the same machine vary by about ±25%"
+  text: "≥ 0.8× baseline req/s, p99 ≤ 1.5× baseline p99",
+  met: service.rps >= 0.8 * baseline.rps && service.p99Ms <= 1.5 * baseline.p99Ms,
+  limitedBy: SINGLE_LIMIT
 })
 
-export const batchTarget = (service: Figures): Target => ({ text: "≥ 2,000 req/s", met: service.rps >= 2_000 })
+export const neverScannedTarget = (service: Figures, baseline: Figures): Target => ({
+  text: "≥ 0.7× baseline req/s",
+  met: service.rps >= 0.7 * baseline.rps,
+  limitedBy: SINGLE_LIMIT
+})
+
+export const batchTarget = (service: Figures, baseline: Figures): Target => ({
+  text: "≥ 0.5× baseline req/s",
+  met: service.rps >= 0.5 * baseline.rps,
+  limitedBy: "Each batch answer is about 50 verdict fragments joined (≈ 25 KB) plus the request's JSON parse and 50 cache " +
+    "lookups; the baseline only writes the same bytes"
+})
 
 export const tokenRiskTarget = (service: Figures, baseline: Figures): Target => ({
-  text: "≥ 0.5× raw-pg baseline req/s",
-  met: service.rps >= 0.5 * baseline.rps,
+  text: "≥ 0.7× raw-pg baseline req/s",
+  met: service.rps >= 0.7 * baseline.rps,
   limitedBy: "The service's JavaScript thread is saturated: HttpApi routing, schemas, auth and metering cost about " +
     "110 µs a call, and each statement about 150 µs of CPU through @effect/sql against 55 µs through raw node-postgres"
 })

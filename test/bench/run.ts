@@ -1,19 +1,27 @@
 // npm run bench [-- --tokens N --scans N --small-scans N --accounts N --token-mints N --lookup-mints N
-//                   --duration S --connections C --pool N]
+//                   --duration S --connections C --pool N --server-cores LIST --load-cores LIST --db-cores LIST
+//                   --only warm,never,batch,token-risk,rss,lookup --skip-postgres --skip-embedded]
 // Loads the service on the embedded database and on PostgreSQL, each next to a baseline that answers the
 // same bytes (raw Bun.serve, or raw Bun.serve + node-postgres doing the service's round trips), with wrk,
 // one run at a time, and prints a markdown table for the README. A benchmark, not a test: it asserts nothing.
+// Pinned: the service and each baseline (a process of its own) run under `taskset -c <server cores>`
+// (default 0), wrk under `taskset -c <load cores> wrk -t<one per load core>` (default 1), and a local
+// PostgreSQL is pinned to the database cores (default: the load cores) for the run. Core lists also come
+// from BENCH_SERVER_CORES, BENCH_LOAD_CORES, BENCH_DB_CORES. Without taskset or a second core nothing is
+// pinned and the bench prints why.
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) is used as admin
 // to create risk_api_bench_<scans> databases, kept for the next run; without it only the embedded rows run.
 // At the defaults the whole run takes about 4 minutes on 2 cores with the 1,000,000-scan database
 // reused, about 1 more the first time (see dataset.ts).
 import { mkdtempSync, rmSync } from "node:fs"
-import { availableParallelism, tmpdir } from "node:os"
+import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { generateDemoDataset } from "../../src/Demo/generate.ts"
 import { runCli } from "../support/process.ts"
+import { Client } from "pg"
 import { type BenchDatabase, benchAccounts, benchDatabase, isReachable, randomMint } from "./dataset.ts"
+import { pinPostgres, planPinning } from "./pinning.ts"
 import { markdownTable, notMetLines, type Row } from "./report.ts"
 import { type Bench, lookupScenario, riskCheckScenarios, rssScenario, tokenRiskScenario, withServer } from "./scenarios.ts"
 
@@ -29,12 +37,18 @@ const { values } = parseArgs({
     "token-mints": { type: "string", default: "2000" },
     "lookup-mints": { type: "string", default: "10000" },
     duration: { type: "string", default: "8" },
-    connections: { type: "string", default: "50" },
-    pool: { type: "string", default: "10" }
+    connections: { type: "string", default: "64" },
+    pool: { type: "string", default: "10" },
+    "server-cores": { type: "string", default: process.env.BENCH_SERVER_CORES ?? "0" },
+    "load-cores": { type: "string", default: process.env.BENCH_LOAD_CORES ?? "1" },
+    "db-cores": { type: "string", default: process.env.BENCH_DB_CORES },
+    only: { type: "string" },
+    "skip-postgres": { type: "boolean", default: false },
+    "skip-embedded": { type: "boolean", default: false }
   }
 })
 
-const positive = (name: keyof typeof values): number => {
+const positive = (name: "tokens" | "scans" | "small-scans" | "accounts" | "token-mints" | "lookup-mints" | "duration" | "connections" | "pool"): number => {
   const value = Number(values[name])
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`--${name} must be a positive integer, got ${values[name]}`)
   return value
@@ -95,33 +109,88 @@ const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
   const label = (db: BenchDatabase) => `PostgreSQL, ${count(db.scans)} scans`
   const env = (db: BenchDatabase, extra: Record<string, string> = {}) => ({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(bench.poolSize), ...extra })
 
-  const cached = await withServer(bench, `PostgreSQL ${count(large.scans)} scans, default cache`, env(large), async (server) => [
-    ...await riskCheckScenarios(bench, server, { database: label(large), warm: large.mints[0]!, batch: large.mints.slice(0, BATCH), neverScanned }),
-    await tokenRiskScenario(bench, server, { database: label(large), databaseUrl: large.url, accounts, mints: sample(large.mints, options.tokenMints) }),
-    await rssScenario(bench, server, { database: label(large), databaseUrl: large.url, mints: large.mints })
-  ])
+  const cached = !(runs("warm") || runs("never") || runs("batch") || runs("token-risk") || runs("rss"))
+    ? []
+    : await withServer(bench, `PostgreSQL ${count(large.scans)} scans, default cache`, env(large), async (server) => [
+      ...(runs("warm") || runs("never") || runs("batch")
+        ? await riskCheckScenarios(bench, server, { database: label(large), warm: large.mints[0]!, batch: large.mints.slice(0, BATCH), neverScanned })
+        : []),
+      ...(runs("token-risk")
+        ? [await tokenRiskScenario(bench, server, { database: label(large), databaseUrl: large.url, accounts, mints: sample(large.mints, options.tokenMints) })]
+        : []),
+      ...(runs("rss") ? [await rssScenario(bench, server, { database: label(large), databaseUrl: large.url, mints: large.mints })] : [])
+    ])
   const lookup = (db: BenchDatabase, reference?: Row) =>
     withServer(bench, `PostgreSQL ${count(db.scans)} scans, SCAN_CACHE_SIZE=0`, env(db, { SCAN_CACHE_SIZE: "0" }), (server) =>
       lookupScenario(bench, server, { database: label(db), databaseUrl: db.url, mints: sample(db.mints, options.lookupMints) }, reference))
-  const smallLookup = await lookup(small)
-  const largeLookup = await lookup(large, smallLookup)
+  const lookups: Array<Row> = []
+  if (runs("lookup")) {
+    const smallLookup = await lookup(small)
+    lookups.push(smallLookup, await lookup(large, smallLookup))
+  }
   return {
-    rows: [...cached, smallLookup, largeLookup],
+    rows: [...cached, ...lookups],
     line: `PostgreSQL: ${describe(large)} and ${describe(small)}, ${count(options.accounts)} enterprise accounts with one key each`
   }
 }
 
+const SCENARIOS = ["warm", "never", "batch", "token-risk", "rss", "lookup"]
+const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((name) => name.trim()))
+for (const name of only ?? []) if (!SCENARIOS.includes(name)) throw new RangeError(`--only takes ${SCENARIOS.join(",")}; got ${name}`)
+const runs = (name: string) => only === undefined || only.has(name)
+
+// Other work on the machine skews every figure: the load average is printed with the results.
+const loadBefore = loadavg().map((n) => n.toFixed(2)).join(", ")
+if (loadavg()[0]! > 0.5) console.log(`⚠ load average ${loadBefore} before the run: other work shares these cores, figures will be low and noisy`)
+const pinning = planPinning({ server: values["server-cores"], load: values["load-cores"], database: values["db-cores"] ?? values["load-cores"] })
+console.log(`Pinning: ${pinning.note}`)
+
+/** The pid of a backend of the bench's PostgreSQL, to find its postmaster (pinning.ts). */
+const backendPid = async (url: string): Promise<number | undefined> => {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000 })
+  try {
+    await client.connect()
+    return (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid
+  } catch {
+    return undefined
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "risk-api-bench-"))
-const bench: Bench = { wrk: { connections: positive("connections"), durationSeconds: positive("duration") }, dir, poolSize: options.poolSize, serverLogs: [] }
+const bench: Bench = {
+  wrk: { connections: positive("connections"), durationSeconds: positive("duration"), threads: pinning.wrkThreads, cores: pinning.load },
+  dir,
+  poolSize: options.poolSize,
+  serverCores: pinning.server,
+  only,
+  serverLogs: []
+}
 const neverScanned = Array.from({ length: NEVER_SCANNED }, randomMint)
 const started = performance.now()
 const rows: Array<Row> = []
 const lines: Array<string> = []
+let restorePostgres = () => {}
+let postgresNote = "PostgreSQL rows skipped"
+process.once("SIGINT", () => {
+  restorePostgres()
+  process.exit(130)
+})
 try {
-  const embedded = await embeddedRows(bench, neverScanned)
-  rows.push(...embedded.rows)
-  lines.push(embedded.line)
-  if (await isReachable(adminUrl)) {
+  if (!values["skip-embedded"] && (runs("warm") || runs("never") || runs("batch"))) {
+    const embedded = await embeddedRows(bench, neverScanned)
+    rows.push(...embedded.rows)
+    lines.push(embedded.line)
+  }
+  if (values["skip-postgres"]) {
+    lines.push("PostgreSQL: skipped (--skip-postgres)")
+  } else if (await isReachable(adminUrl)) {
+    const backend = await backendPid(adminUrl)
+    const pinnedPostgres = backend === undefined ? { restore: () => {}, note: "PostgreSQL not pinned (no backend pid)" } : pinPostgres(backend, pinning.database)
+    restorePostgres = pinnedPostgres.restore
+    postgresNote = pinnedPostgres.note
+    console.log(`\n${postgresNote}`)
     const postgres = await postgresRows(bench, neverScanned)
     rows.push(...postgres.rows)
     lines.push(postgres.line)
@@ -130,6 +199,7 @@ try {
     lines.push("PostgreSQL: not reachable, rows skipped")
   }
 } finally {
+  restorePostgres()
   rmSync(dir, { recursive: true, force: true })
 }
 
@@ -137,7 +207,8 @@ console.log(`\n${markdownTable(rows)}\n`)
 const notMet = notMetLines(rows)
 if (notMet.length > 0) console.log(`Targets not met, and what limits them:\n${notMet.join("\n")}\n`)
 console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
-  `wrk -t2 -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
-  `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${new Date().toISOString()}; ` +
+  `wrk -t${bench.wrk.threads} -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
+  `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${pinning.note}; ${postgresNote}; ` +
+  `load average before the run ${loadBefore}; ${new Date().toISOString()}; ` +
   `whole bench ${((performance.now() - started) / 1000).toFixed(0)} s.`)
 if (bench.serverLogs.length > 0) console.log(`\nServer logs (warnings and errors):\n${bench.serverLogs.map((line) => `  ${line}`).join("\n")}`)

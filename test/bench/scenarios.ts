@@ -11,13 +11,14 @@ import {
   batchTarget,
   lookupReferenceTarget,
   lookupTarget,
-  NO_TARGET,
+  neverScannedTarget,
   progressLine,
   rssTarget,
   type Row,
   singleWarmTarget,
   tokenRiskTarget
 } from "./report.ts"
+import { pinPid } from "./pinning.ts"
 import { type Figures, keyedPostScript, type Load, postScript, randomGetScript, rssOf, runWrk, type WrkSettings } from "./wrk.ts"
 
 export interface Bench {
@@ -25,6 +26,10 @@ export interface Bench {
   /** Scratch directory for wrk scripts and their lists. */
   readonly dir: string
   readonly poolSize: number
+  /** `taskset -c` list of the service and its baselines; undefined: unpinned. */
+  readonly serverCores: string | undefined
+  /** Which scenarios run (--only); all when undefined. */
+  readonly only: ReadonlySet<string> | undefined
   /** What the servers logged, summarized, for the end of the report. */
   readonly serverLogs: Array<string>
 }
@@ -42,7 +47,9 @@ export const withServer = async <A>(
   use: (server: RunningServer) => Promise<A>
 ): Promise<A> => {
   const server = await startServer({ PUBLIC_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warning", ...env })
-  console.log(`\n${name}: service pid ${server.process.pid}, ${rssOf(server.process.pid)} MB RSS after start`)
+  pinPid(server.process.pid, bench.serverCores)
+  console.log(`\n${name}: service pid ${server.process.pid}${bench.serverCores === undefined ? "" : ` on core(s) ${bench.serverCores}`}, ` +
+    `${rssOf(server.process.pid)} MB RSS after start`)
   try {
     return await use(server)
   } finally {
@@ -132,24 +139,31 @@ export const riskCheckScenarios = async (bench: Bench, server: RunningServer, da
   ]))
   reportStatuses("risk-check", answers)
   await warmUp(bench, { url: `${server.url}${riskCheckPath(data.warm)}` }, server.process.pid)
-  const raw = rawServe(answers)
+  const raw = await rawServe(bench.dir, bench.serverCores, answers)
+  const runs = (name: string) => bench.only === undefined || bench.only.has(name)
   try {
-    const warm = await compare(bench, "single risk-check, warm", server, raw, riskCheckPath(data.warm))
-    const neverScript = randomGetScript(bench.dir, "never-scanned", data.neverScanned.map(riskCheckPath))
-    const never = await compare(bench, "single risk-check, never scanned", server, raw, "", neverScript)
-    const batch = await compare(bench, "batch of 50", server, raw, "/api/risk-check/batch", postScript(bench.dir, "batch", batchBody))
-    return [
-      { scenario: "single risk-check, warm", database: data.database, target: singleWarmTarget(warm.service, warm.base), baseline: warm.base, service: warm.service },
-      {
+    const rows: Array<Row> = []
+    if (runs("warm")) {
+      const warm = await compare(bench, "single risk-check, warm", server, raw, riskCheckPath(data.warm))
+      rows.push({ scenario: "single risk-check, warm", database: data.database, target: singleWarmTarget(warm.service, warm.base), baseline: warm.base, service: warm.service })
+    }
+    if (runs("never")) {
+      const neverScript = randomGetScript(bench.dir, "never-scanned", data.neverScanned.map(riskCheckPath))
+      const never = await compare(bench, "single risk-check, never scanned", server, raw, "", neverScript)
+      rows.push({
         scenario: "single risk-check, never scanned",
         note: `${count(data.neverScanned.length)} mints at random`,
         database: data.database,
-        target: NO_TARGET,
+        target: neverScannedTarget(never.service, never.base),
         baseline: never.base,
         service: never.service
-      },
-      { scenario: "batch of 50", database: data.database, target: batchTarget(batch.service), baseline: batch.base, service: batch.service }
-    ]
+      })
+    }
+    if (runs("batch")) {
+      const batch = await compare(bench, "batch of 50", server, raw, "/api/risk-check/batch", postScript(bench.dir, "batch", batchBody))
+      rows.push({ scenario: "batch of 50", database: data.database, target: batchTarget(batch.service, batch.base), baseline: batch.base, service: batch.service })
+    }
+    return rows
   } finally {
     await raw.stop()
   }
@@ -181,12 +195,12 @@ export const tokenRiskScenario = async (bench: Bench, server: RunningServer, dat
   const byMint = new Map(pairs.map(({ mint }, i) => [mint, answers.get(String(i))!]))
   const script = keyedPostScript(bench.dir, "token-risk", path, data.accounts.map((account) => account.key), data.mints)
   await warmUp(bench, { url: server.url, script }, server.process.pid)
-  const raw = rawTokenRisk(data.databaseUrl, bench.poolSize, TOKEN_RISK_COST, byMint)
+  const raw = await rawTokenRisk(bench.dir, bench.serverCores, data.databaseUrl, bench.poolSize, TOKEN_RISK_COST, byMint)
   try {
     const { base, service } = await compare(bench, "token risk, auth + quota", server, raw, "", script)
     return {
       scenario: "POST /api/v1/token/risk, auth + quota",
-      note: `${count(data.accounts.length)} accounts, ${count(data.mints.length)} mints; baseline: raw pg, same 2 statements`,
+      note: `${count(data.accounts.length)} accounts, ${count(data.mints.length)} mints; baseline: raw pg, same 4 statements (key lookup; BEGIN, charge, COMMIT after the answer)`,
       database: data.database,
       target: tokenRiskTarget(service, base),
       baseline: base,
@@ -212,7 +226,7 @@ export const lookupScenario = async (bench: Bench, server: RunningServer, data: 
   await warmUp(bench, { url: server.url, script }, server.process.pid)
   const plan = await latestScanPlan(data.databaseUrl, data.mints[0]!)
   console.log(`  plan: ${plan}`)
-  const raw = rawLatestScan(data.databaseUrl, bench.poolSize, answers)
+  const raw = await rawLatestScan(bench.dir, bench.serverCores, data.databaseUrl, bench.poolSize, answers)
   try {
     const { base, service } = await compare(bench, `latest-scan lookup, ${data.database}`, server, raw, "", script)
     return {

@@ -1,10 +1,15 @@
 // wrk runs and their figures, and the Lua scripts the scenarios load with.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { pinned } from "./pinning.ts"
 
 export interface WrkSettings {
   readonly connections: number
   readonly durationSeconds: number
+  /** wrk -t: one per load core. */
+  readonly threads: number
+  /** `taskset -c` list wrk runs on; undefined: unpinned. */
+  readonly cores: string | undefined
 }
 
 /** What to load: a base URL (path included when there is no script) and an optional wrk Lua script. */
@@ -55,12 +60,12 @@ export const parseWrk = (output: string, rssMb: number): Figures => {
   }
 }
 
-/** Loads `load` with wrk -t2 and reports its figures, sampling the RSS of `pid` throughout. */
+/** Loads `load` with wrk (pinned to its cores) and reports its figures, sampling the RSS of `pid` throughout. */
 export const runWrk = async (settings: WrkSettings, load: Load, pid: number): Promise<Figures> => {
-  const args = [
-    "wrk", "-t2", `-c${settings.connections}`, `-d${settings.durationSeconds}s`, "--latency",
+  const args = pinned(settings.cores, [
+    "wrk", `-t${settings.threads}`, `-c${settings.connections}`, `-d${settings.durationSeconds}s`, "--latency",
     ...(load.script === undefined ? [] : ["-s", load.script]), load.url
-  ]
+  ])
   let peak = rssOf(pid)
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 250)
   try {

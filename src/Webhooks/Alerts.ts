@@ -1,6 +1,6 @@
 import { type EntryReference, evaluateWatchRules, metricsOf, type WatchRule } from "../Decision/index.ts"
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
-import { type Verdict, verdictOf } from "../Domain/Verdict.ts"
+import type { Verdict } from "../Domain/Verdict.ts"
 import { observe } from "../Scoring/observed.ts"
 import { assessToken } from "../Scoring/index.ts"
 
@@ -47,7 +47,7 @@ export const stateOf = (
     state: {
       scanId: scan.id,
       scannedAt: scan.evidence.scannedAt,
-      verdict: verdictOf(assessment.safetyScore),
+      verdict: assessment.verdict,
       safetyScore: assessment.safetyScore,
       hits: Object.fromEntries(hits.map((hit) => [ruleKey(hit.rule), hit.hit])),
       entry

@@ -1,10 +1,24 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from "prom-client"
 
 // Prometheus metrics of this process, served at GET /metrics.
 export const registry = new Registry()
 collectDefaultMetrics({ register: registry, prefix: "risk_api_process_" })
 
+// Counters bound to one label set for the hot path (bound below): an increment adds to a plain number,
+// and the sum reaches prom-client when the counter is read (its collect hook, which /metrics and get()
+// call), so the exposition is the same and no label set is hashed per request.
+const pendingFlushes = new WeakMap<object, Array<() => void>>()
+const flushesOf = (counter: object): Array<() => void> => {
+  let flushes = pendingFlushes.get(counter)
+  if (flushes === undefined) pendingFlushes.set(counter, flushes = [])
+  return flushes
+}
+function flushBound(this: object): void {
+  for (const flush of pendingFlushes.get(this) ?? []) flush()
+}
+
 export const requests = new Counter({
+  collect: flushBound,
   name: "risk_api_http_requests_total",
   help: "HTTP requests by method, route template and status.",
   labelNames: ["method", "route", "status"] as const,
@@ -20,6 +34,7 @@ export const latency = new Histogram({
 })
 
 export const refusals = new Counter({
+  collect: flushBound,
   name: "risk_api_refusals_total",
   help: "Calls refused by a limit: rate_limited (minute limits) or quota_exceeded (monthly quota).",
   labelNames: ["reason"] as const,
@@ -27,6 +42,7 @@ export const refusals = new Counter({
 })
 
 export const scanLookups = new Counter({
+  collect: flushBound,
   name: "risk_api_scan_lookups_total",
   help: "Latest-scan lookups: hit when the mint has a cached scan, miss when it was never scanned.",
   labelNames: ["result"] as const,
@@ -34,6 +50,7 @@ export const scanLookups = new Counter({
 })
 
 export const scanCacheEvents = new Counter({
+  collect: flushBound,
   name: "risk_api_scan_cache_total",
   help: "In-process latest-scan cache: hit (answered from memory) or miss (read from the database).",
   labelNames: ["result"] as const,
@@ -45,3 +62,34 @@ export const inFlight = new Gauge({
   help: "Requests being handled now.",
   registers: [registry]
 })
+
+export interface BoundCounter {
+  readonly inc: (by?: number) => void
+}
+
+/** `counter` with `labels` bound once: what `counter.inc(labels, by)` counts, without a label lookup per call. */
+export const bound = <T extends string>(counter: Counter<T>, labels: LabelValues<T>): BoundCounter => {
+  let pending = 0
+  flushesOf(counter).push(() => {
+    if (pending === 0) return
+    const by = pending
+    pending = 0
+    counter.inc(labels, by)
+  })
+  return { inc: (by = 1) => void (pending += by) }
+}
+
+/**
+ * For one method and route: `(status, seconds)` counts what requests.inc({ method, route, status }) and
+ * latency.observe({ method, route }, seconds) count, with the label sets bound once (per status).
+ */
+export const boundRequests = (method: string, route: string): (status: number, seconds: number) => void => {
+  const byStatus = new Map<number, BoundCounter>()
+  const observed = latency.labels({ method, route })
+  return (status, seconds) => {
+    let counter = byStatus.get(status)
+    if (counter === undefined) byStatus.set(status, counter = bound(requests, { method, route, status: String(status) }))
+    counter.inc()
+    observed.observe(seconds)
+  }
+}

@@ -2,7 +2,8 @@ import { invalidAddressMessage } from "../Domain/Address.ts"
 import { epochMillisOf } from "../Domain/ScanEvidence.ts"
 import { freshnessOf } from "../Domain/Verdict.ts"
 import { assessTokenOnce, confidenceOf } from "../Scoring/index.ts"
-import { scanLookups } from "../Observability/Metrics.ts"
+import { ageFactorPctOf } from "../Scoring/confidence.ts"
+import { bound, scanLookups } from "../Observability/Metrics.ts"
 import { rescanUrlOf } from "../Scans/Errors.ts"
 import type { StoredScan } from "../Scans/ScansRepo.ts"
 import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
@@ -10,11 +11,22 @@ import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
 const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
 
+/** The age of a scan's evidence at `now`, in whole seconds (never negative). */
+const ageSecondsOf = (scan: StoredScan, now: number): number =>
+  Math.max(0, Math.floor((now - epochMillisOf(scan.evidence.scannedAt)) / 1000))
+
 /** The compact verdict for a mint from its latest scan (or none), as seen at `now`. */
 export const riskCheckOf = (
   address: string,
   scan: StoredScan | undefined,
   now: number,
+  latencyMs: number
+): RiskCheckResult => riskCheckAt(address, scan, scan === undefined ? 0 : ageSecondsOf(scan, now), latencyMs)
+
+const riskCheckAt = (
+  address: string,
+  scan: StoredScan | undefined,
+  ageSeconds: number,
   latencyMs: number
 ): RiskCheckResult => {
   if (scan === undefined) {
@@ -37,7 +49,6 @@ export const riskCheckOf = (
   }
   const evidence = scan.evidence
   const assessment = assessTokenOnce(evidence)
-  const ageSeconds = Math.max(0, Math.floor((now - epochMillisOf(evidence.scannedAt)) / 1000))
   return {
     address,
     symbol: evidence.symbol,
@@ -65,6 +76,8 @@ export const cacheControlOf = (result: RiskCheckResult): string =>
     : "no-cache"
 
 export const MAX_BATCH = 50
+
+const scanHits = bound(scanLookups, { result: "hit" })
 
 /** The distinct addresses a batch answers, in the order asked. */
 export const batchAddressesOf = (addresses: ReadonlyArray<string>): ReadonlyArray<string> =>
@@ -98,12 +111,91 @@ export interface WireAnswer {
   readonly cacheControl: string
 }
 
+// Pre-serialized answers. A scanned mint's verdict is the same bytes on every request except for
+// age_seconds and latency_ms, and for what the age band decides (freshness, confidence, Cache-Control):
+// so its JSON is kept per scan and per age band (the age factor of the confidence, which also fixes the
+// freshness) as three fragments, and each answer splices the two numbers in. The fragments are cut
+// from JSON.stringify of the very object riskCheckOf builds, so the bytes are the same by construction.
+// Kept in a WeakMap on the scan object: they go when the cache lets the scan go.
+
+interface Fragments {
+  readonly address: string
+  readonly freshness: string
+  /** Up to and including `"age_seconds":`. */
+  readonly head: string
+  /** From after the age up to and including `"latency_ms":`. */
+  readonly middle: string
+  /** From after the latency to the end. */
+  readonly tail: string
+  readonly cacheControl: string
+}
+
+const fragmentsOf = new WeakMap<StoredScan, Map<number, Fragments>>()
+const AGE_KEY = ',"age_seconds":'
+const LATENCY_KEY = ',"latency_ms":'
+
+const cut = (address: string, scan: StoredScan, ageSeconds: number): Fragments | undefined => {
+  const result = riskCheckAt(address, scan, ageSeconds, 0)
+  const json = JSON.stringify(result)
+  // A key in quotes followed by a colon only occurs as structure: inside a JSON string a quote is escaped.
+  const age = json.indexOf(AGE_KEY)
+  const latency = json.indexOf(LATENCY_KEY)
+  if (age === -1 || latency === -1 || json.indexOf(AGE_KEY, age + 1) !== -1 || json.indexOf(LATENCY_KEY, latency + 1) !== -1) return undefined
+  const ageEnd = age + AGE_KEY.length + String(ageSeconds).length
+  const latencyEnd = latency + LATENCY_KEY.length + 1 // "0"
+  return {
+    address,
+    freshness: result.freshness,
+    head: json.slice(0, age + AGE_KEY.length),
+    middle: json.slice(ageEnd, latency + LATENCY_KEY.length),
+    tail: json.slice(latencyEnd),
+    cacheControl: cacheControlOf(result)
+  }
+}
+
+/** The fragments of a scanned mint's verdict at `ageSeconds`; undefined when they cannot be used (then JSON.stringify). */
+const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fragments | undefined => {
+  if (!Number.isInteger(ageSeconds)) return undefined
+  const band = ageFactorPctOf(ageSeconds)
+  let bands = fragmentsOf.get(scan)
+  if (bands === undefined) fragmentsOf.set(scan, bands = new Map())
+  let fragments = bands.get(band)
+  if (fragments === undefined) {
+    fragments = cut(address, scan, ageSeconds)
+    if (fragments === undefined) return undefined
+    bands.set(band, fragments)
+  }
+  return fragments.address === address && fragments.freshness === freshnessOf(ageSeconds) ? fragments : undefined
+}
+
+/** A scanned mint's verdict as JSON text: JSON.stringify(riskCheckOf(address, scan, now, latencyMs)), from its fragments. */
+const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: number): { readonly json: string; readonly cacheControl: string } => {
+  const ageSeconds = ageSecondsOf(scan, now)
+  const fragments = fragmentsAt(address, scan, ageSeconds)
+  if (fragments === undefined) {
+    const result = riskCheckAt(address, scan, ageSeconds, latencyMs)
+    return { json: JSON.stringify(result), cacheControl: cacheControlOf(result) }
+  }
+  return { json: fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail, cacheControl: fragments.cacheControl }
+}
+
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */
 export const checkAnswer = (address: string, scan: StoredScan | null, started: number): WireAnswer => {
-  scanLookups.inc({ result: scan === null ? "miss" : "hit" })
-  const result = riskCheckOf(address, scan ?? undefined, Date.now(), Math.round(performance.now() - started))
-  return { body: JSON.stringify(result), cacheControl: cacheControlOf(result) }
+  const latencyMs = Math.round(performance.now() - started)
+  if (scan === null) {
+    scanLookups.inc({ result: "miss" })
+    const result = riskCheckAt(address, undefined, 0, latencyMs)
+    return { body: JSON.stringify(result), cacheControl: cacheControlOf(result) }
+  }
+  scanHits.inc()
+  const { cacheControl, json } = scannedJson(address, scan, Date.now(), latencyMs)
+  return { body: json, cacheControl }
 }
+
+// An address a JavaScript object orders first (an array index) changes the order of a batch's results:
+// such a batch is serialized from its object instead.
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/
+const isArrayIndex = (key: string): boolean => ARRAY_INDEX.test(key) && Number(key) < 4_294_967_295
 
 /** The answer for the distinct addresses of a batch: `scanOf` as for batchOf. Never cached. */
 export const batchAnswer = (
@@ -118,8 +210,24 @@ export const batchAnswer = (
     if (scan === null) misses++
     else if (scan !== undefined) hits++
   }
-  scanLookups.inc({ result: "hit" }, hits)
-  scanLookups.inc({ result: "miss" }, misses)
-  const answer = batchOf(distinct, scanOf, Date.now(), Math.round(performance.now() - started))
-  return { body: JSON.stringify(answer), cacheControl: "no-store" }
+  if (hits > 0) scanHits.inc(hits)
+  if (misses > 0) scanLookups.inc({ result: "miss" }, misses)
+  const now = Date.now()
+  const latencyMs = Math.round(performance.now() - started)
+  if (distinct.some(isArrayIndex)) return { body: JSON.stringify(batchOf(distinct, scanOf, now, latencyMs)), cacheControl: "no-store" }
+  // JSON.stringify(batchOf(...)), joined from each verdict's fragments.
+  let body = "{\"results\":{"
+  let first = true
+  for (const address of distinct) {
+    const scan = scanOf(address)
+    const key = JSON.stringify(address)
+    const entry = scan === undefined
+      ? JSON.stringify({ address, error: { code: "invalid_address", message: invalidAddressMessage(address) } })
+      : scan === null
+      ? JSON.stringify(riskCheckAt(address, undefined, 0, latencyMs))
+      : scannedJson(address, scan, now, latencyMs).json
+    body += first ? `${key}:${entry}` : `,${key}:${entry}`
+    first = false
+  }
+  return { body: `${body}},"count":${distinct.length},"latency_ms":${latencyMs}}`, cacheControl: "no-store" }
 }

@@ -5,8 +5,8 @@ import { envelopeBodyOf, type Failure, failureOf, ServiceUnavailable } from "../
 import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { admitPublic, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
-import { scanCacheEvents } from "../Observability/Metrics.ts"
-import { countRequest, type RequestRecord } from "../Observability/RequestLog.ts"
+import { bound, boundRequests, refusals, scanCacheEvents } from "../Observability/Metrics.ts"
+import type { RequestRecord } from "../Observability/RequestLog.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
 import type { StoredScan } from "../Scans/ScansRepo.ts"
 import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
@@ -40,6 +40,26 @@ export type FastPath = (
 const CHECK_PREFIX = "/api/risk-check/"
 const CHECK_ROUTE = "/api/risk-check/:address"
 const BATCH_PATH = "/api/risk-check/batch"
+
+// Metrics with their label sets bound once (Observability/Metrics.ts): the same series as countRequest.
+const countCheck = boundRequests("GET", CHECK_ROUTE)
+const countBatch = boundRequests("POST", BATCH_PATH)
+const cacheHits = bound(scanCacheEvents, { result: "hit" })
+const refusalCounts: Readonly<Record<string, ReturnType<typeof bound>>> = {
+  rate_limited: bound(refusals, { reason: "rate_limited" }),
+  quota_exceeded: bound(refusals, { reason: "quota_exceeded" })
+}
+
+// The headers every admitted answer of one Cache-Control carries, built once; each answer copies them and
+// adds its own (rate-limit standing, request id).
+const answerHeaders = new Map<string, Headers>()
+const answerHeadersOf = (cacheControl: string): Headers => {
+  let headers = answerHeaders.get(cacheControl)
+  if (headers === undefined) {
+    answerHeaders.set(cacheControl, headers = new Headers({ "content-type": "application/json", "cache-control": cacheControl, ...PUBLIC_CORS_HEADERS }))
+  }
+  return headers
+}
 
 const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
@@ -88,28 +108,33 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       ? answer()
       : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
     const standing = publicStandingOf(caller.decision)
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      "cache-control": wire.cacheControl,
-      ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
-      ...refusal?.headers,
-      ...PUBLIC_CORS_HEADERS,
-      "x-request-id": requestId
+    let headers: Headers | Record<string, string>
+    if (refusal === undefined) {
+      headers = new Headers(answerHeadersOf(wire.cacheControl))
+      if (standing !== undefined) {
+        const rate = rateLimitHeadersOf(standing)
+        for (const name in rate) headers.set(name, rate[name]!)
+      }
+      headers.set("x-request-id", requestId)
+      if (lifecycle.draining) headers.set("connection", "close")
+    } else {
+      headers = {
+        "content-type": "application/json",
+        "cache-control": wire.cacheControl,
+        ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
+        ...refusal.headers,
+        ...PUBLIC_CORS_HEADERS,
+        "x-request-id": requestId
+      }
+      if (lifecycle.draining) headers.connection = "close"
     }
-    if (lifecycle.draining) headers.connection = "close"
     const status = refusal?.status ?? 200
-    const record: RequestRecord = {
-      method: request.method,
-      path,
-      route,
-      status,
-      seconds: (performance.now() - started) / 1000,
-      requestId,
-      accountId: caller.accountId,
-      errorCode: refusal?.code
+    const seconds = (performance.now() - started) / 1000
+    ;(route === CHECK_ROUTE ? countCheck : countBatch)(status, seconds)
+    if (refusal !== undefined) refusalCounts[refusal.code]?.inc()
+    if (log !== undefined) {
+      log({ method: request.method, path, route, status, seconds, requestId, accountId: caller.accountId, errorCode: refusal?.code })
     }
-    countRequest(record)
-    log?.(record)
     return new Response(wire.body, { status, headers })
   }
 
@@ -128,7 +153,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     if (caller === undefined) return undefined
     if (held !== undefined) {
       return respond(request, path, CHECK_ROUTE, started, caller, () => {
-        scanCacheEvents.inc({ result: "hit" })
+        cacheHits.inc()
         return checkAnswer(address, held, started)
       })
     }
@@ -180,7 +205,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const caller = admit(request, peer)
     if (caller === undefined) return replay()
     return respond(request, path, BATCH_PATH, started, caller, () => {
-      scanCacheEvents.inc({ result: "hit" }, held.size)
+      cacheHits.inc(held.size)
       return batchAnswer(distinct, (address) => held.get(address), started)
     })
   }

@@ -11,9 +11,15 @@ import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
 const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
 
+// When each scan was taken, parsed once per scan object (evidence is immutable).
+const scannedMillis = new WeakMap<StoredScan, number>()
+
 /** The age of a scan's evidence at `now`, in whole seconds (never negative). */
-const ageSecondsOf = (scan: StoredScan, now: number): number =>
-  Math.max(0, Math.floor((now - epochMillisOf(scan.evidence.scannedAt)) / 1000))
+const ageSecondsOf = (scan: StoredScan, now: number): number => {
+  let millis = scannedMillis.get(scan)
+  if (millis === undefined) scannedMillis.set(scan, millis = epochMillisOf(scan.evidence.scannedAt))
+  return Math.max(0, Math.floor((now - millis) / 1000))
+}
 
 /** The compact verdict for a mint from its latest scan (or none), as seen at `now`. */
 export const riskCheckOf = (
@@ -128,6 +134,8 @@ interface Fragments {
   /** From after the latency to the end. */
   readonly tail: string
   readonly cacheControl: string
+  /** The address as a batch's results key: `"address":`. */
+  readonly key: string
 }
 
 const fragmentsOf = new WeakMap<StoredScan, Map<number, Fragments>>()
@@ -149,7 +157,8 @@ const cut = (address: string, scan: StoredScan, ageSeconds: number): Fragments |
     head: json.slice(0, age + AGE_KEY.length),
     middle: json.slice(ageEnd, latency + LATENCY_KEY.length),
     tail: json.slice(latencyEnd),
-    cacheControl: cacheControlOf(result)
+    cacheControl: cacheControlOf(result),
+    key: `${JSON.stringify(address)}:`
   }
 }
 
@@ -169,14 +178,14 @@ const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fra
 }
 
 /** A scanned mint's verdict as JSON text: JSON.stringify(riskCheckOf(address, scan, now, latencyMs)), from its fragments. */
-const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: number): { readonly json: string; readonly cacheControl: string } => {
+const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: number): { readonly json: string; readonly cacheControl: string; readonly key: string } => {
   const ageSeconds = ageSecondsOf(scan, now)
   const fragments = fragmentsAt(address, scan, ageSeconds)
   if (fragments === undefined) {
     const result = riskCheckAt(address, scan, ageSeconds, latencyMs)
-    return { json: JSON.stringify(result), cacheControl: cacheControlOf(result) }
+    return { json: JSON.stringify(result), cacheControl: cacheControlOf(result), key: `${JSON.stringify(address)}:` }
   }
-  return { json: fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail, cacheControl: fragments.cacheControl }
+  return { json: fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail, cacheControl: fragments.cacheControl, key: fragments.key }
 }
 
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */
@@ -220,13 +229,19 @@ export const batchAnswer = (
   let first = true
   for (const address of distinct) {
     const scan = scanOf(address)
-    const key = JSON.stringify(address)
-    const entry = scan === undefined
-      ? JSON.stringify({ address, error: { code: "invalid_address", message: invalidAddressMessage(address) } })
-      : scan === null
-      ? JSON.stringify(riskCheckAt(address, undefined, 0, latencyMs))
-      : scannedJson(address, scan, now, latencyMs).json
-    body += first ? `${key}:${entry}` : `,${key}:${entry}`
+    let entry: string
+    if (scan === undefined || scan === null) {
+      const json = JSON.stringify(
+        scan === undefined
+          ? { address, error: { code: "invalid_address", message: invalidAddressMessage(address) } }
+          : riskCheckAt(address, undefined, 0, latencyMs)
+      )
+      entry = `${JSON.stringify(address)}:${json}`
+    } else {
+      const { json, key } = scannedJson(address, scan, now, latencyMs)
+      entry = key + json
+    }
+    body += first ? entry : `,${entry}`
     first = false
   }
   return { body: `${body}},"count":${distinct.length},"latency_ms":${latencyMs}}`, cacheControl: "no-store" }

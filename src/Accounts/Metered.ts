@@ -1,5 +1,5 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Effect, Exit, Option, Runtime } from "effect"
+import { Clock, Effect, Exit, Option, Runtime } from "effect"
 import { RequestLifecycle } from "../Domain/Request.ts"
 import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import type { Scope } from "../Domain/Scope.ts"
@@ -8,6 +8,7 @@ import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
 import { Transactions } from "../Sql/Transactions.ts"
 import { type ChargeOutcome, type HeldCharge, Quota, refusal, type Standing } from "./Quota.ts"
+import { metaOf } from "./Meta.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
 /** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
@@ -169,4 +170,23 @@ export const meteredWrite = (cost: number) =>
         (exit) => announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
       )
     }))
+  })
+
+// Free calls (cost 0) still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
+/** `metered` for a route that costs nothing. */
+export const meteredFree = (cost: 0) =>
+<A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
+  metered(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+
+/** `meteredWrite` for a route that costs nothing. */
+export const meteredFreeWrite = (cost: 0) =>
+<A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
+  meteredWrite(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+
+/** The `meta` of a metered call, now: a read pays here (its standing exists only once it has paid). */
+export const metaOfCharge = (charge: Charge | ReadCharge, contractVersion: string) =>
+  Effect.gen(function*() {
+    const standing = "pay" in charge ? yield* charge.pay : charge.standing
+    const now = yield* Clock.currentTimeMillis
+    return yield* metaOf({ scope: charge.caller.scope, standing, cost: charge.cost, now, contractVersion })
   })

@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { CurrentCaller } from "../Accounts/Auth.ts"
-import { metaOf } from "../Accounts/Meta.ts"
-import { type Charge, metered, meteredWrite, type ReadCharge } from "../Accounts/Metered.ts"
+import { type Charge, meteredFree, meteredWrite, metaOfCharge, type ReadCharge } from "../Accounts/Metered.ts"
 import { RiskApi } from "../Api.ts"
 import { WATCH_METRICS, type WatchRule } from "../Decision/index.ts"
 import { parseAddress } from "../Domain/Address.ts"
@@ -37,14 +36,8 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
   Effect.gen(function*() {
     const watches = yield* WatchesRepo
     const endpoints = yield* WebhookEndpointsRepo
-    const metaOfCall = ({ caller, cost, standing }: Charge) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        metaOf({ scope: caller.scope, standing, cost, now, contractVersion: WATCH_CONTRACT_VERSION }))
-    // Free calls still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
-    const free = <A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
-      metered(WATCH_READ_COST)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
-    const metaOfRead = (charge: ReadCharge) =>
-      Effect.flatMap(charge.pay, (standing) => metaOfCall({ ...charge, standing }))
+    const meta = (charge: Charge | ReadCharge) => metaOfCharge(charge, WATCH_CONTRACT_VERSION)
+    const free = meteredFree(WATCH_READ_COST)
     return handlers
       .handle("setWatch", ({ payload }) =>
         Effect.gen(function*() {
@@ -70,21 +63,21 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
               if (Option.isNone(created)) {
                 return yield* new WatchLimitReached({ message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.` })
               }
-              return { data: recordOf(created.value), meta: yield* metaOfCall(charge) }
+              return { data: recordOf(created.value), meta: yield* meta(charge) }
             })
           )
         }))
       .handle("listWatches", () =>
         free((charge) =>
           Effect.gen(function*() {
-            return { data: (yield* watches.list(charge.caller.accountId)).map(recordOf), meta: yield* metaOfRead(charge) }
+            return { data: (yield* watches.list(charge.caller.accountId)).map(recordOf), meta: yield* meta(charge) }
           })
         ))
       .handle("getWatch", ({ path }) =>
         free((charge) =>
           Effect.gen(function*() {
             const watch = yield* ownedWatch(watches, charge.caller.accountId, path.id)
-            return { data: recordOf(watch), meta: yield* metaOfRead(charge) }
+            return { data: recordOf(watch), meta: yield* meta(charge) }
           })
         ))
       .handle("deleteWatch", ({ path }) =>
@@ -93,7 +86,7 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
             if (!(yield* watches.remove(charge.caller.accountId, path.id))) {
               return yield* new WatchNotFound({ message: `No watch ${path.id} for this account.` })
             }
-            return { data: { watch_id: path.id, deleted: true as const }, meta: yield* metaOfRead(charge) }
+            return { data: { watch_id: path.id, deleted: true as const }, meta: yield* meta(charge) }
           })
         ))
   }))

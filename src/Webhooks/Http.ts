@@ -1,7 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
-import { metaOf } from "../Accounts/Meta.ts"
-import { type Charge, metered, meteredWrite, type ReadCharge } from "../Accounts/Metered.ts"
+import { Effect, Option } from "effect"
+import { type Charge, meteredFree, meteredFreeWrite, metaOfCharge, type ReadCharge } from "../Accounts/Metered.ts"
 import { RiskApi } from "../Api.ts"
 import { WEBHOOK_CONTRACT_VERSION, WEBHOOK_COST } from "./Api.ts"
 import { WebhookSettings } from "./Config.ts"
@@ -46,16 +45,10 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
   Effect.gen(function*() {
     const endpoints = yield* WebhookEndpointsRepo
     const config = yield* WebhookSettings
-    const metaOfCall = ({ caller, cost, standing }: Charge) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        metaOf({ scope: caller.scope, standing, cost, now, contractVersion: WEBHOOK_CONTRACT_VERSION }))
-    // Free calls count toward the minute limit; with nothing to charge, a quota cannot refuse them.
-    const free = <A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
-      metered(WEBHOOK_COST)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+    const meta = (charge: Charge | ReadCharge) => metaOfCharge(charge, WEBHOOK_CONTRACT_VERSION)
+    const free = meteredFree(WEBHOOK_COST)
     // A write commits with its minute count, or not at all (a rotated secret is never lost with its answer).
-    const freeWrite = <A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
-      meteredWrite(WEBHOOK_COST)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
-    const metaOfRead = (charge: ReadCharge) => Effect.flatMap(charge.pay, (standing) => metaOfCall({ ...charge, standing }))
+    const freeWrite = meteredFreeWrite(WEBHOOK_COST)
     const owned = (accountId: string, id: string) =>
       Effect.flatMap(endpoints.find(accountId, id), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
 
@@ -78,27 +71,27 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
               if (Option.isNone(created)) {
                 return yield* new WebhookLimitReached({ message: `At most ${config.endpointsPerAccount} webhook endpoints per account.` })
               }
-              return { data: { ...recordOf(created.value), secret }, meta: yield* metaOfCall(charge) }
+              return { data: { ...recordOf(created.value), secret }, meta: yield* meta(charge) }
             })
           )
         }))
       .handle("listWebhooks", () =>
         free((charge) =>
           Effect.gen(function*() {
-            return { data: (yield* endpoints.list(charge.caller.accountId)).map(recordOf), meta: yield* metaOfRead(charge) }
+            return { data: (yield* endpoints.list(charge.caller.accountId)).map(recordOf), meta: yield* meta(charge) }
           })
         ))
       .handle("getWebhook", ({ path }) =>
         free((charge) =>
           Effect.gen(function*() {
-            return { data: recordOf(yield* owned(charge.caller.accountId, path.id)), meta: yield* metaOfRead(charge) }
+            return { data: recordOf(yield* owned(charge.caller.accountId, path.id)), meta: yield* meta(charge) }
           })
         ))
       .handle("deleteWebhook", ({ path }) =>
         free((charge) =>
           Effect.gen(function*() {
             if (!(yield* endpoints.remove(charge.caller.accountId, path.id))) return yield* notFound(path.id)
-            return { data: { id: path.id, deleted: true as const }, meta: yield* metaOfRead(charge) }
+            return { data: { id: path.id, deleted: true as const }, meta: yield* meta(charge) }
           })
         ))
       .handle("rotateWebhookSecret", ({ path }) =>
@@ -107,7 +100,7 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
             const secret = newSecret()
             const rotated = yield* endpoints.rotate(charge.caller.accountId, path.id, sealSecret(config.secretKey, secret))
             if (Option.isNone(rotated)) return yield* notFound(path.id)
-            return { data: { ...recordOf(rotated.value), secret }, meta: yield* metaOfCall(charge) }
+            return { data: { ...recordOf(rotated.value), secret }, meta: yield* meta(charge) }
           })
         ))
       .handle("listWebhookDeliveries", ({ path, urlParams }) =>
@@ -115,7 +108,7 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
           Effect.gen(function*() {
             const endpoint = yield* owned(charge.caller.accountId, path.id)
             const events = yield* endpoints.events(endpoint.id, urlParams.limit)
-            return { data: events.map(deliveryOf), meta: yield* metaOfRead(charge) }
+            return { data: events.map(deliveryOf), meta: yield* meta(charge) }
           })
         ))
       .handle("redeliverWebhookEvent", ({ path }) =>
@@ -126,7 +119,7 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
             if (Option.isNone(event)) {
               return yield* new WebhookEventNotFound({ message: `No event ${path.eventId} for webhook endpoint ${endpoint.id}.` })
             }
-            return { data: deliveryOf(event.value), meta: yield* metaOfCall(charge) }
+            return { data: deliveryOf(event.value), meta: yield* meta(charge) }
           })
         ))
   }))

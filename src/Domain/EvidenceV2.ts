@@ -320,6 +320,7 @@ const stringSetting = (ext: MintExtension | undefined, key: string): string | nu
  * null and its liquidity facts are left to the pool data).
  */
 export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
+  const lpBurnedPct = lpBurnedPctOf(scan)
   const program = valueOf(scan.token.program) ?? "spl-token"
   const metadata = valueOf(scan.metadata)
   const transferFee = scan.transferFee.status === "observed"
@@ -370,7 +371,7 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       lpLockPercentage: valueOf(scan.liquidity.lpLockedPct),
       lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
       poolCount: valueOf(scan.liquidity.poolCount),
-      ...(lpBurnedPctOf(scan) === null ? {} : { lpBurnedPct: lpBurnedPctOf(scan) })
+      ...(lpBurnedPct === null ? {} : { lpBurnedPct })
     },
     holders: {
       holderCount: valueOf(scan.holders.count),

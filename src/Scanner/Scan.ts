@@ -74,8 +74,7 @@ export const tlvEntries = (data: Uint8Array): ReadonlyArray<{ readonly type: num
 }
 
 /** Drops TLV entries the decoder does not know, so the known ones still decode. */
-const withoutUnknown = (data: Uint8Array): Uint8Array => {
-  const entries = tlvEntries(data)
+const withoutUnknown = (data: Uint8Array, entries: ReturnType<typeof tlvEntries>): Uint8Array => {
   if (entries.every((entry) => KNOWN_TYPES.has(entry.type))) return data
   const kept = entries.filter((entry) => KNOWN_TYPES.has(entry.type))
   const out = new Uint8Array(166 + kept.reduce((sum, entry) => sum + entry.end - entry.start, 0))
@@ -190,7 +189,7 @@ export const scanMint = async (
   const tlv = program === "token-2022" ? tlvEntries(mintInfo.data) : []
   let decoded
   try {
-    decoded = mintDecoder.decode(withoutUnknown(mintInfo.data))
+    decoded = mintDecoder.decode(withoutUnknown(mintInfo.data, tlv))
   } catch (error) {
     throw new ScanFailed(`mint account does not decode: ${describe(error)}`, false)
   }

@@ -21,7 +21,7 @@ export interface Observed {
   readonly lpLockHoursLeft: number | null
   readonly buy: EffectiveTax
   readonly sell: EffectiveTax
-  /** Evidence completeness in percent (0 to 100). */
+  /** Evidence completeness in percent (0 to 100): the assessment's `evidenceCompleteness` × 100. */
   readonly completenessPct: number
   /** A sell simulation ran, or its static equivalent holds (docs/scoring-model.md, thin evidence). */
   readonly sellPathObserved: boolean

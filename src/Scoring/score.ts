@@ -1,6 +1,5 @@
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { verdictOf } from "../Domain/Verdict.ts"
-import { evidenceCompletenessOf } from "./completeness.ts"
 import { recommendedActionOf, riskLevelOf } from "./levels.ts"
 import { type Facet, FACET_PENALTY_MULTIPLIER, type HardCap, MODEL_VERSION } from "./model.ts"
 import type { Flag } from "./flags.ts"
@@ -70,7 +69,7 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
   const riskLevel = riskLevelOf(safetyScore)
   const recommendedAction = recommendedActionOf(safetyScore)
   const risks = bySeverity(findings).map((f) => f.risk)
-  const evidenceCompleteness = evidenceCompletenessOf(evidence)
+  const evidenceCompleteness = observed.completenessPct / 100
   const flags = flagsOf(findings)
   const scored = verdictOf(safetyScore)
   return {

@@ -67,7 +67,8 @@ const toStored = (row: Row): StoredScan => {
 }
 
 /** The highest liquidity of a mint's scans in the 24 hours before scan `s` (null without any). */
-const PEAK_24H = `(select max(coalesce((p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
+export const PEAK_24H = `(select max(coalesce(p.liquidity_usd,
+    (p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
   from scans p where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at)`
 
 /** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
@@ -125,21 +126,23 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
           return {
             mint: scan.mint,
             scanned_at: scan.scannedAt,
+            liquidity_usd: prepared.view.liquidity.liquidityUsd ?? prepared.view.market.liquidityUsd,
             evidence: JSON.stringify(encodeEvidence(prepared.view)),
             document: JSON.stringify(prepared.document),
             evidence_hash: prepared.hash
           }
         })
         const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
-          insert into scans (mint, scanned_at, evidence, evidence_v2, evidence_hash)
-          select mint, scanned_at, evidence::jsonb, document::jsonb, evidence_hash
+          insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_hash)
+          select mint, scanned_at, liquidity_usd, evidence::jsonb, document::jsonb, evidence_hash
           from unnest(
             ${rows.map((r) => r.mint)}::text[],
             ${rows.map((r) => r.scanned_at)}::timestamptz[],
+            ${rows.map((r) => r.liquidity_usd)}::float8[],
             ${rows.map((r) => r.evidence)}::text[],
             ${rows.map((r) => r.document)}::text[],
             ${rows.map((r) => r.evidence_hash)}::text[]
-          ) as t(mint, scanned_at, evidence, document, evidence_hash)
+          ) as t(mint, scanned_at, liquidity_usd, evidence, document, evidence_hash)
           on conflict (evidence_hash) do nothing
           returning id, mint, scanned_at`
         // Every process's cache of latest scans forgets these mints when this transaction commits.

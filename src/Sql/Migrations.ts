@@ -9,6 +9,7 @@ import watches from "../../sql/0004_watches.sql" with { type: "text" }
 import scanner from "../../sql/0005_scanner.sql" with { type: "text" }
 import listings from "../../sql/0006_listings.sql" with { type: "text" }
 import webhooks from "../../sql/0007_webhooks.sql" with { type: "text" }
+import scanLiquidity from "../../sql/0008_scan_liquidity.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -18,7 +19,8 @@ const migrations: Record<string, string> = {
   "0004_watches": watches,
   "0005_scanner": scanner,
   "0006_listings": listings,
-  "0007_webhooks": webhooks
+  "0007_webhooks": webhooks,
+  "0008_scan_liquidity": scanLiquidity
 }
 
 const run = (text: string) =>

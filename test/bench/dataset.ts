@@ -99,8 +99,9 @@ const insertMints = async (client: Client, mints: ReadonlyArray<string>): Promis
 
 // Each row is a demo template with its mint and scannedAt replaced; evidence_hash only has to be unique.
 const INSERT_SCANS = `
-  insert into scans (mint, scanned_at, evidence, evidence_hash)
+  insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_hash)
   select t.mint, t.at::timestamptz,
+    coalesce((b.evidence->'liquidity'->>'liquidityUsd')::float8, (b.evidence->'market'->>'liquidityUsd')::float8),
     jsonb_set(jsonb_set(b.evidence, '{mint}', to_jsonb(t.mint)), '{scannedAt}', to_jsonb(t.at)),
     t.mint || '@' || t.at
   from unnest($1::text[], $2::text[], $3::int[]) as t(mint, at, template)

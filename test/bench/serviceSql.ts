@@ -1,3 +1,5 @@
+import { PEAK_24H } from "../../src/Scans/ScansRepo.ts"
+
 // The service's statements, same text (src/Accounts/Accounts.ts authenticate, src/Accounts/Quota.ts charge,
 // src/Scans/ScansRepo.ts latestScanStatement); @effect/sql numbers the interpolations $1, $2, ... in order.
 export const AUTHENTICATE = `
@@ -42,7 +44,9 @@ export const CHARGE = `
             (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`
 
 export const LATEST_SCAN = `
-    select id, mint, evidence from scans
-    where mint = $1
-    order by scanned_at desc, id desc
-    limit 1`
+    select s.id, s.mint, s.evidence, ${PEAK_24H} as peak from (
+      select id, mint, evidence, scanned_at from scans
+      where mint = $1
+      order by scanned_at desc, id desc
+      limit 1
+    ) s`

@@ -21,15 +21,17 @@ export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, s
 
 /**
  * The request as the Bun server sees it (Http/Server.ts provides it per request):
- * - `late()`: the deadline has passed and the client was answered 503. Work is not interrupted at the
- *   deadline (an interrupted database call can hold its connection and its locks for seconds); a
- *   transaction checks `late()` before it commits and rolls back instead.
+ * - `commitBeforeDeadline()`: called by a transaction just before its COMMIT. `false`: the deadline has
+ *   passed and the client was answered 503, so the work rolls back instead. `true`: the deadline will
+ *   not answer any more; the request's own answer (its COMMIT's outcome) goes out, however late. Work
+ *   is not interrupted at the deadline (an interrupted database call can hold its connection and its
+ *   locks for seconds), and a COMMIT in flight when the deadline passes must not be answered 503.
  * - `defer(settle)`: `settle` runs once, after the handler's answer went out (`true`), or when it never
  *   will (`false`: the deadline answered instead, or the handler failed). A keyed read's charge commits
  *   there, so a process killed before its answer was written has charged nothing.
  */
 export class RequestLifecycle extends Context.Tag("RequestLifecycle")<RequestLifecycle, {
-  readonly late: () => boolean
+  readonly commitBeforeDeadline: () => boolean
   readonly defer: (settle: (answered: boolean) => void) => void
 }>() {}
 

@@ -112,17 +112,20 @@ const measuredBody = async (request: Request, maxBodyBytes: number): Promise<Req
 const unmeasured = (request: Request): boolean =>
   request.body !== null && !request.headers.has("content-length") && request.method !== "GET" && request.method !== "HEAD"
 
+const deadlineAnswer = (request: Request, milliseconds: number): Response =>
+  refusalOf(new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` }), request).response
+
 /**
  * The request deadline: an HttpApi answer not ready by REQUEST_TIMEOUT_MS is replaced by the 503 envelope;
  * the request goes on in the background (a call to a silent database gives up at its own timeout) and its
  * late answer is dropped. Bounding here, outside the Effect runtime, costs one timer and no fiber.
  */
-const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number, onLate?: () => void): Promise<Response> =>
+const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number, onLate?: () => boolean): Promise<Response> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      const late = new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` })
-      resolve(refusalOf(late, request).response)
-      onLate?.()
+      // `onLate` false: the request's work is committing, so its own answer is the truth and goes out.
+      if (onLate !== undefined && !onLate()) return
+      resolve(deadlineAnswer(request, milliseconds))
     }, milliseconds)
     answer.then((response) => {
       clearTimeout(timer)
@@ -199,15 +202,25 @@ export const makeServerFetch = (
     const slow = (request: Request, peer: string) => {
       const detached = new Request(request, { signal: new AbortController().signal })
       const deferred: Array<(answered: boolean) => void> = []
-      let late = false
+      // "open" until either the deadline answers ("late") or a transaction is about to commit ("committing").
+      let state: "open" | "late" | "committing" = "open"
       const settle = (answered: boolean) => setImmediate(() => {
         for (const work of deferred.splice(0)) work(answered)
       })
-      const lifecycle = { late: () => late, defer: (work: (answered: boolean) => void) => void deferred.push(work) }
+      const lifecycle = {
+        commitBeforeDeadline: () => {
+          if (state === "late") return false
+          state = "committing"
+          return true
+        },
+        defer: (work: (answered: boolean) => void) => void deferred.push(work)
+      }
       const answer = handler(detached, Context.make(ClientAddress, peer).pipe(Context.add(RequestLifecycle, lifecycle)))
-      answer.then(() => settle(!late), () => settle(false))
+      answer.then(() => settle(state !== "late"), () => settle(false))
       return withinDeadline(answer, request, config.requestTimeoutMs, () => {
-        late = true
+        if (state === "committing") return false
+        state = "late"
+        return true
       })
     }
     const fast = options.fastPath
@@ -228,13 +241,25 @@ export const makeServerFetch = (
       if (quick === undefined) return slow(request, peer)
       return quick instanceof Promise ? withinDeadline(quick, request, config.requestTimeoutMs) : quick
     }
-    // A chunked body is measured first, within the request deadline (a body that trickles in gets the 503).
-    const measured = (request: Request, peer: string) =>
-      withinDeadline(
-        measuredBody(request, config.maxBodyBytes).then((read) => typeof read === "number" ? tooLarge(request, read) : answer(read, peer)),
-        request,
-        config.requestTimeoutMs
-      )
+    // A chunked body is measured first, within the request deadline (a body that trickles in gets the 503
+    // and is never handled); once it is read, its handling has the deadline of any request. One deadline
+    // around both would answer 503 over a write whose COMMIT had begun.
+    const measured = (request: Request, peer: string): Promise<Response> =>
+      new Promise((resolve, reject) => {
+        let late = false
+        const timer = setTimeout(() => {
+          late = true
+          resolve(deadlineAnswer(request, config.requestTimeoutMs))
+        }, config.requestTimeoutMs)
+        measuredBody(request, config.maxBodyBytes).then((read) => {
+          if (late) return
+          clearTimeout(timer)
+          resolve(typeof read === "number" ? tooLarge(request, read) : answer(read, peer))
+        }, (error: unknown) => {
+          clearTimeout(timer)
+          reject(error)
+        })
+      })
     return (request, peer) => unmeasured(request) ? measured(request, peer) : answer(request, peer)
   })
 

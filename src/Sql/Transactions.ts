@@ -21,8 +21,9 @@ export class Transactions extends Effect.Service<Transactions>()("Transactions",
 }) {}
 
 // A request whose deadline passed was answered 503 ("retry"): its work must not commit behind that answer.
+// One that has not claims its answer here, so a deadline passing during the COMMIT no longer answers 503.
 const answeredInTime = Effect.flatMap(Effect.serviceOption(RequestLifecycle), (lifecycle) =>
-  Option.isSome(lifecycle) && lifecycle.value.late()
+  Option.isSome(lifecycle) && !lifecycle.value.commitBeforeDeadline()
     ? Effect.fail(new ServiceUnavailable({ message: "The request's deadline passed before it could commit; retry." }))
     : Effect.void)
 

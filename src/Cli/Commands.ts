@@ -1,5 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Context, Data, Effect, Layer, Option } from "effect"
+import { Console, Context, Effect, Layer, Option } from "effect"
 import { Accounts } from "../Accounts/Accounts.ts"
 import { Quota } from "../Accounts/Quota.ts"
 import { MIN_DEMO_TOKENS } from "../Demo/generate.ts"
@@ -19,8 +19,13 @@ import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { runWebhookBackground } from "../Webhooks/Background.ts"
 import { WebhookSettings } from "../Webhooks/Config.ts"
 import { accountsCommand, keysCommand } from "./AccountCommands.ts"
+import { ImportFailed } from "./ImportFailed.ts"
+import { importMarketCommand } from "./MarketCommands.ts"
 import { scanCommand, scannerCommand } from "./ScannerCommands.ts"
 import { mcpCommand } from "./McpCommand.ts"
+import { pruneScansCommand } from "./ScansCommands.ts"
+
+export { ImportFailed } from "./ImportFailed.ts"
 
 // One-shot commands use the repositories directly, on a database they wait for briefly.
 const WithDatabase = Layer.mergeAll(ScansRepo.Default, WalletRepo.Default, ScanRequestsRepo.Default, ListingsRepo.Default, Accounts.Default, Quota.Default)
@@ -104,9 +109,6 @@ const importListingsCommand = Command.make("import-listings", { files: listingFi
   importFiles(files, (file) => importListings(fileLines(file))).pipe(Effect.provide(WithDatabase))
 ).pipe(Command.withDescription("Import community token lists (which lists include which mints); the scanner writes them into `listed`."))
 
-/** Ends the import with exit code 1; the invalid lines were already reported. */
-export class ImportFailed extends Data.TaggedError("ImportFailed") {}
-
 const limit = Options.integer("limit").pipe(
   Options.withDefault(100),
   Options.filterMap((n) => n >= 1 && n <= 100_000 ? Option.some(n) : Option.none(), "--limit must be between 1 and 100000"),
@@ -162,7 +164,7 @@ const keys = keysCommand.pipe(Command.provide(WithDatabase))
 
 export const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
-  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, importListingsCommand, demo, accounts, keys, scannerCommand, scanCommand, mcpCommand, version])
+  Command.withSubcommands([serve, migrate, importCommand, importWallets, scanRequests, importListingsCommand, importMarketCommand, demo, accounts, keys, scannerCommand, scanCommand, mcpCommand, pruneScansCommand, version])
 )
 
 export const runCli = Command.run(cli, { name: "risk-api", version: VERSION })

@@ -108,6 +108,39 @@ export const DeployerRecordV2 = Schema.Struct({
   flagged: Schema.NullOr(Schema.Boolean)
 }).annotations({ identifier: "DeployerRecordV2" })
 
+/** A figure read at one slot from one pool (the reference SOL–USDC pool for SOL/USD). */
+export const PricePoint = Schema.Struct({
+  value: NonNegative,
+  pool: Address,
+  venue: Text(64),
+  slot: Count
+}).annotations({ identifier: "PricePoint" })
+
+/** One holder of a pool's LP mint: its owner, share of the LP supply and class (burn, locker, pool, holder). */
+export const LpHolder = Schema.Struct({
+  address: Address,
+  tokenAccount: Address,
+  pct: Percent,
+  kind: HolderKindV2,
+  label: Schema.NullOr(Text(100)),
+  unlockAt: Schema.NullOr(Timestamp).annotations({ description: "For a locker: when the lock fully releases; null when permanent or unread." }),
+  permanent: Schema.NullOr(Schema.Boolean).annotations({ description: "For a locker: the lock never releases (Raydium Burn & Earn)." })
+}).annotations({ identifier: "LpHolder" })
+export type LpHolder = typeof LpHolder.Type
+
+export const PoolReserves = Schema.Struct({
+  mintAmount: U64.annotations({ description: "The scanned mint's reserve in base units." }),
+  quoteAmount: U64.annotations({ description: "The other side's reserve in base units." }),
+  source: Schema.Literal("vaults", "stored", "vault_shares").annotations({
+    description: "Read from the vault token accounts, from the pool account itself (bonding curves), or as the pool's share of the Meteora vaults it deposits in (DAMM v1)."
+  })
+}).annotations({ identifier: "PoolReserves" })
+
+export const BondingCurve = Schema.Struct({
+  complete: Schema.Boolean.annotations({ description: "The curve has migrated (or is complete and awaits migration)." }),
+  progressPct: Schema.NullOr(Percent)
+}).annotations({ identifier: "BondingCurve" })
+
 export const PoolLp = Schema.Struct({
   pool: Address,
   venue: Text(64),
@@ -115,8 +148,21 @@ export const PoolLp = Schema.Struct({
   lockedPct: Fact(Percent),
   locker: Schema.NullOr(Text(64)),
   unlockAt: Schema.NullOr(Timestamp),
-  unlockedPct: Fact(Percent)
+  unlockedPct: Fact(Percent),
+  // Written by the pool scanner (evidence v2 lines written before it have none of these).
+  shape: Schema.optionalWith(Schema.Literal("constant_product", "concentrated", "bins", "bonding_curve"), { exact: true }),
+  quoteMint: Schema.optionalWith(Address, { exact: true }),
+  slot: Schema.optionalWith(Count, { exact: true }).annotations({ description: "Slot the pool and its vaults were read at." }),
+  reserves: Schema.optionalWith(Fact(PoolReserves), { exact: true }),
+  liquidityUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({ description: "Both sides valued in USD at the reference SOL price." }),
+  priceUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({ description: "The scanned mint's price in this pool." }),
+  bondingCurve: Schema.optionalWith(Fact(BondingCurve), { exact: true }),
+  lpMint: Schema.optionalWith(Schema.NullOr(Address), { exact: true }),
+  lpHolders: Schema.optionalWith(Fact(Schema.Array(LpHolder).pipe(Schema.maxItems(20))), { exact: true }).annotations({
+    description: "The largest holders of the LP mint, classified; not_applicable where the pool has no LP mint."
+  })
 }).annotations({ identifier: "PoolLp" })
+export type PoolLp = typeof PoolLp.Type
 
 export const LiquidityV2 = Schema.Struct({
   liquidityUsd: Fact(NonNegative),
@@ -125,8 +171,48 @@ export const LiquidityV2 = Schema.Struct({
   lpLocked: Fact(Schema.Boolean),
   lpLockedPct: Fact(Percent),
   lpLockExpiresAt: Fact(Timestamp),
-  pools: Fact(Schema.Array(PoolLp).pipe(Schema.maxItems(100)))
+  pools: Fact(Schema.Array(PoolLp).pipe(Schema.maxItems(100))),
+  // Written by the pool scanner.
+  solUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({ description: "SOL/USD from the reference SOL–USDC pool, read in the same scan." }),
+  priceUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({ description: "The mint's price from its deepest pool." }),
+  marketCapUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({ description: "priceUsd × circulating supply." }),
+  circulatingSupply: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "Supply in whole tokens less what the top holders show burned (incinerator) or locked (lockers)."
+  })
 }).annotations({ identifier: "LiquidityV2" })
+
+/** v1's market figures; when they come from a market feed (docs/market-feed.md), which feed read them and when. */
+export const MarketV2 = Schema.Struct({
+  ...Market.fields,
+  source: Schema.optionalWith(Text(64), { exact: true }).annotations({ description: "The market feed the figures came from (`risk-api import-market`)." }),
+  observedAt: Schema.optionalWith(Timestamp, { exact: true }).annotations({ description: "When the feed observed them." })
+}).annotations({ identifier: "MarketV2" })
+export type MarketV2 = typeof MarketV2.Type
+
+/** One simulated sell-path transaction (simulateTransaction, sigVerify false, replaceRecentBlockhash). */
+export const SellCheck = Schema.Struct({
+  ok: Schema.Boolean,
+  error: Schema.NullOr(Text(500)).annotations({ description: "The runtime's error and the failing program's last log line, when it failed." }),
+  sourceAccount: Address.annotations({ description: "The real holder's token account the simulation spends from." }),
+  sourceOwner: Address,
+  amount: U64.annotations({ description: "Base units sent (transfer) or sold (swap)." }),
+  received: Schema.NullOr(U64).annotations({ description: "Base units the destination gained (transfer: of the mint; swap: of the quote)." }),
+  feeCharged: Schema.NullOr(U64).annotations({ description: "Transfer: amount less received (the transfer fee actually withheld). Swap: expectedOut less received (the tax, in quote base units)." }),
+  expectedOut: Schema.optionalWith(U64, { exact: true }).annotations({
+    description: "Swap: the quote the pool's curve and fee tier give for `amount`; effectiveTaxPct = 1 − received / expectedOut."
+  }),
+  effectiveTaxPct: Schema.NullOr(Percent).annotations({ description: "Share of the amount lost in the transfer, or of the quoted output lost in the swap." }),
+  unitsConsumed: Schema.NullOr(Count),
+  venue: Schema.NullOr(Text(64)).annotations({ description: "Swap: the pool's venue." }),
+  answer: Schema.Literal("simulated", "recorded").annotations({ description: "simulated: the RPC node ran it; recorded: a recorded answer (tests only)." })
+}).annotations({ identifier: "SellCheck" })
+export type SellCheck = typeof SellCheck.Type
+
+export const SellPath = Schema.Struct({
+  transfer: Fact(SellCheck).annotations({ description: "A small transfer from a real non-pool holder to a fresh associated account." }),
+  swap: Fact(SellCheck).annotations({ description: "A small swap to the quote token in a pool whose swap instruction is decoded." })
+}).annotations({ identifier: "SellPath" })
+export type SellPath = typeof SellPath.Type
 
 export const IssuerVerified = Schema.Struct({
   issuer: Text(100),
@@ -141,7 +227,8 @@ export const Listing = Schema.Struct({
 export const Provenance = Schema.Struct({
   scanner: Text(64).annotations({ description: "What wrote the scan: `risk-api-scanner/<version>`, or `import` for upgraded v1." }),
   slot: Schema.NullOr(Count).annotations({ description: "RPC slot every read was pinned at (minContextSlot)." }),
-  rpcCalls: Schema.NullOr(Count),
+  rpcCalls: Schema.NullOr(Count).annotations({ description: "JSON-RPC calls the scan made (what a provider bills)." }),
+  rpcRoundTrips: Schema.optionalWith(Count, { exact: true }).annotations({ description: "HTTP requests the scan made: the calls of one stage go as one JSON-RPC batch." }),
   durationMs: Schema.NullOr(NonNegative),
   upgradedFrom: Schema.optionalWith(Schema.Literal(1), { exact: true }),
   partial: Schema.Array(Text(500)).pipe(Schema.maxItems(50)).annotations({
@@ -171,6 +258,7 @@ export const ScanEvidenceV2 = Schema.Struct({
   transferFee: Fact(TransferFee).annotations({ description: "The Token-2022 transfer fee; not_applicable without the extension." }),
   tradingTax: Fact(TradingTax).annotations({ description: "A tax charged by a pool or program on buys and sells, separate from the transfer fee." }),
   honeypot: Fact(Schema.Boolean).annotations({ description: "true when a simulated sell failed." }),
+  sellPath: Schema.optionalWith(SellPath, { exact: true }).annotations({ description: "The sell-path simulations behind `honeypot`, marked by which ran." }),
   metadata: Fact(TokenMetadataV2),
   copycatOf: Fact(Text(100)),
   holders: Schema.Struct({
@@ -182,7 +270,7 @@ export const ScanEvidenceV2 = Schema.Struct({
   deployer: Fact(DeployerV2),
   deployerRecord: DeployerRecordV2,
   liquidity: LiquidityV2,
-  market: Fact(Market),
+  market: Fact(MarketV2),
   aml: Fact(Aml),
   issuerVerified: Schema.NullOr(IssuerVerified).annotations({
     description: "The issuer is on the curated verified list (src/Domain/issuers.json), with its source."
@@ -386,7 +474,7 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       priorHoneypots: scan.deployerRecord.priorHoneypots,
       flagged: scan.deployerRecord.flagged
     },
-    market: valueOf(scan.market) ?? emptyMarket,
+    market: marketOf(scan),
     metadata: {
       mutable: metadata?.mutable ?? null,
       uri: metadata?.uri ?? null,
@@ -412,6 +500,27 @@ const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {
   if (scan.liquidity.pools.status !== "observed") return null
   const burned = scan.liquidity.pools.value.flatMap((pool) => pool.burnedPct.status === "observed" ? [pool.burnedPct.value] : [])
   return burned.length === 0 ? null : Math.round(burned.reduce((a, b) => a + b, 0) / burned.length * 100) / 100
+}
+
+// Price, liquidity and market cap read from the pools fill what a market feed did not give.
+const marketOf = (scan: ScanEvidenceV2): ScanEvidence["market"] => {
+  const market = v1Market(valueOf(scan.market))
+  const price = scan.liquidity.priceUsd === undefined ? null : valueOf(scan.liquidity.priceUsd)
+  const cap = scan.liquidity.marketCapUsd === undefined ? null : valueOf(scan.liquidity.marketCapUsd)
+  if (price === null && cap === null) return market
+  return {
+    ...market,
+    priceUsd: market.priceUsd ?? price?.value ?? null,
+    liquidityUsd: market.liquidityUsd ?? valueOf(scan.liquidity.liquidityUsd),
+    marketCap: market.marketCap ?? cap
+  }
+}
+
+// The view keeps v1's market object: a feed's name and time stay in the v2 document.
+const v1Market = (market: MarketV2 | null): ScanEvidence["market"] => {
+  if (market === null) return emptyMarket
+  const { source: _source, observedAt: _observedAt, ...figures } = market
+  return figures
 }
 
 const emptyMarket: ScanEvidence["market"] = {

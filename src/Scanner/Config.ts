@@ -1,3 +1,4 @@
+import { isAddress } from "@solana/kit"
 import { Config, Option, Redacted } from "effect"
 
 // The scanner's settings, from the environment (README, "The scanner"). Provider URLs carry API keys, so
@@ -17,7 +18,13 @@ export const ScannerConfig = Config.all({
   ),
   concurrency: bounded("SCANNER_CONCURRENCY", 1, 256, 8),
   requestsPerSecond: bounded("SCANNER_RPC_RPS", 1, 100_000, 50),
-  callBudget: bounded("SCANNER_CALL_BUDGET", 6, 200, 16),
+  callBudget: bounded("SCANNER_CALL_BUDGET", 6, 500, 64),
+  batch: Config.boolean("SCANNER_RPC_BATCH").pipe(Config.withDefault(true)),
+  referencePool: Config.option(Config.string("SCANNER_REFERENCE_POOL").pipe(
+    Config.validate({ message: "SCANNER_REFERENCE_POOL must be a base58 address", validation: isAddress })
+  )),
+  maxPools: bounded("SCANNER_MAX_POOLS", 1, 100, 30),
+  maxLpPools: bounded("SCANNER_MAX_LP_POOLS", 0, 20, 4),
   timeoutMs: bounded("SCANNER_RPC_TIMEOUT_MS", 100, 120_000, 5_000),
   retries: bounded("SCANNER_RPC_RETRIES", 0, 10, 2),
   signaturePages: bounded("SCANNER_SIGNATURE_PAGES", 1, 100, 3),

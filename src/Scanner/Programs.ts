@@ -71,6 +71,13 @@ export const VENUES: ReadonlyArray<Venue> = [
     source: "@meteora-ag/dynamic-amm-sdk src/amm/constants.ts PROGRAM_ID"
   },
   {
+    // DAMM v1 pools (and lending strategies) deposit into these vaults: the vault account owns the tokens.
+    label: "meteora-vault",
+    kind: "pool",
+    program: address("24Uqj9JCLxUeoC3hGfh5W3s9FM9uCHDS2SG3LYwBpyTi"),
+    source: "@meteora-ag/vault-sdk src/vault/constants.ts PROGRAM_ID"
+  },
+  {
     label: "meteora-damm-v2",
     kind: "pool",
     program: address("cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG"),

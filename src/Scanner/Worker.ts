@@ -4,6 +4,8 @@ import { Duration, Effect, Option, Schedule } from "effect"
 import { hostname } from "node:os"
 import type { Address } from "../Domain/Address.ts"
 import type { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
+import { makeMarketFiguresRepo } from "../Market/MarketFiguresRepo.ts"
+import { MarketMaxAgeSeconds, withMarketFigures } from "../Market/Merge.ts"
 import { ListingsRepo } from "../Scans/ListingsRepo.ts"
 import { type ClaimedScan, ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
@@ -12,6 +14,7 @@ import { endpointsOf, type ScannerConfig } from "./Config.ts"
 import exchangesFile from "./exchanges.json" with { type: "json" }
 import issuersFile from "../Domain/issuers.json" with { type: "json" }
 import { oldestPending, queueDepth, scanDuration, scansTotal } from "./Metrics.ts"
+import { defaultReferencePool } from "./PoolScan.ts"
 import { makeRpcClient } from "./Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "./Scan.ts"
 
@@ -61,15 +64,22 @@ export const makeScanner = (config: ScannerConfig) =>
       requestsPerSecond: config.requestsPerSecond,
       breakerFailures: 5,
       breakerCooldownMs: 30_000,
-      maxRetryAfterMs: 10_000
+      maxRetryAfterMs: 10_000,
+      batch: config.batch
     })
+    const referencePool = Option.isSome(config.referencePool) ? address(config.referencePool.value) : yield* Effect.promise(defaultReferencePool)
     const issuers = yield* loadIssuers(config.issuersFile)
+    const marketFigures = yield* makeMarketFiguresRepo
+    const marketMaxAgeSeconds = yield* MarketMaxAgeSeconds
     let exchangeLabels: ReadonlyMap<string, { label: string; source: string }> = shippedExchanges
     const settings = (): ScanSettings => ({
       signaturePages: config.signaturePages,
       scannerVersion: VERSION,
       issuers,
-      exchangeLabels
+      exchangeLabels,
+      referencePool,
+      maxPools: config.maxPools,
+      maxLpPools: config.maxLpPools
     })
 
     // Operators label more exchange wallets with `risk-api import-wallets` (label "exchange").
@@ -88,11 +98,11 @@ export const makeScanner = (config: ScannerConfig) =>
     const scan = (mint: Address): Effect.Effect<ScanEvidenceV2, ScanFailed> =>
       Effect.gen(function*() {
         const started = performance.now()
-        const { calls, rpc } = client.forScan(config.callBudget)
+        const { counter, rpc } = client.forScan(config.callBudget)
         // The lists are the operator's data, not the chain's: without them the scan still stands.
         const listed = yield* listings.listsOf(mint).pipe(Effect.orElseSucceed(() => []))
         return yield* Effect.tryPromise({
-          try: () => scanMint(rpc, calls, address(mint), settings(), listed),
+          try: () => scanMint(rpc, counter, address(mint), settings(), listed),
           catch: (error) => error instanceof ScanFailed ? error : new ScanFailed(reasonOf(error), false)
         }).pipe(
           Effect.tap((evidence) => Effect.sync(() => scansTotal.inc({ result: evidence.scanDepth }))),
@@ -101,15 +111,26 @@ export const makeScanner = (config: ScannerConfig) =>
         )
       })
 
-    /** Scans a mint now and stores the evidence (`risk-api scan`). */
-    const scanAndStore = (mint: Address) =>
-      Effect.tap(scan(mint), (evidence) => scans.record([evidence]))
+    // Plain RPC has no 24 h volume, trades or price change: the operator's market feed, when fresh, fills
+    // the market fact of the scan as stored (docs/market-feed.md). Like the lists, the scan stands without it.
+    const withMarket = (evidence: ScanEvidenceV2) =>
+      marketFigures.latest(evidence.mint).pipe(
+        Effect.map((figures) => withMarketFigures(evidence, Option.getOrUndefined(figures), marketMaxAgeSeconds)),
+        Effect.catchAll((error) => Effect.as(Effect.logWarning("market figures not read", error.message), evidence))
+      )
+
+    /** The evidence with the market feed merged, appended to the history. */
+    const store = (evidence: ScanEvidenceV2) =>
+      Effect.flatMap(withMarket(evidence), (stored) => Effect.as(scans.record([stored]), stored))
+
+    /** Scans a mint now and stores the evidence (`risk-api scan`); answers the evidence as stored. */
+    const scanAndStore = (mint: Address) => Effect.flatMap(scan(mint), store)
 
     const worker = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
 
     const handle = (claim: ClaimedScan) =>
       scan(claim.mint).pipe(
-        Effect.flatMap((evidence) => Effect.zipRight(scans.record([evidence]), requests.complete(claim.id, worker))),
+        Effect.flatMap((evidence) => Effect.zipRight(store(evidence), requests.complete(claim.id, worker))),
         Effect.tap(() => Effect.logDebug("scanned").pipe(Effect.annotateLogs({ mint: claim.mint, reason: claim.reason }))),
         Effect.catchTag("ScanFailed", (error) =>
           Effect.zipRight(

@@ -3,6 +3,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Config, Duration, Effect, Exit, Layer, Option, Runtime, Schedule, type Scope, Stream } from "effect"
 import type { Address } from "../Domain/Address.ts"
 import type { ServiceUnavailable } from "../Domain/Errors.ts"
+import { memoryPart } from "../Observability/Memory.ts"
 import { scanCacheEvents } from "../Observability/Metrics.ts"
 import { DatabaseConfig, isEmbedded } from "../Sql/Config.ts"
 import { ReadCounter } from "./ReadCounter.ts"
@@ -22,6 +23,13 @@ export interface LatestScans {
   readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
   /** The latest scans of many mints: those in memory, the rest in one shared read. */
   readonly latestMany: (mints: ReadonlyArray<Address>) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
+  /** What memory holds now: entries and their estimated heap bytes (absent when nothing is cached). */
+  readonly footprint?: () => CacheFootprint
+}
+
+export interface CacheFootprint {
+  readonly entries: number
+  readonly bytes: number
 }
 
 const STALE_GRACE_MS = 1_000
@@ -32,7 +40,22 @@ const REFRESH_BATCH = 500
 interface Entry {
   readonly scan: StoredScan | undefined // undefined: the mint has never been scanned
   readonly until: number
+  /** Estimated heap bytes, measured once when stored (entryBytesOf). */
+  readonly bytes: number
 }
+
+// The heap an entry holds, estimated once when it is stored, never per request. Measured on the demo
+// evidence (test/bench/cacheBytes.ts): the parsed evidence takes about 1.3 bytes per byte of its JSON,
+// and what the answers keep beside it for as long as the scan object lives (its assessment, and the
+// pre-serialized verdict fragments of RiskCheck/Answer.ts for each age band it is answered in) about
+// 2.4 KB more; the key, the entry and the Map slot about 200 bytes.
+const ENTRY_BYTES = 200
+const ANSWER_BYTES = 2_400
+const HEAP_PER_JSON_BYTE = 1.3
+export const entryBytesOf = (scan: StoredScan | undefined): number =>
+  scan === undefined
+    ? ENTRY_BYTES
+    : ENTRY_BYTES + ANSWER_BYTES + Math.ceil(HEAP_PER_JSON_BYTE * JSON.stringify(scan.evidence).length)
 
 /**
  * The latest scan per mint, kept in this process so a warm risk-check never touches the database.
@@ -41,8 +64,9 @@ interface Entry {
  * listener (re)connects the whole cache is dropped, since notifications may have been missed meanwhile.
  * On the embedded database, whose socket carries no notifications, the scans written since the last
  * look are read every POLL_MS instead (its transactions run one at a time, so ids commit in order).
- * Entries also expire after SCAN_CACHE_TTL_SECONDS as a backstop. Bounded to SCAN_CACHE_SIZE mints
- * (oldest first out); a mint is kept from its second read on (see `admitted`).
+ * Entries also expire after SCAN_CACHE_TTL_SECONDS as a backstop. Bounded to SCAN_CACHE_SIZE mints and to
+ * SCAN_CACHE_MAX_BYTES of estimated heap (oldest stored first out); a mint is kept from its second read on
+ * (see `admitted`).
  */
 // SCAN_CACHE_SIZE=0: nothing in memory, every read goes to the repository.
 const passThrough = (
@@ -62,6 +86,8 @@ const passThrough = (
 export const makeLatestScans = (settings: {
   readonly size: number
   readonly ttlSeconds: number
+  /** Bound on the entries' estimated heap bytes (entryBytesOf); none when absent. 0 turns the cache off. */
+  readonly maxBytes?: number
   /** false on the embedded database, whose socket does not pass notifications: new scans are polled. */
   readonly notifications: boolean
 }): Effect.Effect<LatestScans, never, ScansRepo | SqlClient.SqlClient | PgClient.PgClient | Scope.Scope> =>
@@ -73,9 +99,21 @@ export const makeLatestScans = (settings: {
       const runtime = yield* Effect.runtime<never>()
       const runFork = Runtime.runFork(runtime)
       const runPromiseExit = Runtime.runPromiseExit(runtime)
-      if (settings.size === 0) return passThrough(inner, runPromiseExit, countRead)
+      if (settings.size === 0 || settings.maxBytes === 0) return passThrough(inner, runPromiseExit, countRead)
+      const maxBytes = settings.maxBytes ?? Number.POSITIVE_INFINITY
       const pg = yield* PgClient.PgClient
       const entries = new Map<string, Entry>()
+      let bytes = 0 // the sum of the entries' bytes
+      const drop = (mint: string): void => {
+        const entry = entries.get(mint)
+        if (entry === undefined) return
+        bytes -= entry.bytes
+        entries.delete(mint)
+      }
+      const dropAll = (): void => {
+        entries.clear()
+        bytes = 0
+      }
       const reading = new Map<string, Promise<Exit.Exit<Option.Option<StoredScan>, ServiceUnavailable>>>()
       const announced = new Map<string, bigint>() // mints with a read in flight: id of the newest scan polled
       const ttlMs = settings.ttlSeconds * 1000
@@ -94,11 +132,17 @@ export const makeLatestScans = (settings: {
 
       const remember = (mint: string, scan: StoredScan | undefined, now: number) => {
         if (!admitted(mint)) return
-        entries.delete(mint)
-        entries.set(mint, { scan, until: now + ttlMs })
-        if (entries.size > settings.size) {
+        const previous = entries.get(mint)
+        // A refresh that read the same scan again keeps its measure.
+        const size = previous !== undefined && previous.scan?.id === scan?.id ? previous.bytes : entryBytesOf(scan)
+        drop(mint)
+        if (size > maxBytes) return
+        entries.set(mint, { scan, until: now + ttlMs, bytes: size })
+        bytes += size
+        while (entries.size > settings.size || bytes > maxBytes) {
           const oldest = entries.keys().next()
-          if (!oldest.done) entries.delete(oldest.value)
+          if (oldest.done) break
+          drop(oldest.value)
         }
       }
       // A read in flight for a mint that a notification (or the poll) names is dropped from `reading`: its
@@ -112,11 +156,11 @@ export const makeLatestScans = (settings: {
           invalidations++
           try {
             for (const mint of JSON.parse(payload) as ReadonlyArray<string>) {
-              entries.delete(mint)
+              drop(mint)
               reading.delete(mint) // later requests read again rather than share a read from before
             }
           } catch {
-            entries.clear()
+            dropAll()
             reading.clear()
             announced.clear()
           }
@@ -126,7 +170,7 @@ export const makeLatestScans = (settings: {
         yield* Stream.runForEach(pg.listen(SCANS_CHANNEL), forget).pipe(
           Effect.onExit(() => Effect.sync(() => {
             invalidations++
-            entries.clear()
+            dropAll()
           })),
           Effect.tapErrorCause((cause) => Effect.logWarning("scan notifications lost; cache cleared, reconnecting", cause)),
           Effect.retry(Schedule.spaced(Duration.seconds(1))),
@@ -150,7 +194,7 @@ export const makeLatestScans = (settings: {
           if (rows.length > POLL_LIMIT) {
             // A bulk import: forget everything rather than page through it.
             seen = yield* newest
-            entries.clear()
+            dropAll()
             reading.clear()
             announced.clear()
             return
@@ -160,7 +204,7 @@ export const makeLatestScans = (settings: {
             // accounts for it; anything else about this mint is forgotten.
             const id = BigInt(row.id)
             const held = entries.get(row.mint)?.scan
-            if (held === undefined || BigInt(held.id) < id) entries.delete(row.mint)
+            if (held === undefined || BigInt(held.id) < id) drop(row.mint)
             if (reading.has(row.mint)) announced.set(row.mint, id)
           }
           seen = rows[rows.length - 1]!.id
@@ -304,15 +348,21 @@ export const makeLatestScans = (settings: {
             return Exit.succeed(found)
           }))
         })
-      return { peek, load, latest, latestMany }
+      const footprint = (): CacheFootprint => ({ entries: entries.size, bytes })
+      yield* Effect.acquireRelease(Effect.sync(() => memoryPart("scan_cache", () => bytes)), (release) => Effect.sync(release))
+      return { peek, load, latest, latestMany, footprint }
     })
 
 export const ScanCacheConfig = Config.all({
   size: Config.integer("SCAN_CACHE_SIZE").pipe(
     Config.validate({ message: "SCAN_CACHE_SIZE must be between 0 and 10000000 (0 turns the cache off)", validation: (n) => n >= 0 && n <= 10_000_000 }),
-    // About 4 KB of heap per cached mint (demo evidence and its scoring): the default holds a hot set of
-    // 30,000 mints in about 120 MB.
+    // A bound on entries; SCAN_CACHE_MAX_BYTES bounds their heap and, at the defaults, binds first.
     Config.withDefault(30_000)
+  ),
+  maxBytes: Config.integer("SCAN_CACHE_MAX_BYTES").pipe(
+    Config.validate({ message: "SCAN_CACHE_MAX_BYTES must be >= 0 (0 turns the cache off)", validation: (n) => n >= 0 }),
+    // About 5.5 KB per mint of demo evidence (entryBytesOf): 64 MiB holds about 12,000 mints.
+    Config.withDefault(64 * 1024 * 1024)
   ),
   ttlSeconds: Config.integer("SCAN_CACHE_TTL_SECONDS").pipe(
     Config.validate({ message: "SCAN_CACHE_TTL_SECONDS must be between 1 and 3600", validation: (n) => n >= 1 && n <= 3_600 }),

@@ -1,6 +1,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
 import { ListingLine } from "../Domain/Listing.ts"
+import { MarketFeedLine } from "../Market/FeedLine.ts"
 import { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { WalletEvidenceLine } from "../Domain/WalletEvidence.ts"
 import type { LineError, ParseLine } from "./ImportNdjson.ts"
@@ -61,6 +62,8 @@ export const parseScanLine: ParseLine<RecordedScan> = (text, line, now) =>
   /"version"\s*:\s*2\b/.test(text) ? parseV2(text, line, now) : parseV1(text, line, now)
 
 export const parseListingLine = lineParser(ListingLine, () => [])
+
+export const parseMarketLine = lineParser(MarketFeedLine, (line) => [["observedAt", line.observedAt]])
 
 export const parseWalletLine = lineParser(WalletEvidenceLine, (line) =>
   line.type === "label" ? [["observedAt", line.observedAt]] : [["lastSeenAt", line.lastSeenAt]])

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../Sql/Unavailable.ts"
 import type { Address } from "../Domain/Address.ts"
-import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, scoringView, upgradeV1 } from "../Domain/EvidenceV2.ts"
+import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, scoringView, upgradeV1, valueOf } from "../Domain/EvidenceV2.ts"
 import { epochMillisOf, ScanEvidence } from "../Domain/ScanEvidence.ts"
 
 export interface StoredScan {
@@ -27,6 +27,8 @@ interface Prepared {
   readonly view: ScanEvidence
   readonly document: unknown
   readonly hash: string
+  /** scans.price_usd: the deepest pool's price of a v2 document, else the view's market price (v1 scans). */
+  readonly priceUsd: number | null
 }
 
 // Both forms are kept: `evidence` is the scoring view the routes read as stored (no decode on the hot
@@ -35,10 +37,12 @@ interface Prepared {
 const prepare = (scan: RecordedScan): Prepared => {
   if (isV2(scan)) {
     const document = encodeV2(scan)
-    return { view: scoringView(scan), document, hash: hashOf(document) }
+    const view = scoringView(scan)
+    const poolPrice = scan.liquidity.priceUsd === undefined ? null : valueOf(scan.liquidity.priceUsd)?.value ?? null
+    return { view, document, hash: hashOf(document), priceUsd: poolPrice ?? view.market.priceUsd }
   }
   const view = encodeEvidence(scan)
-  return { view: scan, document: encodeV2(upgradeV1(scan)), hash: hashOf(view) }
+  return { view: scan, document: encodeV2(upgradeV1(scan)), hash: hashOf(view), priceUsd: scan.market.priceUsd }
 }
 
 const hashOf = (encoded: unknown): string =>
@@ -50,26 +54,64 @@ interface Row {
   readonly evidence: unknown
   /** Highest liquidity of the mint's scans in the 24 h before this one (latest reads only). */
   readonly peak?: number | null
+  /** This scan's price_usd and that of the earliest priced scan of the 24 h before it (latest reads only). */
+  readonly price?: number | null
+  readonly price_before?: number | null
 }
 
 // Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
 // form (test/services/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
-// The latest scan also carries the liquidity trend (model 2.0's liquidity_drop) read from the history.
+// The latest scan also carries the trends read from the history: the liquidity's 24 h high (model 2.0's
+// liquidity_drop) and, where no market feed gave one, the 24 h price change.
 const toStored = (row: Row): StoredScan => {
   const evidence = row.evidence as ScanEvidence
-  const peak = row.peak === undefined || row.peak === null ? null : Number(row.peak)
+  const peak = numberOrNull(row.peak)
+  const change = evidence.market.priceChange24h === null
+    ? priceChangePct(numberOrNull(row.price) ?? evidence.market.priceUsd, numberOrNull(row.price_before))
+    : null
+  const withPeak = peak === null || evidence.liquidity.peak24hUsd !== undefined
+    ? evidence
+    : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
   return {
     id: String(row.id),
-    evidence: peak === null || evidence.liquidity.peak24hUsd !== undefined
-      ? evidence
-      : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
+    evidence: change === null ? withPeak : { ...withPeak, market: { ...withPeak.market, priceChange24h: change } }
   }
 }
 
-/** The highest liquidity of a mint's scans in the 24 hours before scan `s` (null without any). */
-export const PEAK_24H = `(select max(coalesce(p.liquidity_usd,
-    (p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
-  from scans p where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at)`
+const numberOrNull = (value: number | null | undefined): number | null =>
+  value === undefined || value === null ? null : Number(value)
+
+/** The change from `before` to `now` in percent, to two decimals (as market feeds give it). */
+export const priceChangePct = (now: number | null, before: number | null): number | null =>
+  now === null || before === null || before <= 0 ? null : Math.round((now / before - 1) * 10_000) / 100
+
+/**
+ * The highest liquidity of a mint's scans in the 24 hours before scan `s` (null without any). The column is
+ * read from the latest-scan index (INCLUDE liquidity_usd, sql/0009 and 0010), not from a heap page per scan: at a
+ * 5-minute refresh that is 288 scans a lookup. Scans stored before the column are read from their
+ * evidence, found through the partial index scans_without_liquidity.
+ */
+export const PEAK_24H = `greatest(
+  (select max(p.liquidity_usd) from scans p
+    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at),
+  (select max(coalesce((p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
+    from scans p where p.liquidity_usd is null
+    and p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at))`
+
+/**
+ * The price of the earliest priced scan in the 24 hours before scan `s`, which the 24 h price change is
+ * read against: over the part of the day the history covers, as feeds give it for a young token. Read from
+ * the latest-scan index (INCLUDE price_usd, sql/0010), and only when scan `s` has a price itself.
+ */
+export const PRICE_24H_BEFORE = `case when s.price_usd is null then null else (
+  select p.price_usd from scans p
+    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at
+    and p.price_usd is not null
+    order by p.scanned_at, p.id
+    limit 1) end`
+
+/** The trends selected with a latest scan `s` (toStored reads them). */
+export const LATEST_TRENDS = `${PEAK_24H} as peak, s.price_usd as price, ${PRICE_24H_BEFORE} as price_before`
 
 /** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
 export const SCANS_CHANNEL = "risk_api_scans"
@@ -85,8 +127,8 @@ const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<strin
 /** The latest-scan lookup: an index probe on scans_latest however long the history (test/services holds it). */
 export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
   sql<Row>`
-    select s.id, s.mint, s.evidence, ${sql.literal(PEAK_24H)} as peak from (
-      select id, mint, evidence, scanned_at from scans
+    select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)} from (
+      select id, mint, evidence, scanned_at, price_usd from scans
       where mint = ${mint}
       order by scanned_at desc, id desc
       limit 1
@@ -102,10 +144,10 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
       mints.length === 0
         ? Effect.succeed(new Map<string, StoredScan>())
         : sql<Row>`
-            select s.id, s.mint, s.evidence, ${sql.literal(PEAK_24H)} as peak
+            select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)}
             from unnest(${mints}::text[]) as m(mint)
             cross join lateral (
-              select id, mint, evidence, scanned_at from scans
+              select id, mint, evidence, scanned_at, price_usd from scans
               where scans.mint = m.mint
               order by scanned_at desc, id desc
               limit 1
@@ -127,22 +169,24 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
             mint: scan.mint,
             scanned_at: scan.scannedAt,
             liquidity_usd: prepared.view.liquidity.liquidityUsd ?? prepared.view.market.liquidityUsd,
+            price_usd: prepared.priceUsd,
             evidence: JSON.stringify(encodeEvidence(prepared.view)),
             document: JSON.stringify(prepared.document),
             evidence_hash: prepared.hash
           }
         })
         const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
-          insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_hash)
-          select mint, scanned_at, liquidity_usd, evidence::jsonb, document::jsonb, evidence_hash
+          insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2, evidence_hash)
+          select mint, scanned_at, liquidity_usd, price_usd, evidence::jsonb, document::jsonb, evidence_hash
           from unnest(
             ${rows.map((r) => r.mint)}::text[],
             ${rows.map((r) => r.scanned_at)}::timestamptz[],
             ${rows.map((r) => r.liquidity_usd)}::float8[],
+            ${rows.map((r) => r.price_usd)}::float8[],
             ${rows.map((r) => r.evidence)}::text[],
             ${rows.map((r) => r.document)}::text[],
             ${rows.map((r) => r.evidence_hash)}::text[]
-          ) as t(mint, scanned_at, liquidity_usd, evidence, document, evidence_hash)
+          ) as t(mint, scanned_at, liquidity_usd, price_usd, evidence, document, evidence_hash)
           on conflict (evidence_hash) do nothing
           returning id, mint, scanned_at`
         // Every process's cache of latest scans forgets these mints when this transaction commits.
@@ -212,26 +256,39 @@ const documentOf = (row: { readonly evidence: unknown; readonly evidence_v2: unk
 export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
   const byMint = new Map<string, Array<StoredScan>>()
   const documents = new Map<string, ScanEvidenceV2>()
+  const prices = new Map<string, number | null>()
   const hashes = new Set<string>()
   let nextId = 1
   const latestOf = (mint: string): StoredScan | undefined =>
     byMint.get(mint)?.reduce<StoredScan | undefined>((best, scan) =>
       best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt) ? scan : best, undefined)
-  // The latest scan with its 24 h liquidity peak, as the SQL repository reads it.
+  const ordered = (mint: string) =>
+    [...(byMint.get(mint) ?? [])].sort((a, b) =>
+      epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
+  // The latest scan with its 24 h liquidity peak and price reference, as the SQL repository reads them.
   const newest = (mint: string): StoredScan | undefined => {
     const latest = latestOf(mint)
     if (latest === undefined) return undefined
     const at = epochMillisOf(latest.evidence.scannedAt)
-    const peaks = (byMint.get(mint) ?? []).flatMap((scan) => {
+    const day = ordered(mint).filter((scan) => {
       const t = epochMillisOf(scan.evidence.scannedAt)
-      const usd = scan.evidence.liquidity.liquidityUsd ?? scan.evidence.market.liquidityUsd
-      return t < at && t >= at - 24 * 3_600_000 && usd !== null ? [usd] : []
+      return t < at && t >= at - 24 * 3_600_000
     })
-    return toStored({ id: latest.id, mint, evidence: latest.evidence, peak: peaks.length === 0 ? null : Math.max(...peaks) })
+    const peaks = day.flatMap((scan) => {
+      const usd = scan.evidence.liquidity.liquidityUsd ?? scan.evidence.market.liquidityUsd
+      return usd === null ? [] : [usd]
+    })
+    const price = prices.get(latest.id) ?? null
+    const before = price === null ? null : day.map((scan) => prices.get(scan.id) ?? null).find((p) => p !== null) ?? null
+    return toStored({
+      id: latest.id,
+      mint,
+      evidence: latest.evidence,
+      peak: peaks.length === 0 ? null : Math.max(...peaks),
+      price,
+      price_before: before
+    })
   }
-  const ordered = (mint: string) =>
-    [...(byMint.get(mint) ?? [])].sort((a, b) =>
-      epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
   return ScansRepo.make({
     history: (mint, options) =>
       Effect.sync(() => {
@@ -263,6 +320,7 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
           inserted++
           const id = String(nextId++)
           documents.set(id, isV2(scan) ? scan : upgradeV1(scan))
+          prices.set(id, prepared.priceUsd)
           const list = byMint.get(scan.mint) ?? []
           list.push({ id, evidence: prepared.view })
           byMint.set(scan.mint, list)

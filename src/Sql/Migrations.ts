@@ -10,6 +10,8 @@ import scanner from "../../sql/0005_scanner.sql" with { type: "text" }
 import listings from "../../sql/0006_listings.sql" with { type: "text" }
 import webhooks from "../../sql/0007_webhooks.sql" with { type: "text" }
 import scanLiquidity from "../../sql/0008_scan_liquidity.sql" with { type: "text" }
+import scanRetention from "../../sql/0009_scan_retention.sql" with { type: "text" }
+import scanPriceAndMarket from "../../sql/0010_scan_price_and_market.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -20,7 +22,9 @@ const migrations: Record<string, string> = {
   "0005_scanner": scanner,
   "0006_listings": listings,
   "0007_webhooks": webhooks,
-  "0008_scan_liquidity": scanLiquidity
+  "0008_scan_liquidity": scanLiquidity,
+  "0009_scan_retention": scanRetention,
+  "0010_scan_price_and_market": scanPriceAndMarket
 }
 
 const run = (text: string) =>

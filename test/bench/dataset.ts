@@ -33,7 +33,7 @@ export interface BenchAccount {
   readonly accountId: string
 }
 
-const withClient = async <A>(url: string, use: (client: Client) => Promise<A>): Promise<A> => {
+export const withClient = async <A>(url: string, use: (client: Client) => Promise<A>): Promise<A> => {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3_000 })
   await client.connect()
   try {

@@ -1,6 +1,6 @@
 // npm run bench [-- --tokens N --scans N --small-scans N --accounts N --token-mints N --lookup-mints N
 //                   --duration S --connections C --pool N --server-cores LIST --load-cores LIST --db-cores LIST
-//                   --only warm,never,batch,token-risk,rss,lookup --skip-postgres --skip-embedded]
+//                   --only warm,never,batch,token-risk,rss,lookup,history --skip-postgres --skip-embedded --skip-10m]
 // Loads the service on the embedded database and on PostgreSQL, each next to a baseline that answers the
 // same bytes (raw Bun.serve, or raw Bun.serve + node-postgres doing the service's round trips), with wrk,
 // one run at a time, and prints a markdown table for the README. A benchmark, not a test: it asserts nothing.
@@ -12,7 +12,9 @@
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) is used as admin
 // to create risk_api_bench_<scans> databases, kept for the next run; without it only the embedded rows run.
 // At the defaults the whole run takes about 4 minutes on 2 cores with the 1,000,000-scan database
-// reused, about 1 more the first time (see dataset.ts).
+// reused, about 1 more the first time (see dataset.ts). The history rows (history.ts: scan history at scanner
+// rate, 1M vs 10M scans, storage per day) add about 1 minute reused, about 3 more the first time; --skip-10m
+// leaves out the 10M database.
 import { mkdtempSync, rmSync } from "node:fs"
 import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -20,8 +22,11 @@ import { parseArgs } from "node:util"
 import { generateDemoDataset } from "../../src/Demo/generate.ts"
 import { runCli } from "../support/process.ts"
 import { Client } from "pg"
+import { Effect } from "effect"
+import { ScanHistoryDays } from "../../src/Scans/ScanRetention.ts"
 import { type BenchDatabase, benchAccounts, benchDatabase, isReachable, randomMint } from "./dataset.ts"
 import { pinPostgres, planPinning } from "./pinning.ts"
+import { historyBench, historyTable } from "./history.ts"
 import { markdownTable, notMetLines, type Row } from "./report.ts"
 import { type Bench, lookupScenario, riskCheckScenarios, rssScenario, tokenRiskScenario, withServer } from "./scenarios.ts"
 
@@ -44,7 +49,8 @@ const { values } = parseArgs({
     "db-cores": { type: "string", default: process.env.BENCH_DB_CORES },
     only: { type: "string" },
     "skip-postgres": { type: "boolean", default: false },
-    "skip-embedded": { type: "boolean", default: false }
+    "skip-embedded": { type: "boolean", default: false },
+    "skip-10m": { type: "boolean", default: false }
   }
 })
 
@@ -134,7 +140,7 @@ const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
   }
 }
 
-const SCENARIOS = ["warm", "never", "batch", "token-risk", "rss", "lookup"]
+const SCENARIOS = ["warm", "never", "batch", "token-risk", "rss", "lookup", "history"]
 const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((name) => name.trim()))
 for (const name of only ?? []) if (!SCENARIOS.includes(name)) throw new RangeError(`--only takes ${SCENARIOS.join(",")}; got ${name}`)
 const runs = (name: string) => only === undefined || only.has(name)
@@ -171,6 +177,7 @@ const neverScanned = Array.from({ length: NEVER_SCANNED }, randomMint)
 const started = performance.now()
 const rows: Array<Row> = []
 const lines: Array<string> = []
+let history = ""
 let restorePostgres = () => {}
 let postgresNote = "PostgreSQL rows skipped"
 process.once("SIGINT", () => {
@@ -191,9 +198,16 @@ try {
     restorePostgres = pinnedPostgres.restore
     postgresNote = pinnedPostgres.note
     console.log(`\n${postgresNote}`)
-    const postgres = await postgresRows(bench, neverScanned)
-    rows.push(...postgres.rows)
-    lines.push(postgres.line)
+    if (SCENARIOS.some((name) => name !== "history" && runs(name))) {
+      const postgres = await postgresRows(bench, neverScanned)
+      rows.push(...postgres.rows)
+      lines.push(postgres.line)
+    }
+    if (runs("history")) {
+      console.log("\nScan history at scanner rate (history.ts):")
+      const figures = await historyBench(adminUrl, { tenMillion: !values["skip-10m"], lookups: 2_000 })
+      history = historyTable(figures.lookups, figures.storage, Effect.runSync(ScanHistoryDays))
+    }
   } else {
     console.log(`\nPostgreSQL not reachable at ${withoutPassword(adminUrl)} (BENCH_DATABASE_URL): PostgreSQL rows skipped`)
     lines.push("PostgreSQL: not reachable, rows skipped")
@@ -203,7 +217,8 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 
-console.log(`\n${markdownTable(rows)}\n`)
+if (rows.length > 0) console.log(`\n${markdownTable(rows)}\n`)
+if (history !== "") console.log(`\n${history}\n`)
 const notMet = notMetLines(rows)
 if (notMet.length > 0) console.log(`Targets not met, and what limits them:\n${notMet.join("\n")}\n`)
 console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +

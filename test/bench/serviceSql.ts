@@ -1,4 +1,4 @@
-import { PEAK_24H } from "../../src/Scans/ScansRepo.ts"
+import { LATEST_TRENDS } from "../../src/Scans/ScansRepo.ts"
 
 // The service's statements, same text (src/Accounts/Accounts.ts authenticate, src/Accounts/Quota.ts charge,
 // src/Scans/ScansRepo.ts latestScanStatement); @effect/sql numbers the interpolations $1, $2, ... in order.
@@ -44,8 +44,8 @@ export const CHARGE = `
             (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`
 
 export const LATEST_SCAN = `
-    select s.id, s.mint, s.evidence, ${PEAK_24H} as peak from (
-      select id, mint, evidence, scanned_at from scans
+    select s.id, s.mint, s.evidence, ${LATEST_TRENDS} from (
+      select id, mint, evidence, scanned_at, price_usd from scans
       where mint = $1
       order by scanned_at desc, id desc
       limit 1

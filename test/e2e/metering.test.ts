@@ -66,7 +66,7 @@ describe(`metering across two server processes on ${databaseKind}`, () => {
     const results = await burst(key, 120)
     const accepted = results.filter((result) => result.status === 200)
     const refused = results.filter((result) => result.status === 429)
-    console.log(`quota: ${results.length} calls, ${accepted.length} accepted, ${refused.length} refused, quota 40`)
+    console.log(`quota: ${results.length} calls, ${accepted.length} accepted, ${refused.length} refused, quota 40`, JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 429)))
     expect({ accepted: accepted.length, refused: refused.length }).toEqual({ accepted: 40, refused: 80 })
     expect(new Set(refused.map((result) => result.code))).toEqual(new Set(["quota_exceeded"]))
     expect(accepted.map((result) => result.used).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test"
 import { SqlClient } from "@effect/sql"
 import { generateKeyPairSigner } from "@solana/kit"
-import { Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import type { Address } from "../../src/Domain/Address.ts"
 import { ListingsRepo } from "../../src/Scans/ListingsRepo.ts"
 import { ScanRequestsRepo } from "../../src/Scans/ScanRequestsRepo.ts"
@@ -11,6 +11,7 @@ import { makeScanner } from "../../src/Scanner/Worker.ts"
 import { TestDatabase } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { type RpcServer, startRpcServer } from "../support/solana/RpcServer.ts"
+import { testScannerConfig } from "../support/solana/Settings.ts"
 import { makeWorld, type World } from "../support/solana/World.ts"
 
 // The worker on a real database: two workers share one queue with no duplicate scans, failures are
@@ -26,24 +27,7 @@ beforeAll(() => {
 })
 afterAll(() => server.stop())
 
-const configFor = (url: string, overrides: Partial<ScannerConfig> = {}): ScannerConfig => ({
-  rpcUrl: Option.some(Redacted.make(url)),
-  fallbackUrls: [],
-  concurrency: 3,
-  requestsPerSecond: 10_000,
-  callBudget: 16,
-  timeoutMs: 2_000,
-  retries: 1,
-  signaturePages: 3,
-  refreshSeconds: 900,
-  readWindowSeconds: 3_600,
-  scheduleMs: 100,
-  pollMs: 20,
-  leaseMs: 30_000,
-  maxAttempts: 3,
-  issuersFile: Option.none(),
-  ...overrides
-})
+const configFor = (url: string, overrides: Partial<ScannerConfig> = {}): ScannerConfig => testScannerConfig(url, overrides)
 
 const pendingCount = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ n: string }>`select count(*) as n from scan_requests where status = 'pending'`.pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))))

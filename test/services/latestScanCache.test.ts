@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { Address } from "../../src/Domain/Address.ts"
-import { LatestScanCache, latestScanCacheWith } from "../../src/Scans/LatestScanCache.ts"
+import { entryBytesOf, LatestScanCache, latestScanCacheWith } from "../../src/Scans/LatestScanCache.ts"
 import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { databaseKind, TestDatabase } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -82,6 +82,39 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     const mints = [newAddress(), newAddress(), newAddress(), newAddress()]
     for (const mint of mints) await keep(mint)
     expect(await Promise.all(mints.map(peekSymbol))).toEqual(["not in memory", "never scanned", "never scanned", "never scanned"])
+  })
+
+  test("memory holds at most SCAN_CACHE_MAX_BYTES of entries, measured when stored, oldest out first", async () => {
+    const database = Context.pick(SqlClient.SqlClient, PgClient.PgClient)((await runtime.runtime()).context)
+    const mints = Array.from({ length: 6 }, () => newAddress())
+    for (const mint of mints) await record(mint, 3)
+    const scans = await run(Effect.forEach(mints, (mint) => Effect.map(ScansRepo.latest(mint), Option.getOrThrow)))
+    const sizes = scans.map((scan) => entryBytesOf(scan))
+    // Room for three scanned mints (their evidence is about 1.8 KB of JSON: about 4.9 KB an entry).
+    const maxBytes = sizes[3]! + sizes[4]! + sizes[5]! + 10
+    const cacheOf = (bound: number) =>
+      ManagedRuntime.make(latestScanCacheWith({ size: 1_000, ttlSeconds: 60, notifications: false, maxBytes: bound }).pipe(
+        Layer.provide(ScansRepo.Default),
+        Layer.provide(Layer.succeedContext(database))
+      ))
+    const cache = cacheOf(maxBytes)
+    const small = cacheOf(sizes[0]! - 1) // less than one scanned mint: only never-scanned mints fit
+    try {
+      const footprint = () => cache.runPromise(Effect.map(LatestScanCache, (scans) => scans.footprint!()))
+      const held = () => cache.runPromise(Effect.map(LatestScanCache, (scans) => mints.map((mint) => scans.peek(mint) !== undefined)))
+      for (const mint of mints) await cache.runPromise(Effect.zipRight(latest(mint), latest(mint)))
+      expect(await held()).toEqual([false, false, false, true, true, true])
+      expect(await footprint()).toEqual({ entries: 3, bytes: sizes[3]! + sizes[4]! + sizes[5]! })
+      expect(sizes.every((size) => size > 4_000 && size < 6_000)).toBe(true)
+      // A scan larger than the whole bound is answered but not kept; it evicts nothing.
+      const never = newAddress()
+      for (const mint of [mints[0]!, never]) await small.runPromise(Effect.zipRight(latest(mint), latest(mint)))
+      const smallHeld = await small.runPromise(Effect.map(LatestScanCache, (scans) => [scans.peek(mints[0]!), scans.peek(never), scans.footprint!()]))
+      expect(smallHeld).toEqual([undefined, null, { entries: 1, bytes: entryBytesOf(undefined) }])
+    } finally {
+      await cache.dispose()
+      await small.dispose()
+    }
   })
 
   test("concurrent reads of the same cold mints share database reads, single and batch alike", async () => {

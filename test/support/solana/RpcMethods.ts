@@ -1,5 +1,19 @@
-import { type Address, type EncodedAccount, type ReadonlyUint8Array, address, getBase58Decoder, getBase58Encoder, getBase64Decoder, getBase64Encoder } from "@solana/kit"
+import {
+  type Address,
+  type EncodedAccount,
+  type ReadonlyUint8Array,
+  type Transaction,
+  address,
+  getBase58Decoder,
+  getBase58Encoder,
+  getBase64Decoder,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getCompiledTransactionMessageEncoder,
+  getTransactionDecoder
+} from "@solana/kit"
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022"
+import { FailedTransactionMetadata, type TransactionMetadata } from "litesvm"
 import type { RecordedTransaction, World } from "./World.ts"
 
 // The JSON-RPC methods a scanner uses, answered from a World in mainnet's shapes. u64 values are
@@ -17,6 +31,106 @@ export interface AccountView {
   readonly owners: ReadonlyMap<string, Address>
   /** Slots subtracted from context.slot for this call (a lagging node); minContextSlot is then not checked. */
   readonly behind: bigint
+  /** Recorded simulateTransaction answers, by the program id whose invocation selects them. */
+  readonly simulations: ReadonlyMap<string, RecordedSimulation>
+}
+
+/** An account in simulateTransaction's `accounts` list, base64-encoded as mainnet sends it. */
+export interface SimulatedAccountJson {
+  readonly data: readonly [string, "base64"]
+  readonly executable: boolean
+  readonly lamports: bigint
+  readonly owner: Address
+  readonly rentEpoch: bigint
+  readonly space: bigint
+}
+
+/** simulateTransaction's `value` in mainnet's shape (Agave 2.x/3.x JSON-RPC). */
+export interface SimulationValue {
+  /** null, or mainnet's JSON TransactionError: "AccountNotFound", {"InstructionError":[1,{"Custom":17}]}, ... */
+  readonly err: unknown
+  readonly logs: ReadonlyArray<string> | null
+  /** One per requested address, null where the account is not in the transaction or the simulation failed. */
+  readonly accounts: ReadonlyArray<SimulatedAccountJson | null> | null
+  readonly unitsConsumed: bigint
+  readonly returnData: { readonly programId: Address; readonly data: readonly [string, "base64"] } | null
+  readonly innerInstructions?: ReadonlyArray<unknown> | null
+  readonly replacementBlockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint } | null
+  readonly fee?: bigint | null
+  readonly loadedAddresses?: { readonly readonly: ReadonlyArray<Address>; readonly writable: ReadonlyArray<Address> } | null
+  readonly preBalances?: ReadonlyArray<bigint> | null
+  readonly postBalances?: ReadonlyArray<bigint> | null
+  readonly preTokenBalances?: ReadonlyArray<unknown> | null
+  readonly postTokenBalances?: ReadonlyArray<unknown> | null
+}
+
+/**
+ * A simulateTransaction answer recorded from a program LiteSVM cannot run (a DEX: no binary on npm).
+ * `addresses` are the accounts the recorded request asked for, in order; a request that asks for
+ * others is refused, so a test proves the client asked for the accounts the answer describes.
+ */
+export interface RecordedSimulation {
+  readonly addresses: ReadonlyArray<Address>
+  readonly value: SimulationValue
+}
+
+/** An account as simulateTransaction lists it (for building recorded answers). */
+export const simulatedAccountJson = (owner: Address, lamports: bigint, data: ReadonlyUint8Array, executable = false): SimulatedAccountJson => ({
+  data: [getBase64Decoder().decode(data), "base64"],
+  executable,
+  lamports,
+  owner,
+  rentEpoch: 18_446_744_073_709_551_615n,
+  space: BigInt(data.length)
+})
+
+// Names of LiteSVM's fieldless error enums (const enums: numbers at run time), in declaration order,
+// which is the order of agave's TransactionError and InstructionError.
+const TRANSACTION_ERRORS = [
+  "AccountInUse", "AccountLoadedTwice", "AccountNotFound", "ProgramAccountNotFound", "InsufficientFundsForFee",
+  "InvalidAccountForFee", "AlreadyProcessed", "BlockhashNotFound", "CallChainTooDeep", "MissingSignatureForFee",
+  "InvalidAccountIndex", "SignatureFailure", "InvalidProgramForExecution", "SanitizeFailure", "ClusterMaintenance",
+  "AccountBorrowOutstanding", "WouldExceedMaxBlockCostLimit", "UnsupportedVersion", "InvalidWritableAccount",
+  "WouldExceedMaxAccountCostLimit", "WouldExceedAccountDataBlockLimit", "TooManyAccountLocks", "AddressLookupTableNotFound",
+  "InvalidAddressLookupTableOwner", "InvalidAddressLookupTableData", "InvalidAddressLookupTableIndex", "InvalidRentPayingAccount",
+  "WouldExceedMaxVoteCostLimit", "WouldExceedAccountDataTotalLimit", "MaxLoadedAccountsDataSizeExceeded", "ResanitizationNeeded",
+  "InvalidLoadedAccountsDataSizeLimit", "UnbalancedTransaction", "ProgramCacheHitMaxLimit", "CommitCancelled"
+] as const
+const INSTRUCTION_ERRORS = [
+  "GenericError", "InvalidArgument", "InvalidInstructionData", "InvalidAccountData", "AccountDataTooSmall", "InsufficientFunds",
+  "IncorrectProgramId", "MissingRequiredSignature", "AccountAlreadyInitialized", "UninitializedAccount", "UnbalancedInstruction",
+  "ModifiedProgramId", "ExternalAccountLamportSpend", "ExternalAccountDataModified", "ReadonlyLamportChange", "ReadonlyDataModified",
+  "DuplicateAccountIndex", "ExecutableModified", "RentEpochModified", "NotEnoughAccountKeys", "AccountDataSizeChanged",
+  "AccountNotExecutable", "AccountBorrowFailed", "AccountBorrowOutstanding", "DuplicateAccountOutOfSync", "InvalidError",
+  "ExecutableDataModified", "ExecutableLamportChange", "ExecutableAccountNotRentExempt", "UnsupportedProgramId", "CallDepth",
+  "MissingAccount", "ReentrancyNotAllowed", "MaxSeedLengthExceeded", "InvalidSeeds", "InvalidRealloc", "ComputationalBudgetExceeded",
+  "PrivilegeEscalation", "ProgramEnvironmentSetupFailure", "ProgramFailedToComplete", "ProgramFailedToCompile", "Immutable",
+  "IncorrectAuthority", "AccountNotRentExempt", "InvalidAccountOwner", "ArithmeticOverflow", "UnsupportedSysvar", "IllegalOwner",
+  "MaxAccountsDataAllocationsExceeded", "MaxAccountsExceeded", "MaxInstructionTraceLengthExceeded",
+  "BuiltinProgramsMustConsumeComputeUnits", "BorshIoError"
+] as const
+
+const instructionErrorJson = (error: unknown): unknown => {
+  if (typeof error === "number") return INSTRUCTION_ERRORS[error] ?? "InvalidError"
+  const fields = error as { readonly code?: unknown; readonly msg?: unknown }
+  if (typeof fields.code === "number") return { Custom: fields.code }
+  if (typeof fields.msg === "string") return { BorshIoError: fields.msg }
+  return "InvalidError"
+}
+
+/** LiteSVM's transaction error as mainnet's JSON (serde's externally tagged enums). */
+export const transactionErrorJson = (error: ReturnType<FailedTransactionMetadata["err"]>): unknown => {
+  if (typeof error === "number") return TRANSACTION_ERRORS[error] ?? "SanitizeFailure"
+  const fields = error as unknown as { readonly index?: unknown; readonly accountIndex?: unknown; readonly err?: unknown }
+  if (typeof fields.index === "number" && typeof fields.err === "function") {
+    return { InstructionError: [fields.index, instructionErrorJson((fields.err as () => unknown).call(error))] }
+  }
+  if (typeof fields.index === "number") return { DuplicateInstruction: fields.index }
+  if (typeof fields.accountIndex === "number") {
+    const name = error.constructor.name.includes("Restricted") ? "ProgramExecutionTemporarilyRestricted" : "InsufficientFundsForRent"
+    return { [name]: { account_index: fields.accountIndex } }
+  }
+  return "SanitizeFailure"
 }
 
 type Params = ReadonlyArray<unknown>
@@ -169,7 +283,111 @@ export const makeRpcMethods = (world: World, view: () => AccountView) => {
     }
   }
 
+  /** The programs a transaction's top-level instructions invoke. */
+  const decodeMessage = (transaction: Transaction) => {
+    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+    if (compiled.version === 1) throw new RpcError(-32602, "invalid transaction: transaction version 1 is not served by the test server")
+    return compiled
+  }
+  const invokedPrograms = (transaction: Transaction): ReadonlyArray<Address> => {
+    const compiled = decodeMessage(transaction)
+    return compiled.instructions.flatMap((instruction) => compiled.staticAccounts[instruction.programAddressIndex] ?? [])
+  }
+
+  const innerInstructionsJson = (meta: TransactionMetadata) =>
+    meta.innerInstructions().flatMap((inner, index) => inner.length === 0 ? [] : [{
+      index,
+      instructions: inner.map((entry) => {
+        const compiled = entry.instruction()
+        return { programIdIndex: compiled.programIdIndex(), accounts: [...compiled.accounts()], data: toBase58(compiled.data()), stackHeight: entry.stackHeight() }
+      })
+    }])
+
+  // simulateTransaction, run for real on the LiteSVM without committing anything. sigVerify false turns
+  // LiteSVM's signature check off for this call (the signatures may be zeros); replaceRecentBlockhash
+  // puts the latest blockhash into the message first, as a node does.
+  const simulateTransaction = (params: Params): unknown => {
+    const config = configOf(params, 1)
+    const encoded = params[0]
+    if (typeof encoded !== "string") throw new RpcError(-32602, "Invalid params: expected an encoded transaction")
+    const encoding = config["encoding"] ?? "base58"
+    if (encoding !== "base58" && encoding !== "base64") throw new RpcError(-32602, `Invalid params: unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`)
+    const sigVerify = config["sigVerify"] === true
+    const replace = config["replaceRecentBlockhash"] === true
+    if (sigVerify && replace) throw new RpcError(-32602, "sigVerify may not be used with replaceRecentBlockhash")
+    let transaction: Transaction
+    try {
+      transaction = getTransactionDecoder().decode(encoding === "base64" ? fromBase64(encoded) : fromBase58(encoded))
+    } catch (error) {
+      throw new RpcError(-32602, `invalid transaction: failed to deserialize VersionedTransaction: ${String(error)}`)
+    }
+    const accountsConfig = configOf([config["accounts"]], 0)
+    const requested = Array.isArray(accountsConfig["addresses"]) ? accountsConfig["addresses"] : undefined
+    if (requested !== undefined && accountsConfig["encoding"] !== undefined && accountsConfig["encoding"] !== "base64") {
+      throw new RpcError(-32602, `Invalid params: accounts encoding ${String(accountsConfig["encoding"])} is not served by the test server`)
+    }
+    const addresses = requested?.map((_, i) => addressParam(requested, i))
+    const slot = contextSlot(config)
+    const context = { apiVersion: "2.2.7", slot }
+
+    const recorded = invokedPrograms(transaction).map((program) => view().simulations.get(program)).find((entry) => entry !== undefined)
+    if (recorded !== undefined) {
+      if (JSON.stringify(addresses ?? []) !== JSON.stringify(recorded.addresses)) {
+        throw new RpcError(-32602, `the recorded simulation answers for accounts [${recorded.addresses.join(", ")}], not [${(addresses ?? []).join(", ")}]`)
+      }
+      return { context, value: recorded.value }
+    }
+
+    const blockhash = world.svm.latestBlockhash()
+    if (replace) {
+      const compiled = decodeMessage(transaction)
+      const messageBytes = getCompiledTransactionMessageEncoder().encode({ ...compiled, lifetimeToken: blockhash })
+      transaction = { ...transaction, messageBytes: messageBytes as Transaction["messageBytes"] }
+    }
+    const compiled = decodeMessage(transaction)
+    const keys = compiled.staticAccounts
+    const balances = () => keys.map((key) => world.svm.getBalance(key) ?? 0n)
+    const preBalances = balances()
+    const inner = Reflect.get(world.svm, "inner") as { getSigverify(): boolean }
+    const wasVerifying = inner.getSigverify()
+    let result: ReturnType<World["svm"]["simulateTransaction"]>
+    try {
+      world.svm.withSigverify(sigVerify)
+      result = world.svm.simulateTransaction(transaction)
+    } catch (error) {
+      if (sigVerify) throw new RpcError(-32003, "Transaction signature verification failure")
+      throw error
+    } finally {
+      world.svm.withSigverify(wasVerifying)
+    }
+    const failed = result instanceof FailedTransactionMetadata ? result : undefined
+    const meta = result.meta()
+    const post = result instanceof FailedTransactionMetadata ? [] : result.postAccounts()
+    const returned = meta.returnData()
+    const returnedData = returned.data()
+    const postOf = (key: Address) => post.find((account) => account.address === key)
+    const jsonOf = (account: EncodedAccount | undefined): SimulatedAccountJson | null =>
+      account === undefined || account.lamports === 0n ? null : simulatedAccountJson(account.programAddress, account.lamports, account.data, account.executable)
+    const value: SimulationValue = {
+      err: failed === undefined ? null : transactionErrorJson(failed.err()),
+      logs: meta.logs(),
+      accounts: addresses === undefined ? null : addresses.map((key) => jsonOf(postOf(key))),
+      unitsConsumed: meta.computeUnitsConsumed(),
+      returnData: returnedData.length === 0 ? null : { programId: address(toBase58(returned.programId())), data: [toBase64(returnedData), "base64"] },
+      innerInstructions: config["innerInstructions"] === true ? innerInstructionsJson(meta) : null,
+      replacementBlockhash: replace ? { blockhash, lastValidBlockHeight: world.slot + 150n } : null,
+      fee: BigInt(5000 * compiled.header.numSignerAccounts),
+      loadedAddresses: { readonly: [], writable: [] },
+      preBalances,
+      postBalances: failed !== undefined ? null : keys.map((key) => postOf(key)?.lamports ?? world.svm.getBalance(key) ?? 0n),
+      preTokenBalances: null,
+      postTokenBalances: null
+    }
+    return { context, value }
+  }
+
   const methods: Record<string, (params: Params) => unknown> = {
+    simulateTransaction,
     getHealth: () => "ok",
     getVersion: () => ({ "solana-core": "2.2.7", "feature-set": 3294202862 }),
     getSlot: (params) => contextSlot(configOf(params, 0)),

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { type AccountView, RpcError, makeRpcMethods } from "./RpcMethods.ts"
+import { type AccountView, type RecordedSimulation, RpcError, makeRpcMethods } from "./RpcMethods.ts"
 import type { World } from "./World.ts"
 
 // Solana JSON-RPC 2.0 over a World on 127.0.0.1, so the production scanner runs unchanged through
@@ -34,10 +34,19 @@ export interface RpcServer {
   /** JSON-RPC calls by method, faulted ones included (they were round trips). */
   readonly calls: Map<string, number>
   readonly log: Array<RpcCall>
+  /** The methods of each HTTP request, in order: one entry per round trip. */
+  readonly batches: Array<ReadonlyArray<string>>
   /** HTTP requests received (a batch is one). */
   requests(): number
   fault(fault: Fault): void
-  /** Clears counts, log and faults. */
+  /**
+   * Answers simulateTransaction with this recorded answer whenever the transaction's instructions
+   * invoke `program` (a program LiteSVM does not have, such as a DEX); kept until forgetSimulations().
+   * Every other transaction is simulated for real on the LiteSVM.
+   */
+  recordSimulation(program: Address, answer: RecordedSimulation): void
+  forgetSimulations(): void
+  /** Clears counts, log and faults (not recorded simulations). */
   reset(): void
   stop(): Promise<void>
 }
@@ -57,17 +66,19 @@ export const encodeJson = (value: unknown): string =>
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
   new Response(encodeJson(body), { status, headers: { "content-type": "application/json", ...headers } })
 
-export const startRpcServer = (world: World): RpcServer => {
+export const startRpcServer = (world: World, port = 0): RpcServer => {
   const calls = new Map<string, number>()
   const log: Array<RpcCall> = []
+  const batches: Array<ReadonlyArray<string>> = []
   let counted: Array<{ fault: CountedFault; left: number }> = []
   const missing = new Set<string>()
   const owners = new Map<string, Address>()
   let behind = 0n
   let requests = 0
   const hanging = new Set<() => void>()
+  const simulations = new Map<string, RecordedSimulation>()
 
-  const methods = makeRpcMethods(world, (): AccountView => ({ missing, owners, behind }))
+  const methods = makeRpcMethods(world, (): AccountView => ({ missing, owners, behind, simulations }))
 
   const answer = (request: Request): unknown => {
     const id = request.id ?? null
@@ -96,7 +107,10 @@ export const startRpcServer = (world: World): RpcServer => {
 
   const respond = (body: unknown, batch: ReadonlyArray<Request>, isBatch: boolean, fault: CountedFault | undefined): Response => {
     if (fault?.kind === "error") {
-      const errors = batch.map((request) => ({ jsonrpc: "2.0", id: request.id ?? null, error: { code: fault.code, message: fault.message } }))
+      // A node errs per call: in a batch only the calls of the faulted method fail.
+      const errors = batch.map((request) => fault.method === undefined || request.method === fault.method
+        ? { jsonrpc: "2.0", id: request.id ?? null, error: { code: fault.code, message: fault.message } }
+        : answer(request))
       return json(isBatch ? errors : errors[0])
     }
     behind = fault?.kind === "staleSlot" ? fault.behind : 0n
@@ -109,7 +123,7 @@ export const startRpcServer = (world: World): RpcServer => {
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
-    port: 0,
+    port,
     // A hanging answer must stay open until the client gives up.
     idleTimeout: 0,
     fetch: async (http) => {
@@ -123,6 +137,7 @@ export const startRpcServer = (world: World): RpcServer => {
       }
       const isBatch = Array.isArray(body)
       const batch: ReadonlyArray<Request> = isBatch ? body as ReadonlyArray<Request> : [body as Request]
+      batches.push(batch.map((request) => typeof request.method === "string" ? request.method : "?"))
       for (const request of batch) {
         const method = typeof request.method === "string" ? request.method : "?"
         calls.set(method, (calls.get(method) ?? 0) + 1)
@@ -150,6 +165,7 @@ export const startRpcServer = (world: World): RpcServer => {
     url: `http://127.0.0.1:${server.port}`,
     calls,
     log,
+    batches,
     requests: () => requests,
     fault: (fault) => {
       switch (fault.kind) {
@@ -163,9 +179,14 @@ export const startRpcServer = (world: World): RpcServer => {
           counted.push({ fault, left: fault.count })
       }
     },
+    recordSimulation: (program, answer) => {
+      simulations.set(program, answer)
+    },
+    forgetSimulations: () => simulations.clear(),
     reset: () => {
       calls.clear()
       log.length = 0
+      batches.length = 0
       counted = []
       missing.clear()
       owners.clear()

@@ -38,6 +38,10 @@ export const VENUE_LAYOUTS: Readonly<Record<string, VenueLayout>> = {
     account: "LbPair", anchor: true, size: 904, mintOffset: 88,
     source: "@meteora-ag/dlmm src/dlmm/idl.ts LbPair, tokenXMint"
   },
+  "meteora-vault": {
+    account: "Vault", anchor: true, size: 1227, mintOffset: 83,
+    source: "@meteora-ag/vault-sdk src/vault/idl.ts vault, tokenMint"
+  },
   "meteora-damm-v1": {
     // The real program keeps the tokens in Meteora's dynamic vaults; here the pool owns its vault.
     account: "Pool", anchor: true, size: 944, mintOffset: 40,

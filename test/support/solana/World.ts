@@ -1,4 +1,5 @@
 import {
+  AccountRole,
   type Address,
   type Instruction,
   type KeyPairSigner,
@@ -13,6 +14,7 @@ import {
   getProgramDerivedAddress,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  getU64Encoder,
   getUtf8Encoder,
   isSingleInstructionPlan,
   lamports,
@@ -40,6 +42,7 @@ import {
   getUpdateTokenMetadataUpdateAuthorityInstruction,
   tokenMetadataField
 } from "@solana-program/token-2022"
+import { getMintEncoder, getSyncNativeInstruction } from "@solana-program/token"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
 import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/Scanner/Metaplex.ts"
 import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, type Venue, authorityOf, metaplexMetadataAddress } from "../../../src/Scanner/Programs.ts"
@@ -137,6 +140,8 @@ export const START_TIME = 1_750_000_000
 
 const SOL = 1_000_000_000n
 const base58 = getBase58Decoder()
+/** The native mint of SPL Token (@solana-program/token NATIVE_MINT): wrapped SOL. */
+export const NATIVE_MINT = "So11111111111111111111111111111111111111112" as Address
 
 export class World {
   readonly svm = new LiteSVM()
@@ -365,6 +370,50 @@ export class World {
     const vaultOwner = await authorityOf(venue) ?? state
     const vault = await this.#mintToOwner(mint, vaultOwner, amount)
     return { venue, state, vaultOwner, vault, amount }
+  }
+
+  /**
+   * An SPL Token mint at a fixed address (a quote mint: USDC, USDT...), written with setAccount as an
+   * initialised mint whose mint authority is a signer this world holds, so `fund` and `holders` mint
+   * to it by real instructions. Wrapped SOL is written as the native mint (no authority); `fund` wraps
+   * lamports into it. The mint's `signature` is its first transaction here (the deployer's account).
+   */
+  async quoteMint(at: Address, decimals: number): Promise<BuiltMint> {
+    const native = at === NATIVE_MINT
+    const deployer = await this.signer(native ? 10_000n : 100n)
+    this.setAccount(at, TOKEN_PROGRAM_ADDRESS, Uint8Array.from(getMintEncoder().encode({
+      mintAuthority: native ? null : deployer.address, supply: 0n, decimals, isInitialized: true, freezeAuthority: null
+    })))
+    const [account] = await findAssociatedTokenPda({ owner: deployer.address, mint: at, tokenProgram: TOKEN_PROGRAM_ADDRESS })
+    const created = await this.send(deployer, [getCreateAssociatedTokenIdempotentInstruction({ payer: deployer, ata: account, owner: deployer.address, mint: at, tokenProgram: TOKEN_PROGRAM_ADDRESS })])
+    return {
+      address: at, programName: "token", program: TOKEN_PROGRAM_ADDRESS, decimals, deployer,
+      mintAuthority: native ? null : deployer, freezeAuthority: null, extensions: {}, signature: created.signature
+    }
+  }
+
+  /**
+   * The owner's associated token account of `mint`, created if absent, with `amount` more in it: minted
+   * (mintTo) or, for wrapped SOL, a lamport transfer and SyncNative. One recorded transaction.
+   */
+  async fund(mint: BuiltMint, owner: Address, amount: bigint): Promise<Address> {
+    if (mint.address !== NATIVE_MINT) return this.#mintToOwner(mint, owner, amount)
+    const [account] = await findAssociatedTokenPda({ owner, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS })
+    const transfer: Instruction = {
+      programAddress: "11111111111111111111111111111111" as Address,
+      accounts: [
+        { address: mint.deployer.address, role: AccountRole.WRITABLE_SIGNER },
+        { address: account, role: AccountRole.WRITABLE }
+      ],
+      // System program Transfer: u32 index 2, then the lamports.
+      data: Uint8Array.from([2, 0, 0, 0, ...getU64Encoder().encode(amount)])
+    }
+    await this.send(mint.deployer, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: mint.deployer, ata: account, owner, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS }),
+      transfer,
+      getSyncNativeInstruction({ account })
+    ])
+    return account
   }
 
   /** The Metaplex metadata account at the mint's PDA, as the program would have written it. */

@@ -1,0 +1,264 @@
+// Scan history at scanner rate (issue 16, item 6): 10,000 mints refreshed every 5 minutes write about 2.9M
+// scans a day. Prints the service's latest-scan lookup on 1M and on 10M scans of that shape, and the storage
+// growth per day of scanner-like rows. Run alone (`bun test/bench/history.ts [--skip-10m] [--lookups N]`) or
+// as `npm run bench -- --only history`. A benchmark, not a test: it asserts nothing.
+//
+// The databases (risk_api_bench_rate_<scans>, kept for the next run) are written by one set-based
+// INSERT ... SELECT over generate_series per million rows, in arrival order (oldest first, every mint once
+// per 5-minute round), as the scanner would have written them. History rows carry a compact evidence
+// document (mint, time, liquidity): the lookup reads the latest row's evidence and only the liquidity of
+// the 24 hours before it, so what matters to it is the number and placement of rows, not their width.
+// The latest scan of each mint carries full demo evidence. Storage per scan is measured apart, on 20,000
+// rows with full evidence and its v2 document, as the scanner stores them.
+import { parseArgs } from "node:util"
+import { Effect, Schema } from "effect"
+import { generateDemoDataset } from "../../src/Demo/generate.ts"
+import { ScanEvidenceV2, upgradeV1 } from "../../src/Domain/EvidenceV2.ts"
+import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { ScanHistoryDays } from "../../src/Scans/ScanRetention.ts"
+import { runCli } from "../support/process.ts"
+import { databaseUrlOf, isReachable, randomMint, withClient } from "./dataset.ts"
+import { LATEST_SCAN } from "./serviceSql.ts"
+
+export const RATE_MINTS = 10_000
+const REFRESH_SECONDS = 300
+export const SCANS_PER_DAY = RATE_MINTS * (86_400 / REFRESH_SECONDS) // 2,880,000
+const CHUNK_ROWS = 1_000_000
+const SAMPLE_ROWS = 20_000
+
+export interface LookupFigures {
+  readonly scans: number
+  readonly buildSeconds: number
+  readonly reused: boolean
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly perSecond: number
+  /** p50 of the latest row alone (the index probe, without the 24 h trend). */
+  readonly probeP50Ms: number
+  readonly trendRows: number
+  readonly plan: string
+  readonly tableBytes: number
+}
+
+export interface StorageFigures {
+  readonly bytesPerScan: number
+  readonly perDayBytes: number
+  readonly breakdown: string
+}
+
+const decodeScan = Schema.decodeUnknownSync(ScanEvidence)
+const encodeScan = Schema.encodeSync(ScanEvidence)
+const encodeV2 = Schema.encodeSync(ScanEvidenceV2)
+
+const demoScans = () => generateDemoDataset({ now: new Date(), tokens: 300 }).scans.map((scan) => decodeScan(scan))
+
+// Row n of the history: round k = n / 10,000 (oldest first), mint n % 10,000. Scan times step back 5
+// minutes per round from each mint's latest, which is spread over the last 5 minutes.
+const INSERT_ROUNDS = `
+  insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_hash)
+  select m.mint, t.at, t.liquidity,
+    case when t.round = 0
+      then jsonb_set(jsonb_set(b.evidence, '{mint}', to_jsonb(m.mint)), '{scannedAt}', to_jsonb(t.at))
+      else jsonb_build_object('mint', m.mint, 'scannedAt', t.at, 'liquidity', jsonb_build_object('liquidityUsd', t.liquidity))
+    end,
+    t.round || ':' || m.position
+  from generate_series($1::bigint, $2::bigint) as g(n)
+  cross join lateral (select $3::int - 1 - g.n / ${RATE_MINTS} as round, (g.n % ${RATE_MINTS})::int as position) r
+  join bench_rate_mints m on m.position = r.position
+  join bench_templates b on b.idx = r.position % $4::int
+  cross join lateral (select r.round, now() - (r.round * ${REFRESH_SECONDS} + r.position % ${REFRESH_SECONDS}) * interval '1 second' as at,
+    50000 + (r.position * 7919 + r.round * 104729) % 250000 as liquidity) t`
+
+const build = async (adminUrl: string, name: string, scans: number): Promise<number> => {
+  const started = performance.now()
+  await withClient(adminUrl, async (client) => {
+    await client.query(`drop database if exists ${name} with (force)`)
+    await client.query(`create database ${name}`)
+  })
+  const url = databaseUrlOf(adminUrl, name)
+  const migrated = await runCli(["migrate"], { DATABASE_URL: url, LOG_LEVEL: "warning" })
+  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`)
+  const templates = demoScans().map((scan) => JSON.stringify(encodeScan(scan)))
+  const rounds = Math.ceil(scans / RATE_MINTS)
+  await withClient(url, async (client) => {
+    await client.query("set synchronous_commit = off")
+    await client.query("create table bench_templates (idx int primary key, evidence jsonb not null)")
+    await client.query("insert into bench_templates select idx - 1, evidence::jsonb from unnest($1::text[]) with ordinality as t(evidence, idx)", [templates])
+    await client.query("create table bench_rate_mints (position int primary key, mint text not null)")
+    await client.query("insert into bench_rate_mints select position - 1, mint from unnest($1::text[]) with ordinality as t(mint, position)", [
+      Array.from({ length: RATE_MINTS }, randomMint)
+    ])
+    for (let from = 0; from < scans; from += CHUNK_ROWS) {
+      const to = Math.min(scans, from + CHUNK_ROWS) - 1
+      const chunk = performance.now()
+      await client.query(INSERT_ROUNDS, [from, to, rounds, templates.length])
+      console.log(`    rows ${from.toLocaleString("en-US")}–${to.toLocaleString("en-US")}: ${((performance.now() - chunk) / 1000).toFixed(1)} s`)
+    }
+    await client.query("drop table bench_templates")
+    await client.query("vacuum analyze scans")
+    const seconds = (performance.now() - started) / 1000
+    await client.query("create table bench_dataset (scans bigint primary key, build_seconds numeric not null, built_at timestamptz not null default now())")
+    await client.query("insert into bench_dataset (scans, build_seconds) values ($1, $2)", [scans, seconds.toFixed(1)])
+  })
+  return (performance.now() - started) / 1000
+}
+
+/** The rate database of `scans` scans, reused when a previous run completed it. */
+const rateDatabase = async (adminUrl: string, scans: number) => {
+  const name = `risk_api_bench_rate_${scans}`
+  const url = databaseUrlOf(adminUrl, name)
+  const exists = await withClient(adminUrl, async (client) =>
+    (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1)
+  const marker = exists
+    ? await withClient(url, async (client) => {
+      const found = await client.query<{ present: boolean }>("select to_regclass('bench_dataset') is not null as present")
+      if (found.rows[0]?.present !== true) return undefined
+      const row = await client.query<{ build_seconds: string }>("select build_seconds from bench_dataset where scans = $1", [scans])
+      return row.rows[0] === undefined ? undefined : Number(row.rows[0].build_seconds)
+    })
+    : undefined
+  if (marker !== undefined) return { url, buildSeconds: marker, reused: true }
+  console.log(`  building ${name} (${scans.toLocaleString("en-US")} scans of ${RATE_MINTS.toLocaleString("en-US")} mints)`)
+  return { url, buildSeconds: await build(adminUrl, name, scans), reused: false }
+}
+
+// The latest row alone: the index probe of the lookup, without its 24 h liquidity trend.
+const LATEST_ROW = "select id, mint, evidence from scans where mint = $1 order by scanned_at desc, id desc limit 1"
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+
+/** The service's latest-scan statement (with its 24 h liquidity trend) for `lookups` mints at random, one at a time. */
+const measureLookup = (url: string, lookups: number) =>
+  withClient(url, async (client) => {
+    const mints = (await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [lookups])).rows
+      .map((row) => row.mint)
+    for (const mint of mints) await client.query(LATEST_SCAN, [mint]) // warm: the figures are of a server's steady state
+    const timed = async (statement: string) => {
+      const times: Array<number> = []
+      for (const mint of mints) {
+        const at = performance.now()
+        await client.query(statement, [mint])
+        times.push(performance.now() - at)
+      }
+      return times.sort((a, b) => a - b)
+    }
+    const started = performance.now()
+    const times = await timed(LATEST_SCAN)
+    const elapsed = performance.now() - started
+    const probe = await timed(LATEST_ROW)
+    const plan = (await client.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${LATEST_SCAN}`, [mints[0]])).rows
+      .map((row) => row["QUERY PLAN"])
+    const index = plan.find((line) => /Index.*Scan/.test(line))?.replace(/^[\s>-]+/, "").replace(/\s+\(.*$/, "") ?? "?"
+    const buffers = /Buffers: ([^\n]+)/.exec(plan.join("\n"))?.[1] ?? "?"
+    const execution = /Execution Time: ([\d.]+ ms)/.exec(plan.join("\n"))?.[1] ?? "?"
+    const trend = await client.query<{ rows: string }>(
+      `select count(*) as rows from scans p, (select mint, scanned_at from scans where mint = $1 order by scanned_at desc, id desc limit 1) s
+       where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at`,
+      [mints[0]]
+    )
+    const size = await client.query<{ bytes: string }>("select pg_total_relation_size('scans') as bytes")
+    return {
+      p50Ms: percentile(times, 0.5),
+      p99Ms: percentile(times, 0.99),
+      perSecond: mints.length / (elapsed / 1000),
+      probeP50Ms: percentile(probe, 0.5),
+      trendRows: Number(trend.rows[0]!.rows),
+      plan: `${index}; ${buffers}; ${execution}`,
+      tableBytes: Number(size.rows[0]!.bytes)
+    }
+  })
+
+/**
+ * Bytes per scan as the scanner stores them (full evidence, its v2 document, the five indexes, TOAST), from
+ * pg_total_relation_size of a table like scans holding SAMPLE_ROWS such rows.
+ */
+const measureStorage = (url: string): Promise<StorageFigures> =>
+  withClient(url, async (client) => {
+    const scans = demoScans()
+    const rows = Array.from({ length: SAMPLE_ROWS }, (_, i) => {
+      const scan = scans[i % scans.length]!
+      return {
+        mint: randomMint(),
+        at: new Date(Date.now() - i * 30).toISOString(),
+        view: encodeScan(scan),
+        document: encodeV2(upgradeV1(scan))
+      }
+    })
+    await client.query("drop table if exists bench_storage_sample")
+    await client.query("create table bench_storage_sample (like scans including all)")
+    await client.query(
+      `insert into bench_storage_sample (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_hash)
+       select mint, at::timestamptz, (view->'liquidity'->>'liquidityUsd')::float8,
+         jsonb_set(jsonb_set(view, '{mint}', to_jsonb(mint)), '{scannedAt}', to_jsonb(at)),
+         jsonb_set(document, '{mint}', to_jsonb(mint)), md5(mint || at)
+       from unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[]) as t(mint, at, view, document)`,
+      [rows.map((r) => r.mint), rows.map((r) => r.at), rows.map((r) => JSON.stringify(r.view)), rows.map((r) => JSON.stringify(r.document))]
+    )
+    await client.query("vacuum analyze bench_storage_sample")
+    const size = await client.query<{ total: string; heap: string; indexes: string; evidence: string; document: string }>(
+      `select pg_total_relation_size('bench_storage_sample') as total, pg_table_size('bench_storage_sample') as heap,
+         pg_indexes_size('bench_storage_sample') as indexes,
+         (select avg(pg_column_size(evidence)) from bench_storage_sample) as evidence,
+         (select avg(pg_column_size(evidence_v2)) from bench_storage_sample) as document`)
+    await client.query("drop table bench_storage_sample")
+    const row = size.rows[0]!
+    const bytesPerScan = Number(row.total) / SAMPLE_ROWS
+    const per = (value: string) => count(Math.round(Number(value) / SAMPLE_ROWS))
+    return {
+      bytesPerScan,
+      perDayBytes: bytesPerScan * SCANS_PER_DAY,
+      breakdown: `table with TOAST ${per(row.heap)} B, indexes ${per(row.indexes)} B a scan; ` +
+        `stored evidence ${count(Math.round(Number(row.evidence)))} B, v2 document ${count(Math.round(Number(row.document)))} B (compressed)`
+    }
+  })
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+const gib = (bytes: number) => `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`
+const count = (n: number) => n.toLocaleString("en-US")
+
+/** The table rows of this bench, for the README. */
+export const historyTable = (lookups: ReadonlyArray<LookupFigures>, storage: StorageFigures, historyDays: number): string => {
+  const reference = lookups[0]
+  const lines = [
+    "| scan history at scanner rate (10,000 mints every 5 min) | p50 | p99 | lookups/s | vs 1M | latest row alone, p50 | scans the 24 h trend reads | table + indexes | plan |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...lookups.map((row) =>
+      `| latest-scan lookup, ${count(row.scans)} scans (${(row.scans / SCANS_PER_DAY).toFixed(1)} days) | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ` +
+      `${row.perSecond.toFixed(0)} | ${reference === undefined || row === reference ? "reference" : `${(row.p50Ms / reference.p50Ms).toFixed(2)}× p50`} | ` +
+      `${row.probeP50Ms.toFixed(2)} ms | ${row.trendRows} | ${mib(row.tableBytes)} | ${row.plan} |`),
+    `| storage per scan (evidence + v2 document + indexes, ${count(SAMPLE_ROWS)} scanner-like rows) | ${count(Math.round(storage.bytesPerScan))} bytes | | | | | | | ${storage.breakdown} |`,
+    `| storage growth per day at ${count(SCANS_PER_DAY)} scans | ${gib(storage.perDayBytes)} | | | | | | ${gib(storage.perDayBytes * historyDays)} held at SCAN_HISTORY_DAYS=${historyDays} | |`
+  ]
+  return lines.join("\n")
+}
+
+/** Builds or reuses the rate databases, then measures. */
+export const historyBench = async (adminUrl: string, options: { readonly tenMillion: boolean; readonly lookups: number }) => {
+  const sizes = options.tenMillion ? [1_000_000, 10_000_000] : [1_000_000]
+  const lookups: Array<LookupFigures> = []
+  let storage: StorageFigures | undefined
+  for (const scans of sizes) {
+    const db = await rateDatabase(adminUrl, scans)
+    console.log(`  ${count(scans)} scans: ${db.reused ? "reused; its build took" : "built in"} ${db.buildSeconds.toFixed(1)} s`)
+    const figures = await measureLookup(db.url, options.lookups)
+    console.log(`    lookup p50 ${figures.p50Ms.toFixed(2)} ms, p99 ${figures.p99Ms.toFixed(2)} ms; plan: ${figures.plan}`)
+    lookups.push({ scans, buildSeconds: db.buildSeconds, reused: db.reused, ...figures })
+    storage ??= await measureStorage(db.url)
+  }
+  return { lookups, storage: storage! }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: { "skip-10m": { type: "boolean", default: false }, lookups: { type: "string", default: "2000" } }
+  })
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+  if (!(await isReachable(adminUrl))) {
+    console.error(`PostgreSQL not reachable at ${adminUrl} (BENCH_DATABASE_URL)`)
+    process.exit(1)
+  }
+  const started = performance.now()
+  const { lookups, storage } = await historyBench(adminUrl, { tenMillion: !values["skip-10m"], lookups: Number(values.lookups) })
+  console.log(`\n${historyTable(lookups, storage, Effect.runSync(ScanHistoryDays))}\n`)
+  console.log(`whole history bench ${((performance.now() - started) / 1000).toFixed(0)} s`)
+}

@@ -10,6 +10,7 @@ import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { lifecycle } from "../System/Lifecycle.ts"
 import { AppLive, type AppServices } from "./App.ts"
 import { AppConfig, BUN_IDLE_TIMEOUT_SECONDS, ShutdownConfig } from "./Config.ts"
+import { makeIdleCollector } from "./IdleCollector.ts"
 import { routeOf } from "./Routes.ts"
 
 // Under a steady stream of requests, timers (Effect.sleep, setTimeout) can be starved for as long as the
@@ -273,6 +274,7 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
     const shutdown = yield* ShutdownConfig
     const timing = { grace: Duration.seconds(shutdown.graceSeconds), deadline: Duration.seconds(shutdown.timeoutSeconds) }
     const fetch = yield* makeServerFetch(services, logging)
+    const collector = yield* makeIdleCollector
     const server = yield* Effect.try({
       try: () =>
         Bun.serve({
@@ -283,7 +285,10 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
           // MAX_BODY_BYTES with the envelope, and never reads more than that.
           maxRequestBodySize: Number.MAX_SAFE_INTEGER,
           idleTimeout: BUN_IDLE_TIMEOUT_SECONDS,
-          fetch: (request, bun) => fetch(request, bun.requestIP(request)?.address ?? "unknown"),
+          fetch: (request, bun) => {
+            collector.served()
+            return fetch(request, bun.requestIP(request)?.address ?? "unknown")
+          },
           error: (error) => unexpectedFailure(error)
         }),
       catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)

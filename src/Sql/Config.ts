@@ -1,5 +1,7 @@
 import { Config, Option, Redacted } from "effect"
 
+export const EMBEDDED_SHARED_BUFFERS_MB = 16
+
 // The database settings; see the README's configuration table.
 export const DatabaseConfig = Config.all({
   url: Config.redacted("DATABASE_URL").pipe(
@@ -10,6 +12,11 @@ export const DatabaseConfig = Config.all({
     Config.option
   ),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
+  // The embedded database's buffer pool, resident for good once used (see EmbeddedWorker.ts).
+  embeddedSharedBuffersMb: Config.integer("EMBEDDED_SHARED_BUFFERS_MB").pipe(
+    Config.validate({ message: "EMBEDDED_SHARED_BUFFERS_MB must be between 1 and 1024", validation: (n) => n >= 1 && n <= 1024 }),
+    Config.withDefault(EMBEDDED_SHARED_BUFFERS_MB)
+  ),
   poolSize: Config.integer("DATABASE_POOL_SIZE").pipe(
     Config.validate({ message: "DATABASE_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 }),
     Config.withDefault(10)

@@ -1,11 +1,11 @@
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { DatabaseConfig, type DatabaseConfig as Settings } from "./Config.ts"
+import { embeddedPostgres } from "./Embedded.ts"
 import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
 import { MigrationsLive } from "./Migrations.ts"
-import { pgliteAssets } from "./PgliteAssets.ts"
+
+export { embeddedPostgres } from "./Embedded.ts"
 
 // connectTimeout bounds both a new connection and the wait for a free one in the pool (node-postgres).
 const clientOptions = (settings: Settings) => ({
@@ -31,26 +31,8 @@ const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: numb
   return Redacted.make(parsed.toString())
 }
 
-/** Starts PGlite on `dataDir` behind a loopback Postgres socket so the same PgClient and SQL serve both. */
-export const embeddedPostgres = (dataDir: string) =>
-  Effect.gen(function*() {
-    const assets = yield* pgliteAssets
-    const db = yield* Effect.acquireRelease(
-      Effect.promise(() => PGlite.create(dataDir, assets)),
-      (db) => Effect.promise(() => db.close())
-    )
-    // PGlite is one session; the socket server queues queries and keeps a transaction to its connection.
-    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 })
-    yield* Effect.acquireRelease(
-      Effect.promise(() => server.start()),
-      () => Effect.promise(() => server.stop())
-    )
-    const [host, port] = server.getServerConn().split(":")
-    return { host: host ?? "127.0.0.1", port: Number(port) }
-  })
-
 /** The embedded database of `dataDir`: started here, or the one another process of ours already runs. */
-const embeddedOnDisk = (dataDir: string) =>
+const embeddedOnDisk = (dataDir: string, sharedBuffersMb: number) =>
   Effect.gen(function*() {
     const owner = yield* claimOrFindOwner(dataDir)
     if (owner !== undefined) {
@@ -58,7 +40,7 @@ const embeddedOnDisk = (dataDir: string) =>
       return { host: "127.0.0.1", port: owner.port }
     }
     yield* Effect.addFinalizer(() => Effect.sync(() => releaseOwner(dataDir)))
-    const address = yield* embeddedPostgres(dataDir)
+    const address = yield* embeddedPostgres(dataDir, sharedBuffersMb)
     recordOwner(dataDir, address.port)
     return address
   })
@@ -74,7 +56,7 @@ const clientLayer = (settings: Settings, patience: "forever" | "brief") =>
       }),
     onNone: () =>
       Layer.unwrapScoped(
-        Effect.map(embeddedOnDisk(settings.dataDir), ({ host, port }) =>
+        Effect.map(embeddedOnDisk(settings.dataDir, settings.embeddedSharedBuffersMb), ({ host, port }) =>
           PgClient.layer({ ...clientOptions(settings), host, port, database: "postgres", username: "postgres", maxConnections: 1 })
         )
       )

@@ -12,3 +12,8 @@ declare module "*.data" {
   const path: string
   export default path
 }
+
+declare module "*.zst" {
+  const path: string
+  export default path
+}

@@ -2,6 +2,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Data, Effect, Layer, Option } from "effect"
 import { displayPrefixOf, generateKey, hashKey, isWellFormedKey } from "./ApiKey.ts"
 import type { Caller } from "./Caller.ts"
+import { KEY_VERSION, KeyCacheSize, makeKeyCache } from "./KeyCache.ts"
 import { limitsOf, type Limits, type PlanName } from "./Plan.ts"
 import type { Scope } from "../Domain/Scope.ts"
 import { repository } from "../Sql/Unavailable.ts"
@@ -95,11 +96,20 @@ const toKey = (row: KeyRow): KeyRecord => ({
 
 const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
-// Accounts, plans and API keys. Keys are returned in clear only by createKey, once.
+/** The key lookup by hash (KEY_VERSION is what the key cache revalidates against). */
+export const AUTHENTICATE = `
+  select k.id as key_id, k.account_id, k.scopes, k.expires_at, k.revoked_at,
+    a.plan, a.monthly_quota, a.requests_per_minute, ${KEY_VERSION} as version
+  from api_keys k join accounts a on a.id = k.account_id
+  where k.key_hash = $1`
+
+// Accounts, plans and API keys. Keys are returned in clear only by createKey, once. Usable keys are
+// cached (KeyCache.ts): a keyed call does not look its key up again while the cache holds it.
 export class Accounts extends Effect.Service<Accounts>()("Accounts", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const keys = yield* makeKeyCache(yield* Effect.orDie(KeyCacheSize))
     const notFound = (id: string) => new AccountNotFound({ message: `no account ${id}` })
 
     const find = (id: string): Effect.Effect<Account, AccountNotFound | SqlError.SqlError> => {
@@ -130,7 +140,8 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
                 requests_per_minute = ${change.requestsPerMinute ?? null}
               where id = ${id} returning *`
           ),
-          Effect.map((rows) => toAccount(rows[0]!))
+          Effect.map((rows) => toAccount(rows[0]!)),
+          Effect.ensuring(Effect.sync(() => keys.forgetAccount(id)))
         ),
       createKey: (accountId: string, scopes: ReadonlyArray<Scope>, expiresAt: Date | null) =>
         Effect.gen(function*() {
@@ -156,34 +167,40 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           update api_keys set revoked_at = coalesce(revoked_at, now())
           where ${isUuid(keyIdOrPrefix) ? sql`id = ${keyIdOrPrefix}` : sql`display_prefix = ${keyIdOrPrefix}`}
           returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
+            Effect.tap((rows) => Effect.sync(() => rows.forEach((row) => keys.forgetKey(row.id)))),
             Effect.flatMap((rows) =>
             rows.length === 1
               ? Effect.succeed(toKey(rows[0]!))
               : Effect.fail(new KeyNotFound({ message: rows.length === 0 ? `no key ${keyIdOrPrefix}` : `${keyIdOrPrefix} names several keys; use the key id` }))
           )
         ),
-      authenticate: (key: string): Effect.Effect<Option.Option<Caller>, SqlError.SqlError> =>
-        isWellFormedKey(key)
-          ? sql<KeyRow & AccountRow & { key_id: string }>`
-              select k.id as key_id, k.account_id, k.scopes, k.expires_at, k.revoked_at,
-                a.plan, a.monthly_quota, a.requests_per_minute
-              from api_keys k join accounts a on a.id = k.account_id
-              where k.key_hash = ${hashKey(key)}`.pipe(
-                Effect.map((rows) => {
-              const row = rows[0]
-              if (row === undefined) return Option.none()
-              const expiresAt = row.expires_at === null ? null : new Date(row.expires_at)
-              const revokedAt = row.revoked_at === null ? null : new Date(row.revoked_at)
-              if (!isUsable({ expiresAt, revokedAt }, Date.now())) return Option.none()
-              return Option.some({
-                keyId: row.key_id,
-                accountId: row.account_id,
-                scopes: row.scopes,
-                limits: limitsOf(row.plan, { monthlyQuota: row.monthly_quota, requestsPerMinute: row.requests_per_minute })
-              })
-            })
-          )
-          : Effect.succeed(Option.none())
+      /** The caller of a key the cache holds (fresh, unexpired), without waiting; undefined: `authenticate` it. */
+      cachedCaller: (key: string): Caller | undefined => isWellFormedKey(key) ? keys.get(hashKey(key), Date.now()) : undefined,
+      authenticate: (key: string): Effect.Effect<Option.Option<Caller>, SqlError.SqlError> => {
+        if (!isWellFormedKey(key)) return Effect.succeed(Option.none())
+        const hash = hashKey(key)
+        const startedAt = Date.now()
+        const cached = keys.get(hash, startedAt)
+        if (cached !== undefined) return Effect.succeed(Option.some(cached))
+        const generation = keys.generation()
+        return sql.unsafe<KeyRow & AccountRow & { readonly key_id: string; readonly version: string }>(AUTHENTICATE, [hash]).pipe(
+          Effect.map((rows) => {
+            const row = rows[0]
+            if (row === undefined) return Option.none()
+            const expiresAt = row.expires_at === null ? null : new Date(row.expires_at)
+            const revokedAt = row.revoked_at === null ? null : new Date(row.revoked_at)
+            if (!isUsable({ expiresAt, revokedAt }, Date.now())) return Option.none()
+            const caller: Caller = {
+              keyId: row.key_id,
+              accountId: row.account_id,
+              scopes: row.scopes,
+              limits: limitsOf(row.plan, { monthlyQuota: row.monthly_quota, requestsPerMinute: row.requests_per_minute })
+            }
+            keys.keep(hash, { caller, expiresAt: expiresAt?.getTime() ?? null, version: row.version }, { startedAt, generation })
+            return Option.some(caller)
+          })
+        )
+      }
     })
   })
 }) {}
@@ -236,6 +253,7 @@ export const AccountsMemory = Layer.sync(Accounts, () => {
       }),
     listKeys: (accountId) =>
       Effect.map(find(accountId), () => [...keys.values()].filter((key) => key.accountId === accountId).map(withoutHash)),
+    cachedCaller: () => undefined,
     revokeKey: (keyIdOrPrefix) =>
       Effect.suspend(() => {
         const matches = [...keys.values()].filter((key) => key.id === keyIdOrPrefix || key.displayPrefix === keyIdOrPrefix)

@@ -1,5 +1,5 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Exit, Option, Runtime } from "effect"
+import { Clock, Effect, Exit, Option } from "effect"
 import { RequestLifecycle } from "../Domain/Request.ts"
 import type { ServiceUnavailable } from "../Domain/Errors.ts"
 import type { Scope } from "../Domain/Scope.ts"
@@ -78,6 +78,9 @@ const knownRefusal = (caller: Caller, cost: number, now: number): Extract<Charge
   return undefined
 }
 
+/** Whether this process saw the caller refused in a window still running: only `metered` answers those. */
+export const isKnownRefused = (caller: Caller, cost: number): boolean => knownRefusal(caller, cost, Date.now()) !== undefined
+
 /**
  * The metering policy of a keyed read, around the part of its handler that does the paid work. The work
  * runs first; `pay` then checks and raises the caller's per-minute count and monthly quota in one atomic
@@ -98,7 +101,6 @@ export const metered = (cost: number) =>
     // Behind the Bun server the charge's transaction stays open until the answer has been written
     // (RequestLifecycle); elsewhere (tests, in-process callers) it commits as the call succeeds.
     const settlement = Option.getOrUndefined(yield* Effect.serviceOption(RequestLifecycle))
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     let held: { readonly charge: HeldCharge; readonly standing: Standing } | undefined
     let refused = false
     const pay: ReadCharge["pay"] = Effect.suspend(() => {
@@ -107,7 +109,8 @@ export const metered = (cost: number) =>
         ? Effect.map(quota.charge(caller, cost), (outcome): HeldCharge => ({
           outcome,
           commit: Effect.void,
-          rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void
+          rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void,
+          settle: () => {}
         }))
         : quota.chargeHeld(caller, cost)
       return Effect.flatMap(charging, (charge) => {
@@ -125,7 +128,7 @@ export const metered = (cost: number) =>
       Effect.onExit((exit) => {
         if (Exit.isSuccess(exit)) {
           const { charge, standing } = held!
-          settlement?.defer((answered) => runFork(answered ? charge.commit : charge.rollback))
+          settlement?.defer(charge.settle)
           return announce(standing)
         }
         if (refused) return Effect.void

@@ -1,6 +1,6 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Runtime, Scope } from "effect"
 import { repository } from "../Sql/Unavailable.ts"
 import type { Caller } from "./Accounts.ts"
 import { QuotaExceeded, RateLimited } from "./Errors.ts"
@@ -15,11 +15,15 @@ export interface Reservation {
   readonly cost: number
 }
 
-/** A charge made inside an open transaction: it counts once `commit` runs, and not at all after `rollback`. */
+/**
+ * A charge made inside an open transaction: it counts once `commit` runs, and not at all after `rollback`.
+ * `settle` does either without waiting, on the service's own fiber (for work deferred past the answer).
+ */
 export interface HeldCharge {
   readonly outcome: ChargeOutcome
   readonly commit: Effect.Effect<void>
   readonly rollback: Effect.Effect<void>
+  readonly settle: (commit: boolean) => void
 }
 
 export type ChargeOutcome =
@@ -50,61 +54,87 @@ interface ChargeRow {
 // checked and raised in one atomic statement, so any number of processes on one database agree.
 // A call admitted by the minute limit counts toward it even if it then fails; quota is charged only
 // for calls that succeed (the caller refunds the reservation otherwise).
+// $1 account, $2 key, $3 requests per minute, $4 monthly quota, $5 cost.
+export const CHARGE = `
+  with clock as (
+    select date_trunc('minute', now()) as minute,
+           date_trunc('month', now() at time zone 'utc') as month_start
+  ),
+  rate as (
+    insert into rate_windows as r (account_id, window_start, count)
+    select $1::uuid, minute, 1 from clock
+    on conflict (account_id) do update
+      set window_start = excluded.window_start,
+          count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end
+      where r.window_start <> excluded.window_start or r.count < $3::int
+    returning count
+  ),
+  quota as (
+    insert into quota_usage as u (account_id, period, used)
+    select $1::uuid, month_start::date, $5::bigint from clock, rate
+    where $5::bigint <= $4::bigint
+    on conflict (account_id, period) do update set used = u.used + excluded.used
+      where u.used + excluded.used <= $4::bigint
+    returning used
+  ),
+  touched as (
+    update api_keys set last_used_at = now()
+    where id = $2::uuid and (last_used_at is null or last_used_at < now() - interval '10 seconds')
+  )
+  select
+    (select count from rate) as rate_count,
+    (select count from rate_windows, clock where account_id = $1::uuid and window_start = minute) as rate_current,
+    (select used from quota) as used,
+    (select used from quota_usage, clock where account_id = $1::uuid and period = month_start::date) as used_current,
+    (select to_char(month_start, 'YYYY-MM-DD') from clock) as period,
+    (select ceil(extract(epoch from minute + interval '1 minute' - now()))::int from clock) as rate_reset,
+    (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`
+
+export const chargeParameters = (caller: Caller, cost: number) =>
+  [caller.accountId, caller.keyId, caller.limits.requestsPerMinute, caller.limits.monthlyQuota, cost] as const
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const literalOf = (value: string | number): string => {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value)
+  if (typeof value === "string" && UUID.test(value)) return `'${value}'`
+  throw new TypeError(`not a charge parameter: ${String(value)}`)
+}
+const CHARGE_PARTS = CHARGE.split(/\$(\d)/)
+
+/**
+ * BEGIN and the charge as one simple-protocol query, so they cost one round trip: its parameters are
+ * written in as literals (ids checked to be UUIDs, limits and cost to be integers).
+ */
+export const beginAndCharge = (caller: Caller, cost: number): string => {
+  const parameters = chargeParameters(caller, cost)
+  return `begin;${CHARGE_PARTS.map((part, i) => i % 2 === 0 ? part : literalOf(parameters[Number(part) - 1]!)).join("")}`
+}
+
+const outcomeOf = (caller: Caller, cost: number, row: ChargeRow): ChargeOutcome => {
+  const { monthlyQuota, requestsPerMinute } = caller.limits
+  const rateCount = row.rate_count ?? row.rate_current ?? requestsPerMinute
+  const used = Number(row.used ?? row.used_current ?? 0)
+  const standing: Standing = {
+    rate: { limit: requestsPerMinute, remaining: Math.max(0, requestsPerMinute - rateCount), resetSeconds: Math.max(1, row.rate_reset) },
+    quota: { limit: monthlyQuota, used, remaining: Math.max(0, monthlyQuota - used), resetSeconds: Math.max(1, row.quota_reset) }
+  }
+  return row.used === null
+    ? { _tag: "Refused", standing, error: refusal(standing, row.rate_count !== null) }
+    : { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: row.period, cost } }
+}
+
 export class Quota extends Effect.Service<Quota>()("Quota", {
   accessors: true,
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // Settlements run on the service's runtime: forking from a request's fiber would copy its fiber refs.
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const charge = (caller: Caller, cost: number) =>
-        sql<ChargeRow>`
-          with clock as (
-            select date_trunc('minute', now()) as minute,
-                   date_trunc('month', now() at time zone 'utc') as month_start
-          ),
-          rate as (
-            insert into rate_windows as r (account_id, window_start, count)
-            select ${caller.accountId}, minute, 1 from clock
-            on conflict (account_id) do update
-              set window_start = excluded.window_start,
-                  count = case when r.window_start = excluded.window_start then r.count + 1 else 1 end
-              where r.window_start <> excluded.window_start or r.count < ${caller.limits.requestsPerMinute}::int
-            returning count
-          ),
-          quota as (
-            insert into quota_usage as u (account_id, period, used)
-            select ${caller.accountId}::uuid, month_start::date, ${cost}::bigint from clock, rate
-            where ${cost}::int <= ${caller.limits.monthlyQuota}::int
-            on conflict (account_id, period) do update set used = u.used + excluded.used
-              where u.used + excluded.used <= ${caller.limits.monthlyQuota}::bigint
-            returning used
-          ),
-          touched as (
-            update api_keys set last_used_at = now()
-            where id = ${caller.keyId} and (last_used_at is null or last_used_at < now() - interval '10 seconds')
-          )
-          select
-            (select count from rate) as rate_count,
-            (select count from rate_windows, clock where account_id = ${caller.accountId} and window_start = minute) as rate_current,
-            (select used from quota) as used,
-            (select used from quota_usage, clock where account_id = ${caller.accountId} and period = month_start::date) as used_current,
-            (select to_char(month_start, 'YYYY-MM-DD') from clock) as period,
-            (select ceil(extract(epoch from minute + interval '1 minute' - now()))::int from clock) as rate_reset,
-            (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`.pipe(
-          Effect.map(([row]): ChargeOutcome => {
-            const { monthlyQuota, requestsPerMinute } = caller.limits
-            const rateCount = row!.rate_count ?? row!.rate_current ?? requestsPerMinute
-            const used = Number(row!.used ?? row!.used_current ?? 0)
-            const standing: Standing = {
-              rate: { limit: requestsPerMinute, remaining: Math.max(0, requestsPerMinute - rateCount), resetSeconds: Math.max(1, row!.rate_reset) },
-              quota: { limit: monthlyQuota, used, remaining: Math.max(0, monthlyQuota - used), resetSeconds: Math.max(1, row!.quota_reset) }
-            }
-            return row!.used === null
-              ? { _tag: "Refused", standing, error: refusal(standing, row!.rate_count !== null) }
-              : { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: row!.period, cost } }
-          })
-        )
-    // The same statement in a transaction left open on a connection of its own until the caller settles it.
-    // Refusals roll back at once. The connection goes back to the pool when the transaction ends, whatever
-    // happens (interruption included).
+      Effect.map(sql.unsafe<ChargeRow>(CHARGE, chargeParameters(caller, cost)), ([row]) => outcomeOf(caller, cost, row!))
+    // The charge in a transaction left open on a connection of its own until the caller settles it: BEGIN
+    // and the charge in one round trip, COMMIT or ROLLBACK in another. Refusals and failures roll back at
+    // once, without the caller waiting. The connection goes back to the pool when the transaction ends,
+    // whatever happens (interruption included), never inside it.
     const chargeHeld = (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> =>
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function*() {
@@ -116,23 +146,27 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
                 Effect.catchAllCause((cause) => Effect.logWarning(`quota ${statement.toLowerCase()} failed`, cause)),
                 Effect.ensuring(Scope.close(scope, Exit.void))
               )
-          const held = restore(Effect.gen(function*() {
-            const connection = yield* Scope.extend(sql.reserve, scope)
-            yield* connection.executeUnprepared("BEGIN", [], undefined)
-            const outcome = yield* charge(caller, cost).pipe(Effect.provideService(SqlClient.TransactionConnection, [connection, 0]))
-            return { connection, outcome }
-          }))
-          const exit = yield* Effect.exit(held)
-          if (Exit.isFailure(exit)) {
+          const reserved = yield* Effect.exit(restore(Scope.extend(sql.reserve, scope)))
+          if (Exit.isFailure(reserved)) {
             yield* Scope.close(scope, Exit.void)
-            return yield* Effect.failCause(exit.cause)
+            return yield* Effect.failCause(reserved.cause)
           }
-          const { connection, outcome } = exit.value
+          const connection = reserved.value
+          const charged = yield* Effect.exit(restore(connection.executeUnprepared(beginAndCharge(caller, cost), [], undefined)))
+          if (Exit.isFailure(charged)) {
+            runFork(end("ROLLBACK")(connection))
+            return yield* Effect.failCause(charged.cause)
+          }
+          // One result per statement: BEGIN's (no rows), then the charge's.
+          const rows = charged.value[1] as ReadonlyArray<ChargeRow>
+          const outcome = outcomeOf(caller, cost, rows[0]!)
           if (outcome._tag === "Refused") {
-            yield* end("ROLLBACK")(connection)
-            return { outcome, commit: Effect.void, rollback: Effect.void }
+            runFork(end("ROLLBACK")(connection))
+            return { outcome, commit: Effect.void, rollback: Effect.void, settle: () => {} }
           }
-          return { outcome, commit: end("COMMIT")(connection), rollback: end("ROLLBACK")(connection) }
+          const commit = end("COMMIT")(connection)
+          const rollback = end("ROLLBACK")(connection)
+          return { outcome, commit, rollback, settle: (committed) => void runFork(committed ? commit : rollback) }
         })
       )
     return repository({
@@ -202,11 +236,10 @@ export const QuotaMemory = Layer.sync(Quota, () => {
     charge,
     // Charged at once; a rollback gives the units back.
     chargeHeld: (caller, cost) =>
-      Effect.map(charge(caller, cost), (outcome) => ({
-        outcome,
-        commit: Effect.void,
-        rollback: outcome._tag === "Charged" ? refund(outcome.reservation) : Effect.void
-      })),
+      Effect.map(charge(caller, cost), (outcome) => {
+        const rollback = outcome._tag === "Charged" ? refund(outcome.reservation) : Effect.void
+        return { outcome, commit: Effect.void, rollback, settle: (commit) => commit ? undefined : Effect.runSync(rollback) }
+      }),
     usedThisMonth: (accountId) =>
       Effect.sync(() => {
         const { period } = monthWindow(Date.now())

@@ -1,11 +1,14 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
+import { Accounts } from "../Accounts/Accounts.ts"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
+import { Quota } from "../Accounts/Quota.ts"
 import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
 import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
 import { countRequest, requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
 import { makeFastPath } from "../RiskCheck/FastPath.ts"
+import { makeTokenRiskFastPath } from "../TokenRisk/FastPath.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { lifecycle } from "../System/Lifecycle.ts"
 import { AppLive, type AppServices } from "./App.ts"
@@ -224,6 +227,18 @@ export const makeServerFetch = (
         return true
       })
     }
+    const keyed = options.fastPath
+      ? makeTokenRiskFastPath({
+        accounts: Context.get(services, Accounts),
+        quota: Context.get(services, Quota),
+        scans: Context.get(services, LatestScanCache),
+        maxBodyBytes: config.maxBodyBytes,
+        requestTimeoutMs: config.requestTimeoutMs,
+        corsAllowedOrigins: config.corsAllowedOrigins,
+        run: Runtime.runPromiseExit(logRuntime),
+        log: logRequest
+      })
+      : undefined
     const fast = options.fastPath
       ? makeFastPath({
         scans: Context.get(services, LatestScanCache),
@@ -238,6 +253,9 @@ export const makeServerFetch = (
     const answer: ServerFetch = (request, peer) => {
       const early = oversize(request)
       if (early !== undefined) return early
+      // Keyed token risk keeps its own deadline: its charge must know whether the deadline answered first.
+      const keyedAnswer = keyed?.(request, (replayed) => slow(replayed, peer))
+      if (keyedAnswer !== undefined) return keyedAnswer
       const quick = fast?.(request, peer, (replayed) => slow(replayed, peer))
       if (quick === undefined) return slow(request, peer)
       return quick instanceof Promise ? withinDeadline(quick, request, config.requestTimeoutMs) : quick

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
 import { metaOf } from "../Accounts/Meta.ts"
 import { metered } from "../Accounts/Metered.ts"
@@ -7,7 +7,7 @@ import { parseAddress } from "../Domain/Address.ts"
 import { notScanned } from "../Scans/Errors.ts"
 import { LatestScanCache } from "../Scans/LatestScanCache.ts"
 import { TOKEN_CONTRACT_VERSION, TOKEN_RISK_COST } from "./Api.ts"
-import { tokenRiskPacketOf } from "./Packet.ts"
+import { tokenRiskBodyOf } from "./Packet.ts"
 
 export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
   Effect.gen(function*() {
@@ -20,13 +20,11 @@ export const TokenHttp = HttpApiBuilder.group(RiskApi, "token", (handlers) =>
             const scan = yield* scans.latest(address)
             if (Option.isNone(scan)) return yield* notScanned(address)
             const now = yield* Clock.currentTimeMillis
-            return {
-              data: tokenRiskPacketOf(scan.value.evidence, now),
-              meta: {
-                ...(yield* metaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: TOKEN_CONTRACT_VERSION })),
-                cacheMode: "latest_cached_scan" as const
-              }
-            }
+            const meta = yield* metaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: TOKEN_CONTRACT_VERSION })
+            // The success schema's bytes, from the packet's kept JSON (Packet.ts) rather than encoded per call.
+            return HttpServerResponse.text(tokenRiskBodyOf(scan.value.evidence, now, { ...meta, cacheMode: "latest_cached_scan" }), {
+              contentType: "application/json"
+            })
           })
         )
       }))

@@ -89,8 +89,9 @@ export const rawServe = (dir: string, cores: string | undefined, answers: Readon
 
 /**
  * Raw Bun.serve + node-postgres pool for POST /api/v1/token/risk: the service's current round trips on a
- * warm scan cache (key lookup by hash; BEGIN, the one-statement rate + quota charge, and COMMIT after the
- * answer is written), then the bytes the service gave for that mint.
+ * warm scan cache (the key from memory, revalidated as the service does; BEGIN and the one-statement rate +
+ * quota charge in one round trip, and COMMIT after the answer is written), then the bytes the service gave
+ * for that mint.
  */
 export const rawTokenRisk = (
   dir: string,

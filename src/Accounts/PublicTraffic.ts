@@ -17,6 +17,8 @@ const KEY_CACHE_MS = 60_000
 const MAX_CACHED_KEYS = 10_000
 
 /** Fixed one-minute windows per client, forgotten when the minute turns (memory stays bounded). */
+const UNLIMITED: RateDecision = { admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }
+
 export const makeWindows = (limit: number) => {
   let minute = 0
   let counts = new Map<string, number>()
@@ -25,6 +27,8 @@ export const makeWindows = (limit: number) => {
     const used = counts.get(client)
     if (Math.floor(now / MINUTE_MS) * MINUTE_MS === minute && used !== undefined && used > 0) counts.set(client, used - 1)
   }
+  // No limit: every call is admitted and no window is kept (the standing of a call without a limit is never shown).
+  if (limit === 0) return Object.assign((_client: string, _now: number): RateDecision => UNLIMITED, { release: (_client: string, _now: number) => {} })
   return Object.assign((client: string, now: number): RateDecision => {
     const current = Math.floor(now / MINUTE_MS) * MINUTE_MS
     if (current !== minute) {
@@ -117,6 +121,7 @@ export const makePublicTraffic = (config: { readonly perMinute: number; readonly
 
       return {
         trustProxy: config.trustProxy,
+        limited: config.perMinute > 0,
         /** Write the attributed counts now (also done every 5 s and at shutdown). */
         flush,
         /** One call of `client` against its minute window: admitted or not, and the window's standing. */
@@ -152,6 +157,7 @@ export const publicTrafficWith = (config: { readonly perMinute: number; readonly
 /** Admits everything and attributes nothing: for tests of routes that are not about traffic. */
 export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, PublicTraffic.make({
   trustProxy: false,
+  limited: false,
   flush: Effect.void,
   admit: () => ({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
   release: () => {},
@@ -168,10 +174,13 @@ export interface PublicCaller {
 
 // Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise
 // the socket's peer, which a client cannot forge.
-export const clientAddressFrom = (forwardedFor: string | undefined, peer: string | undefined, trustProxy: boolean): string => {
+export const clientAddressFrom = (forwardedFor: string | undefined, peer: Peer | undefined, trustProxy: boolean): string => {
   const forwarded = trustProxy ? forwardedFor?.split(",")[0]?.trim() : undefined
-  return forwarded || peer || "unknown"
+  return forwarded || (typeof peer === "function" ? peer() : peer) || "unknown"
 }
+
+/** The socket's peer address, or how to get it: the Bun server asks for it only when a limit needs it. */
+export type Peer = string | (() => string)
 
 /**
  * The admission of a public call, the same on the fast path and through HttpApi: its client is its
@@ -181,10 +190,13 @@ export const admitPublic = (
   traffic: PublicTraffic,
   account: Option.Option<string>,
   forwardedFor: string | undefined,
-  peer: string | undefined
+  peer: Peer | undefined
 ): PublicCaller => {
-  const address = clientAddressFrom(forwardedFor, peer, traffic.trustProxy)
-  const client = Option.match(account, { onNone: () => `ip:${address}`, onSome: (id) => `account:${id}` })
+  // Without a limit no window is kept, so a caller without a key needs no address (nor the peer's lookup).
+  const client = Option.match(account, {
+    onNone: () => traffic.limited ? `ip:${clientAddressFrom(forwardedFor, peer, traffic.trustProxy)}` : "ip",
+    onSome: (id) => `account:${id}`
+  })
   return { client, accountId: Option.getOrUndefined(account), decision: traffic.admit(client) }
 }
 

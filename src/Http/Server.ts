@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { Accounts } from "../Accounts/Accounts.ts"
-import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
+import { type Peer, PublicTraffic } from "../Accounts/PublicTraffic.ts"
 import { Quota } from "../Accounts/Quota.ts"
 import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
 import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
@@ -113,8 +113,9 @@ const measuredBody = async (request: Request, maxBodyBytes: number): Promise<Req
 }
 
 /** Whether a request's body arrives without a declared length and would be read by a route. */
+// Cheapest first: reading `request.body` makes Bun build the body's stream.
 const unmeasured = (request: Request): boolean =>
-  request.body !== null && !request.headers.has("content-length") && request.method !== "GET" && request.method !== "HEAD"
+  request.method !== "GET" && request.method !== "HEAD" && !request.headers.has("content-length") && request.body !== null
 
 const deadlineAnswer = (request: Request, milliseconds: number): Response =>
   refusalOf(new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` }), request).response
@@ -140,8 +141,11 @@ const withinDeadline = (answer: Promise<Response>, request: Request, millisecond
     })
   })
 
-/** What Bun.serve calls for each request: the peer's address travels with it for the rate limiter. */
-export type ServerFetch = (request: Request, peer: string) => Response | Promise<Response>
+/**
+ * What Bun.serve calls for each request: the peer's address travels with it for the rate limiter, as a
+ * function when the server has it (Bun's requestIP is looked up only when a limit needs it).
+ */
+export type ServerFetch = (request: Request, peer: Peer) => Response | Promise<Response>
 
 /** The HttpApi web handler (the same handler the tests call), fronted by the risk-check fast path unless turned off. */
 export const makeServerFetch = (
@@ -203,7 +207,7 @@ export const makeServerFetch = (
     // answer is written (a keyed read's charge commits there) runs on the next turn of the event loop,
     // after Bun has written the response; if the deadline answered instead, or the handler failed, it is
     // told so and rolls back.
-    const slow = (request: Request, peer: string) => {
+    const slow = (request: Request, peer: Peer) => {
       const detached = new Request(request, { signal: new AbortController().signal })
       const deferred: Array<(answered: boolean) => void> = []
       // "open" until either the deadline answers ("late") or a transaction is about to commit ("committing").
@@ -219,7 +223,7 @@ export const makeServerFetch = (
         },
         defer: (work: (answered: boolean) => void) => void deferred.push(work)
       }
-      const answer = handler(detached, Context.make(ClientAddress, peer).pipe(Context.add(RequestLifecycle, lifecycle)))
+      const answer = handler(detached, Context.make(ClientAddress, typeof peer === "function" ? peer() : peer).pipe(Context.add(RequestLifecycle, lifecycle)))
       answer.then(() => settle(state !== "late"), () => settle(false))
       return withinDeadline(answer, request, config.requestTimeoutMs, () => {
         if (state === "committing") return false
@@ -263,7 +267,7 @@ export const makeServerFetch = (
     // A chunked body is measured first, within the request deadline (a body that trickles in gets the 503
     // and is never handled); once it is read, its handling has the deadline of any request. One deadline
     // around both would answer 503 over a write whose COMMIT had begun.
-    const measured = (request: Request, peer: string): Promise<Response> =>
+    const measured = (request: Request, peer: Peer): Promise<Response> =>
       new Promise((resolve, reject) => {
         let late = false
         const timer = setTimeout(() => {
@@ -305,7 +309,7 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
           idleTimeout: BUN_IDLE_TIMEOUT_SECONDS,
           fetch: (request, bun) => {
             collector.served()
-            return fetch(request, bun.requestIP(request)?.address ?? "unknown")
+            return fetch(request, () => bun.requestIP(request)?.address ?? "unknown")
           },
           error: (error) => unexpectedFailure(error)
         }),

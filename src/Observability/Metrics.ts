@@ -26,6 +26,7 @@ export const requests = new Counter({
 })
 
 export const latency = new Histogram({
+  collect: flushBound,
   name: "risk_api_http_request_duration_seconds",
   help: "Time from receiving a request to its response, by route template.",
   labelNames: ["method", "route"] as const,
@@ -79,13 +80,77 @@ export const bound = <T extends string>(counter: Counter<T>, labels: LabelValues
   return { inc: (by = 1) => void (pending += by) }
 }
 
+// What prom-client 15.1.3 keeps per label set of a histogram (lib/histogram.js: `hashMap`, `upperBounds`);
+// a bound histogram adds its pending observations there when the histogram is read. The version is pinned
+// and test/services/boundMetrics.test.ts holds the result to what observe() gives.
+interface HistogramEntry {
+  readonly labels: Record<string, string>
+  readonly bucketValues: Record<number, number>
+  sum: number
+  count: number
+}
+interface HistogramInternals {
+  readonly hashMap: Record<string, HistogramEntry>
+  readonly upperBounds: ReadonlyArray<number>
+}
+
+const entryOf = <T extends string>(histogram: Histogram<T>, labels: LabelValues<T>): HistogramEntry => {
+  const find = () =>
+    Object.values((histogram as unknown as HistogramInternals).hashMap).find((entry) =>
+      Object.keys(labels).length === Object.keys(entry.labels).length &&
+      Object.entries(labels).every(([name, value]) => entry.labels[name] === String(value)))
+  const found = find()
+  if (found !== undefined) return found
+  histogram.zero(labels)
+  return find()!
+}
+
+export interface BoundHistogram {
+  readonly observe: (value: number) => void
+}
+
+/**
+ * `histogram` with `labels` bound once: what `histogram.observe(labels, value)` counts, kept in plain
+ * numbers and added to the histogram when it is read (as `bound` does for counters).
+ */
+export const boundHistogram = <T extends string>(histogram: Histogram<T>, labels: LabelValues<T>): BoundHistogram => {
+  const bounds = (histogram as unknown as HistogramInternals).upperBounds
+  const counts = new Float64Array(bounds.length)
+  let sum = 0
+  let count = 0
+  flushesOf(histogram).push(() => {
+    if (count === 0) return
+    const entry = entryOf(histogram, labels)
+    entry.sum += sum
+    entry.count += count
+    for (let i = 0; i < bounds.length; i++) {
+      if (counts[i] !== 0) entry.bucketValues[bounds[i]!] = (entry.bucketValues[bounds[i]!] ?? 0) + counts[i]!
+    }
+    counts.fill(0)
+    sum = 0
+    count = 0
+  })
+  return {
+    observe: (value) => {
+      sum += value
+      count++
+      for (let i = 0; i < bounds.length; i++) {
+        if (value <= bounds[i]!) {
+          counts[i]!++
+          return
+        }
+      }
+    }
+  }
+}
+
 /**
  * For one method and route: `(status, seconds)` counts what requests.inc({ method, route, status }) and
  * latency.observe({ method, route }, seconds) count, with the label sets bound once (per status).
  */
 export const boundRequests = (method: string, route: string): (status: number, seconds: number) => void => {
   const byStatus = new Map<number, BoundCounter>()
-  const observed = latency.labels({ method, route })
+  const observed = boundHistogram(latency, { method, route })
   return (status, seconds) => {
     let counter = byStatus.get(status)
     if (counter === undefined) byStatus.set(status, counter = bound(requests, { method, route, status: String(status) }))

@@ -4,7 +4,7 @@ import { PUBLIC_CORS_HEADERS } from "../Domain/Cors.ts"
 import { envelopeBodyOf, type Failure, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
 import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
-import { admitPublic, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
+import { admitPublic, type Peer, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
 import { bound, boundRequests, refusals, scanCacheEvents } from "../Observability/Metrics.ts"
 import type { RequestRecord } from "../Observability/RequestLog.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
@@ -33,7 +33,7 @@ export interface FastPathSettings {
 /** Answers from memory, or hands the request (or a replay of its body) to the HttpApi handler. */
 export type FastPath = (
   request: Request,
-  peer: string,
+  peer: Peer,
   delegate: (request: Request) => Promise<Response>
 ) => Response | Promise<Response> | undefined
 
@@ -86,7 +86,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
 
   // The caller and its admission, as PublicAccess admits it; undefined when its X-Api-Key must first be
   // looked up in the database, which HttpApi does.
-  const admit = (request: Request, peer: string): PublicCaller | undefined => {
+  const admit = (request: Request, peer: Peer): PublicCaller | undefined => {
     const apiKey = request.headers.get("x-api-key")
     const account = apiKey === null ? Option.none() : traffic.cachedAccountOf(apiKey)
     if (account === undefined) return undefined
@@ -142,7 +142,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     request: Request,
     path: string,
     started: number,
-    peer: string,
+    peer: Peer,
     delegate: (request: Request) => Promise<Response>
   ): Response | Promise<Response> | undefined => {
     // Only addresses that passed validation are ever cached, so a hit needs no base58 decode.
@@ -176,7 +176,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     request: Request,
     path: string,
     started: number,
-    peer: string,
+    peer: Peer,
     delegate: (request: Request) => Promise<Response>
   ): Promise<Response> => {
     const contentType = request.headers.get("content-type")

@@ -84,6 +84,26 @@ export const cacheControlOf = (result: RiskCheckResult): string =>
 export const MAX_BATCH = 50
 
 const scanHits = bound(scanLookups, { result: "hit" })
+const scanMisses = bound(scanLookups, { result: "miss" })
+
+// A never-scanned mint's verdict differs from another's only by its address and its latency: its JSON is
+// joined from the pieces of one made once (a valid address is base58, which JSON and the URLs keep as it is).
+// Checked against JSON.stringify once here; were it ever different, every answer would be stringified.
+const ADDRESS_MARK = "AddressMarkZq"
+const LATENCY_MARK = 987_654_321
+const neverScannedPieces = JSON.stringify(riskCheckAt(ADDRESS_MARK, undefined, 0, LATENCY_MARK)).split(new RegExp(`(${ADDRESS_MARK}|${LATENCY_MARK})`))
+const NEVER_SCANNED_CACHE_CONTROL = cacheControlOf(riskCheckAt(ADDRESS_MARK, undefined, 0, 0))
+const joinedNeverScanned = (address: string, latencyMs: number): string => {
+  let json = ""
+  for (const piece of neverScannedPieces) json += piece === ADDRESS_MARK ? address : piece === String(LATENCY_MARK) ? latencyMs : piece
+  return json
+}
+const SAMPLE = "So11111111111111111111111111111111111111112"
+const piecesHold = joinedNeverScanned(SAMPLE, 12) === JSON.stringify(riskCheckAt(SAMPLE, undefined, 0, 12))
+
+/** A valid, never-scanned address's verdict as JSON text: JSON.stringify(riskCheckAt(address, undefined, 0, latencyMs)). */
+export const neverScannedJson = (address: string, latencyMs: number): string =>
+  piecesHold ? joinedNeverScanned(address, latencyMs) : JSON.stringify(riskCheckAt(address, undefined, 0, latencyMs))
 
 /** The distinct addresses a batch answers, in the order asked. */
 export const batchAddressesOf = (addresses: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -145,7 +165,16 @@ interface Fragments {
   /** The address as a batch's results key: `"address":`. */
   readonly key: string
   /** The last JSON joined from these fragments, with its age and latency: the same second's answers reuse it. */
-  last: { readonly ageSeconds: number; readonly latencyMs: number; readonly json: string } | undefined
+  last: Joined | undefined
+}
+
+interface Joined {
+  readonly ageSeconds: number
+  readonly latencyMs: number
+  readonly json: string
+  readonly cacheControl: string
+  /** `"address":` + json, as a batch's entry; made once it is asked for. */
+  entry: string | undefined
 }
 
 const fragmentsOf = new WeakMap<StoredScan, Map<number, Fragments>>()
@@ -189,27 +218,33 @@ const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fra
 }
 
 /** A scanned mint's verdict as JSON text: JSON.stringify(riskCheckOf(address, scan, now, latencyMs)), from its fragments. */
-const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: number): { readonly json: string; readonly cacheControl: string; readonly key: string } => {
+const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: number): Joined => {
   const ageSeconds = ageSecondsOf(scan, now)
   const fragments = fragmentsAt(address, scan, ageSeconds)
   if (fragments === undefined) {
     const result = riskCheckAt(address, scan, ageSeconds, latencyMs)
-    return { json: JSON.stringify(result), cacheControl: cacheControlOf(result), key: `${JSON.stringify(address)}:` }
+    return { ageSeconds, latencyMs, json: JSON.stringify(result), cacheControl: cacheControlOf(result), entry: undefined }
   }
   let last = fragments.last
   if (last === undefined || last.ageSeconds !== ageSeconds || last.latencyMs !== latencyMs) {
-    fragments.last = last = { ageSeconds, latencyMs, json: fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail }
+    const json = fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail
+    fragments.last = last = { ageSeconds, latencyMs, json, cacheControl: fragments.cacheControl, entry: undefined }
   }
-  return { json: last.json, cacheControl: fragments.cacheControl, key: fragments.key }
+  return last
+}
+
+/** A scanned mint's batch entry, `"address":{…}`, kept with its JSON for the same second's batches. */
+const scannedEntry = (address: string, scan: StoredScan, now: number, latencyMs: number): string => {
+  const joined = scannedJson(address, scan, now, latencyMs)
+  return joined.entry ??= `${JSON.stringify(address)}:${joined.json}`
 }
 
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */
 export const checkAnswer = (address: string, scan: StoredScan | null, started: number): WireAnswer => {
   const latencyMs = Math.round(performance.now() - started)
   if (scan === null) {
-    scanLookups.inc({ result: "miss" })
-    const result = riskCheckAt(address, undefined, 0, latencyMs)
-    return { body: JSON.stringify(result), cacheControl: cacheControlOf(result) }
+    scanMisses.inc()
+    return { body: neverScannedJson(address, latencyMs), cacheControl: NEVER_SCANNED_CACHE_CONTROL }
   }
   scanHits.inc()
   const { cacheControl, json } = scannedJson(address, scan, Date.now(), latencyMs)
@@ -235,28 +270,26 @@ export const batchAnswer = (
     else if (scan !== undefined) hits++
   }
   if (hits > 0) scanHits.inc(hits)
-  if (misses > 0) scanLookups.inc({ result: "miss" }, misses)
+  if (misses > 0) scanMisses.inc(misses)
   const now = Date.now()
   const latencyMs = Math.round(performance.now() - started)
   if (distinct.some(isArrayIndex)) return { body: JSON.stringify(batchOf(distinct, scanOf, now, latencyMs)), cacheControl: "no-store" }
-  // JSON.stringify(batchOf(...)), joined from each verdict's fragments (one join: a flat string, not a rope).
+  // JSON.stringify(batchOf(...)), joined from each verdict's fragments in one join (a flat string, not a
+  // rope for the response to flatten): the head goes on the first entry, the tail on the last.
+  const head = "{\"results\":{"
+  const tail = `},"count":${distinct.length},"latency_ms":${latencyMs}}`
+  if (distinct.length === 0) return { body: head + tail, cacheControl: "no-store" }
   const entries = new Array<string>(distinct.length)
   let i = 0
   for (const address of distinct) {
     const scan = scanOf(address)
-    let entry: string
-    if (scan === undefined || scan === null) {
-      const json = JSON.stringify(
-        scan === undefined
-          ? { address, error: { code: "invalid_address", message: invalidAddressMessage(address) } }
-          : riskCheckAt(address, undefined, 0, latencyMs)
-      )
-      entry = `${JSON.stringify(address)}:${json}`
-    } else {
-      const { json, key } = scannedJson(address, scan, now, latencyMs)
-      entry = key + json
-    }
-    entries[i++] = entry
+    entries[i++] = scan === undefined
+      ? `${JSON.stringify(address)}:${JSON.stringify({ address, error: { code: "invalid_address", message: invalidAddressMessage(address) } })}`
+      : scan === null
+      ? `${JSON.stringify(address)}:${neverScannedJson(address, latencyMs)}`
+      : scannedEntry(address, scan, now, latencyMs)
   }
-  return { body: `{"results":{${entries.join(",")}},"count":${distinct.length},"latency_ms":${latencyMs}}`, cacheControl: "no-store" }
+  entries[0] = head + entries[0]
+  entries[i - 1] += tail
+  return { body: entries.join(","), cacheControl: "no-store" }
 }

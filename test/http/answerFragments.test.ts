@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test"
 import { generateDemoDataset } from "../../src/Demo/generate.ts"
 import type { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
-import { batchAnswer, batchOf, checkAnswer, riskCheckOf } from "../../src/RiskCheck/Answer.ts"
+import { batchAnswer, batchOf, checkAnswer, neverScannedJson, riskCheckOf } from "../../src/RiskCheck/Answer.ts"
+import { newAddress } from "../support/fixtures.ts"
 import type { StoredScan } from "../../src/Scans/ScansRepo.ts"
 
 // The answers are spliced from pre-serialized fragments (src/RiskCheck/Answer.ts): held here to the bytes
@@ -18,6 +19,19 @@ const agedBy = (scan: StoredScan, ageSeconds: number, now: number): StoredScan =
 })
 
 describe("pre-serialized risk-check answers", () => {
+  test("a never-scanned answer is JSON.stringify of riskCheckOf, whatever the address and the latency", () => {
+    const addresses = [...Array.from({ length: 20 }, newAddress), "So11111111111111111111111111111111111111112", "11111111111111111111111111111111"]
+    for (const address of addresses) {
+      for (const latency of [0, 1, 9, 987, 987_654_321]) {
+        expect(neverScannedJson(address, latency)).toBe(JSON.stringify(riskCheckOf(address, undefined, Date.now(), latency)))
+      }
+      const started = performance.now()
+      const answer = checkAnswer(address, null, started)
+      expect(answer.body).toBe(JSON.stringify(riskCheckOf(address, undefined, Date.now(), JSON.parse(answer.body).latency_ms)))
+      expect(answer.cacheControl).toBe("no-cache")
+    }
+  })
+
   test("a single answer is JSON.stringify of riskCheckOf, for every age band, and again from the kept fragments", () => {
     for (const scan of scans.slice(0, 20)) {
       for (const age of AGES) {
@@ -40,9 +54,12 @@ describe("pre-serialized risk-check answers", () => {
     const cases: ReadonlyArray<ReadonlyArray<string>> = [
       [...held.keys()],
       [...held.keys(), "not-an-address", "a\"quote"],
-      ["123", ...held.keys()].slice(0, 50)
+      ["123", ...held.keys()].slice(0, 50),
+      [never],
+      ["not-an-address"],
+      [] // what a batch of only "__proto__" leaves
     ]
-    for (const distinct of cases) {
+    for (const distinct of [...cases, ...cases]) { // twice: the second time from the entries kept
       const answer = batchAnswer(distinct, (address) => held.get(address), performance.now())
       const parsed = JSON.parse(answer.body) as { readonly latency_ms: number }
       expect(answer.body).toBe(JSON.stringify(batchOf(distinct, (address) => held.get(address), Date.now(), parsed.latency_ms)))

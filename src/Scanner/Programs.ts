@@ -127,6 +127,13 @@ export const VENUES: ReadonlyArray<Venue> = [
   }
 ]
 
+/** The program of the venue labelled `label` (a programming error when there is none). */
+export const venueProgram = (label: string): Address => {
+  const venue = VENUES.find((candidate) => candidate.label === label)
+  if (venue === undefined) throw new Error(`no venue ${label}`)
+  return venue.program
+}
+
 /** Raydium AMM v4 owns every vault through one authority derived with a nonce: @raydium-io/raydium-sdk-v2 AMM_V4 authority. */
 export const RAYDIUM_AMM_V4_AUTHORITY = address("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1")
 

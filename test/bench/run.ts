@@ -1,6 +1,6 @@
 // npm run bench [-- --tokens N --scans N --small-scans N --accounts N --token-mints N --lookup-mints N
 //                   --duration S --connections C --pool N --server-cores LIST --load-cores LIST --db-cores LIST
-//                   --only warm,never,batch,token-risk,rss,lookup,history --skip-postgres --skip-embedded --skip-10m]
+//                   --only warm,never,batch,token-risk,rss,lookup,history,scanner,memory --skip-postgres --skip-embedded --skip-10m]
 // Loads the service on the embedded database and on PostgreSQL, each next to a baseline that answers the
 // same bytes (raw Bun.serve, or raw Bun.serve + node-postgres doing the service's round trips), with wrk,
 // one run at a time, and prints a markdown table for the README. A benchmark, not a test: it asserts nothing.
@@ -140,7 +140,8 @@ const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
   }
 }
 
-const SCENARIOS = ["warm", "never", "batch", "token-risk", "rss", "lookup", "history"]
+// "scanner" and "memory" run their own scripts (scanner.ts, memory.ts) after the rest, each printing its table.
+const SCENARIOS = ["warm", "never", "batch", "token-risk", "rss", "lookup", "history", "scanner", "memory"]
 const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((name) => name.trim()))
 for (const name of only ?? []) if (!SCENARIOS.includes(name)) throw new RangeError(`--only takes ${SCENARIOS.join(",")}; got ${name}`)
 const runs = (name: string) => only === undefined || only.has(name)
@@ -198,7 +199,7 @@ try {
     restorePostgres = pinnedPostgres.restore
     postgresNote = pinnedPostgres.note
     console.log(`\n${postgresNote}`)
-    if (SCENARIOS.some((name) => name !== "history" && runs(name))) {
+    if (SCENARIOS.some((name) => !["history", "scanner", "memory"].includes(name) && runs(name))) {
       const postgres = await postgresRows(bench, neverScanned)
       rows.push(...postgres.rows)
       lines.push(postgres.line)
@@ -221,9 +222,25 @@ if (rows.length > 0) console.log(`\n${markdownTable(rows)}\n`)
 if (history !== "") console.log(`\n${history}\n`)
 const notMet = notMetLines(rows)
 if (notMet.length > 0) console.log(`Targets not met, and what limits them:\n${notMet.join("\n")}\n`)
-console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
+if (rows.length > 0 || history !== "") console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
   `wrk -t${bench.wrk.threads} -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
   `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${pinning.note}; ${postgresNote}; ` +
   `load average before the run ${loadBefore}; ${new Date().toISOString()}; ` +
   `whole bench ${((performance.now() - started) / 1000).toFixed(0)} s.`)
 if (bench.serverLogs.length > 0) console.log(`\nServer logs (warnings and errors):\n${bench.serverLogs.map((line) => `  ${line}`).join("\n")}`)
+
+// The scanner's and the embedded server's memory targets, in scripts of their own (npm run bench:scanner,
+// npm run bench:memory), run one after the other on the same pinning.
+const script = async (name: string, args: ReadonlyArray<string>) => {
+  console.log(`\n== ${name} (bun test/bench/${name}.ts${args.length > 0 ? ` ${args.join(" ")}` : ""})`)
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, `${name}.ts`), ...args], { stdout: "inherit", stderr: "inherit" })
+  if ((await child.exited) !== 0) console.log(`${name}.ts exited with code ${child.exitCode}`)
+}
+if (runs("scanner")) await script("scanner", [])
+if (runs("memory")) {
+  const cores = [
+    ...(values["server-cores"] === undefined ? [] : ["--server-cores", values["server-cores"]]),
+    ...(values["load-cores"] === undefined ? [] : ["--load-cores", values["load-cores"]])
+  ]
+  await script("memory", cores)
+}

@@ -1,16 +1,13 @@
 import { type Address, getAddressEncoder, getProgramDerivedAddress, getU16Encoder } from "@solana/kit"
-import { VENUES } from "../Programs.ts"
+import { venueProgram } from "../Programs.ts"
 import { DEFAULT_ADDRESS, addressAt, anchorAccountDiscriminator, findProgramAddressSync, i32At, keyBytes, priceFromSqrtQ64, sortedPair, startsWith, u128At, u16At, u64At, u8At, view } from "./Bytes.ts"
+import { sqrtPricePool } from "./Concentrated.ts"
 import type { PoolProgram, PoolState } from "./Types.ts"
 
 // Meteora's four pool programs. Layouts read from the Anchor IDLs the SDKs ship (npm pack; the IDL
 // JSON is in each package's source map, sourcesContent of the path named below).
 
-const programOf = (label: string): Address => {
-  const venue = VENUES.find((candidate) => candidate.label === label)
-  if (venue === undefined) throw new Error(`no venue ${label}`)
-  return venue.program
-}
+const programOf = venueProgram
 
 // ---- DLMM ---------------------------------------------------------------------------------------
 // @meteora-ag/dlmm 1.9.14 src/dlmm/idl/idl.json LbPair (bytemuck, repr C, 904 bytes): discriminator 8,
@@ -166,25 +163,15 @@ const vaultShareAmount = (
 // as position NFTs, not an LP mint.
 const DAMM_V2_SIZE = 1112
 const DAMM_V2_DISCRIMINATOR = anchorAccountDiscriminator("Pool")
-export const meteoraDammV2: PoolProgram = {
+export const meteoraDammV2: PoolProgram = sqrtPricePool({
   venue: "meteora-damm-v2",
-  program: programOf("meteora-damm-v2"),
-  shape: "concentrated",
-  dataSize: DAMM_V2_SIZE,
-  mintOffsets: [168, 200],
-  source: "@meteora-ag/cp-amm-sdk 1.5.0 src/idl/cp_amm.json Pool (in dist/index.js.map)",
-  decode: (address, data) => {
-    if (data.length !== DAMM_V2_SIZE || !startsWith(data, DAMM_V2_DISCRIMINATOR)) return undefined
-    return {
-      address, venue: "meteora-damm-v2", shape: "concentrated",
-      mintA: addressAt(data, 168), mintB: addressAt(data, 200),
-      vaultA: addressAt(data, 232), vaultB: addressAt(data, 264),
-      storedReserves: null, priceBPerA: priceFromSqrtQ64(u128At(data, 456)),
-      lpMint: null, lpSupplyTracked: null,
-      curve: null, related: []
-    }
-  }
-}
+  size: DAMM_V2_SIZE,
+  discriminator: DAMM_V2_DISCRIMINATOR,
+  mints: [168, 200],
+  vaults: [232, 264],
+  sqrtPrice: 456,
+  source: "@meteora-ag/cp-amm-sdk 1.5.0 src/idl/cp_amm.json Pool (in dist/index.js.map)"
+})
 
 // ---- Dynamic bonding curve ----------------------------------------------------------------------
 // @meteora-ag/dynamic-bonding-curve-sdk 1.5.12 src/idl/dynamic-bonding-curve/idl.json VirtualPool

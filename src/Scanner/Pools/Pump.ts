@@ -1,5 +1,5 @@
 import { type Address, getAddressEncoder, getProgramDerivedAddress, getU16Encoder, getUtf8Encoder } from "@solana/kit"
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, VENUES } from "../Programs.ts"
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, venueProgram } from "../Programs.ts"
 import { DEFAULT_ADDRESS, addressAt, anchorAccountDiscriminator, associatedTokenAddressSync, findProgramAddressSync, keyBytes, startsWith, u128At, u64At, u8At, view } from "./Bytes.ts"
 import { USDC, WSOL } from "./Quotes.ts"
 import type { PoolProgram, PoolState, PumpFeeConfig, PumpFees, PumpGlobalConfig, PumpSwapSwapState } from "./Types.ts"
@@ -8,11 +8,7 @@ import type { PoolProgram, PoolState, PumpFeeConfig, PumpFees, PumpGlobalConfig,
 // src/idl/pump.json and @pump-fun/pump-swap-sdk 1.20.0 src/idl/pump_amm.json; PDAs from
 // @pump-fun/pump-sdk src/pda.ts and @pump-fun/pump-swap-sdk src/sdk/pda.ts.
 
-const programOf = (label: string): Address => {
-  const venue = VENUES.find((candidate) => candidate.label === label)
-  if (venue === undefined) throw new Error(`no venue ${label}`)
-  return venue.program
-}
+const programOf = venueProgram
 const PUMP = programOf("pump-fun")
 const PUMP_AMM = programOf("pumpswap")
 

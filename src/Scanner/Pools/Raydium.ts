@@ -1,16 +1,13 @@
 import { type Address, getAddressEncoder, getProgramDerivedAddress, getUtf8Encoder } from "@solana/kit"
-import { VENUES } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, priceFromSqrtQ64, sortedPair, startsWith, u128At, u64At, u8At } from "./Bytes.ts"
+import { venueProgram } from "../Programs.ts"
+import { addressAt, anchorAccountDiscriminator, sortedPair, startsWith, u64At, u8At } from "./Bytes.ts"
+import { sqrtPricePool } from "./Concentrated.ts"
 import type { CpmmSwapState, PoolProgram } from "./Types.ts"
 
 // Raydium's three pool programs. Layouts read from @raydium-io/raydium-sdk-v2 0.2.73-alpha (npm pack),
 // whose marshmallow layouts are byte-for-byte the programs' account structs.
 
-const programOf = (label: string): Address => {
-  const venue = VENUES.find((candidate) => candidate.label === label)
-  if (venue === undefined) throw new Error(`no venue ${label}`)
-  return venue.program
-}
+const programOf = venueProgram
 
 // ---- AMM v4 -------------------------------------------------------------------------------------
 // src/raydium/liquidity/layout.ts liquidityStateV4Layout: 32 u64 (0..256), 4 u128 + 2 u64 of swap
@@ -139,22 +136,12 @@ export const raydiumCpmm: PoolProgram = {
 // ..., 3 reward infos, bitmap, dynamic fee info, padding: 1544 bytes.
 const CLMM_SIZE = 1544
 const CLMM_DISCRIMINATOR = anchorAccountDiscriminator("PoolState")
-export const raydiumClmm: PoolProgram = {
+export const raydiumClmm: PoolProgram = sqrtPricePool({
   venue: "raydium-clmm",
-  program: programOf("raydium-clmm"),
-  shape: "concentrated",
-  dataSize: CLMM_SIZE,
-  mintOffsets: [73, 105],
-  source: "@raydium-io/raydium-sdk-v2 src/raydium/clmm/layout.ts PoolInfoLayout",
-  decode: (address, data) => {
-    if (data.length !== CLMM_SIZE || !startsWith(data, CLMM_DISCRIMINATOR)) return undefined
-    return {
-      address, venue: "raydium-clmm", shape: "concentrated",
-      mintA: addressAt(data, 73), mintB: addressAt(data, 105),
-      vaultA: addressAt(data, 137), vaultB: addressAt(data, 169),
-      storedReserves: null, priceBPerA: priceFromSqrtQ64(u128At(data, 253)),
-      lpMint: null, lpSupplyTracked: null,
-      curve: null, related: []
-    }
-  }
-}
+  size: CLMM_SIZE,
+  discriminator: CLMM_DISCRIMINATOR,
+  mints: [73, 105],
+  vaults: [137, 169],
+  sqrtPrice: 253,
+  source: "@raydium-io/raydium-sdk-v2 src/raydium/clmm/layout.ts PoolInfoLayout"
+})

@@ -265,6 +265,14 @@ for (const [program, ready] of readiness) {
     `idle, the largest of the idle phases, ${idleMb.toFixed(0)} MB (target ≤ ${IDLE_LIMIT_MB}: ${verdict(idleMb <= IDLE_LIMIT_MB)}); ` +
     `first start ready in ${ready.firstStart.toFixed(2)} s (target ≤ ${FIRST_START_LIMIT_S}: ${verdict(ready.firstStart <= FIRST_START_LIMIT_S)}), ` +
     `restart in ${ready.restart.toFixed(2)} s (target ≤ ${RESTART_LIMIT_S}: ${verdict(ready.restart <= RESTART_LIMIT_S)})`)
+  if (peak > PEAK_LIMIT_MB || idleMb > IDLE_LIMIT_MB) {
+    // The measured reason, from this run's own breakdown: what the parts the service can bound take, against the rest.
+    const worst = own.reduce((a, b) => (b.at.rss > a.at.rss ? b : a))
+    console.log(`  what limits it (the phase "${worst.name}"): PGlite's WASM ${mb(worst.at.wasmResident)} MB resident, ` +
+      `live JS objects ${part(worst, "js_objects")} MB, the scan cache ${part(worst, "scan_cache")} MB, code ${mb(worst.at.code)} MB; ` +
+      `the other ${mb(worst.at.otherAnon)} MB of anonymous memory is the runtime's own (JavaScriptCore's heap beyond the live ` +
+      `objects, its allocator's pages, JIT code, thread stacks), which the service does not size`)
+  }
 }
 console.log(`\nwrk -t${pinning.wrkThreads} -c${settings.connections} -d${settings.duration}s; ${availableParallelism()} cores; ${pinning.note}; ` +
   `load average before the run ${loadBefore}; ${new Date().toISOString()}. RSS counts the service and any process under it, ` +

@@ -97,7 +97,7 @@ const embeddedRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
   console.log(imported.stdout.trim())
   const mints = [...new Set(dataset.scans.map((scan) => scan.mint))]
   const rows = await withServer(bench, "embedded", env, (server) =>
-    riskCheckScenarios(bench, server, { database: "embedded", warm: dataset.showcase.ok_fresh!, batch: mints.slice(0, BATCH), neverScanned }))
+    riskCheckScenarios(bench, server, { database: "embedded", warm: dataset.showcase.ok_fresh!, batch: mints.slice(0, BATCH), neverScanned, coldPool: mints.slice(BATCH) }))
   return { rows, line: `embedded: ${count(options.tokens)} demo tokens, ${count(dataset.scans.length)} scans` }
 }
 
@@ -119,7 +119,7 @@ const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
     ? []
     : await withServer(bench, `PostgreSQL ${count(large.scans)} scans, default cache`, env(large), async (server) => [
       ...(runs("warm") || runs("never") || runs("batch")
-        ? await riskCheckScenarios(bench, server, { database: label(large), warm: large.mints[0]!, batch: large.mints.slice(0, BATCH), neverScanned })
+        ? await riskCheckScenarios(bench, server, { database: label(large), warm: large.mints[0]!, batch: large.mints.slice(0, BATCH), neverScanned, coldPool: large.mints.slice(BATCH) })
         : []),
       ...(runs("token-risk")
         ? [await tokenRiskScenario(bench, server, { database: label(large), databaseUrl: large.url, accounts, mints: sample(large.mints, options.tokenMints) })]

@@ -12,6 +12,7 @@ import {
   lookupReferenceTarget,
   lookupTarget,
   neverScannedTarget,
+  NO_TARGET,
   progressLine,
   rssTarget,
   type Row,
@@ -19,7 +20,7 @@ import {
   tokenRiskTarget
 } from "./report.ts"
 import { pinPid } from "./pinning.ts"
-import { type Figures, keyedPostScript, type Load, postScript, randomGetScript, rssOf, runWrk, type WrkSettings } from "./wrk.ts"
+import { batchDrawScript, type Figures, keyedPostScript, type Load, postScript, randomGetScript, rssOf, runWrk, type WrkSettings } from "./wrk.ts"
 
 export interface Bench {
   readonly wrk: WrkSettings
@@ -127,7 +128,12 @@ export interface RiskCheckData {
   readonly warm: string
   readonly batch: ReadonlyArray<string>
   readonly neverScanned: ReadonlyArray<string>
+  /** Scanned mints a batch draws its cold ones from (not in the server's memory before the run). */
+  readonly coldPool: ReadonlyArray<string>
 }
+
+/** Mints of a batch that are cold: drawn per request from `coldPool`, beside 40 warm ones. */
+export const COLD_IN_BATCH = 10
 
 /** Single warm, single never-scanned (rotating) and batch of 50, each against raw Bun.serve with the same bytes. */
 export const riskCheckScenarios = async (bench: Bench, server: RunningServer, data: RiskCheckData): Promise<ReadonlyArray<Row>> => {
@@ -162,6 +168,19 @@ export const riskCheckScenarios = async (bench: Bench, server: RunningServer, da
     if (runs("batch")) {
       const batch = await compare(bench, "batch of 50", server, raw, "/api/risk-check/batch", postScript(bench.dir, "batch", batchBody))
       rows.push({ scenario: "batch of 50", database: data.database, target: batchTarget(batch.service, batch.base), baseline: batch.base, service: batch.service })
+    }
+    if (runs("batch") && data.coldPool.length > 0) {
+      const warm = data.batch.slice(0, data.batch.length - COLD_IN_BATCH)
+      const script = batchDrawScript(bench.dir, "batch-cold", "/api/risk-check/batch", warm, data.coldPool, COLD_IN_BATCH)
+      const cold = await compare(bench, `batch of 50, ${COLD_IN_BATCH} cold`, server, raw, "/api/risk-check/batch", script)
+      rows.push({
+        scenario: `batch of 50 with ${COLD_IN_BATCH} cold mints`,
+        note: `${warm.length} warm, ${COLD_IN_BATCH} drawn per request from ${count(data.coldPool.length)} scanned mints; baseline: the all-warm batch's bytes`,
+        database: data.database,
+        target: NO_TARGET,
+        baseline: cold.base,
+        service: cold.service
+      })
     }
     return rows
   } finally {

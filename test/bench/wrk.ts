@@ -118,6 +118,19 @@ export const postScript = (dir: string, name: string, body: string): string =>
     `wrk.headers["Content-Type"] = "application/json"`
   ].join("\n"))
 
+/** POST {"addresses": [...]} to `path`: the `warm` mints, then `drawn` mints drawn at random from `pool` per request. */
+export const batchDrawScript = (dir: string, name: string, path: string, warm: ReadonlyArray<string>, pool: ReadonlyArray<string>, drawn: number): string =>
+  writeScript(dir, name, [
+    linesOf("pool", writeLines(dir, `${name}-pool`, pool)),
+    SEEDED,
+    `local head = ${lua(`{"addresses":[${warm.map((mint) => JSON.stringify(mint)).join(",")}`)}`,
+    `function request()`,
+    `  local body = head`,
+    `  for i = 1, ${drawn} do body = body .. ',"' .. pool[math.random(#pool)] .. '"' end`,
+    `  return wrk.format("POST", ${lua(path)}, { ["Content-Type"] = "application/json" }, body .. "]}")`,
+    `end`
+  ].join("\n"))
+
 /** POST {"address": mint} to `path` with `Authorization: Bearer key`, key and mint drawn at random per request. */
 export const keyedPostScript = (dir: string, name: string, path: string, keys: ReadonlyArray<string>, mints: ReadonlyArray<string>): string =>
   writeScript(dir, name, [

@@ -14,6 +14,7 @@ import { databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../support/fixtures.ts"
 import { sqlServices } from "../support/layers.ts"
+import { settledAt } from "../support/poll.ts"
 
 // Keyed token risk served straight from Bun (TokenRisk/FastPath.ts) must be indistinguishable from HttpApi:
 // the same status, headers and body, the same charge (once, after the answer; never for a late or failed
@@ -79,15 +80,7 @@ const warmed = async (key: string, mint: string) => {
 }
 
 /** `used` once the commits deferred behind the answers have run (polled, 3 s at most). */
-const usedOnceSettled = async (accountId: string, expected: number) => {
-  const deadline = Date.now() + 3_000
-  let seen = await used(accountId)
-  while (seen !== expected && Date.now() < deadline) {
-    await Bun.sleep(20)
-    seen = await used(accountId)
-  }
-  return seen
-}
+const usedOnceSettled = (accountId: string, expected: number) => settledAt(() => used(accountId), expected)
 
 // Varies between two calls by nature: the date, and what the charge counts (compared apart).
 const VARYING = new Set(["date", "content-length", "ratelimit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-quota-remaining"])

@@ -10,6 +10,7 @@ import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../support/fixtures.ts"
 import { postJson, read } from "../support/http.ts"
 import { sqlServices } from "../support/layers.ts"
+import { settledAt } from "../support/poll.ts"
 
 // Keyed token risk behind the Bun server's fetch (Http/Server.ts), where a read's charge is held in a
 // transaction (BEGIN and the charge in one round trip) and commits only once the answer is out.
@@ -34,15 +35,7 @@ const tokenRisk = async (key: string) =>
   read(await serve(new Request("http://localhost/api/v1/token/risk", postJson({ address: mint }, { authorization: `Bearer ${key}` })), "127.0.0.1"))
 
 /** `used` once the commits deferred behind the answers have run (polled, 3 s at most). */
-const usedOnceSettled = async (accountId: string, expected: number) => {
-  const deadline = Date.now() + 3_000
-  let seen = await used(accountId)
-  while (seen !== expected && Date.now() < deadline) {
-    await Bun.sleep(20)
-    seen = await used(accountId)
-  }
-  return seen
-}
+const usedOnceSettled = (accountId: string, expected: number) => settledAt(() => used(accountId), expected)
 
 describe(`keyed token risk behind the server on ${databaseKind}`, () => {
   test("a 200 is charged once, after its answer", async () => {

@@ -16,9 +16,10 @@ const MINUTE_MS = 60_000
 const KEY_CACHE_MS = 60_000
 const MAX_CACHED_KEYS = 10_000
 
-/** Fixed one-minute windows per client, forgotten when the minute turns (memory stays bounded). */
+/** The decision of every call when there is no limit. */
 const UNLIMITED: RateDecision = { admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }
 
+/** Fixed one-minute windows per client, forgotten when the minute turns (memory stays bounded). */
 export const makeWindows = (limit: number) => {
   let minute = 0
   let counts = new Map<string, number>()
@@ -159,7 +160,7 @@ export const PublicTrafficUnlimited = Layer.succeed(PublicTraffic, PublicTraffic
   trustProxy: false,
   limited: false,
   flush: Effect.void,
-  admit: () => ({ admitted: true, limit: 0, remaining: 0, resetSeconds: 60 }),
+  admit: () => UNLIMITED,
   release: () => {},
   cachedAccountOf: () => Option.none(),
   accountOf: () => Effect.succeedNone
@@ -176,11 +177,13 @@ export interface PublicCaller {
 // the socket's peer, which a client cannot forge.
 export const clientAddressFrom = (forwardedFor: string | undefined, peer: Peer | undefined, trustProxy: boolean): string => {
   const forwarded = trustProxy ? forwardedFor?.split(",")[0]?.trim() : undefined
-  return forwarded || (typeof peer === "function" ? peer() : peer) || "unknown"
+  return forwarded || (peer === undefined ? undefined : peerAddress(peer)) || "unknown"
 }
 
 /** The socket's peer address, or how to get it: the Bun server asks for it only when a limit needs it. */
 export type Peer = string | (() => string)
+
+export const peerAddress = (peer: Peer): string => typeof peer === "function" ? peer() : peer
 
 /**
  * The admission of a public call, the same on the fast path and through HttpApi: its client is its

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
 import { Accounts } from "../Accounts/Accounts.ts"
-import { type Peer, PublicTraffic } from "../Accounts/PublicTraffic.ts"
+import { type Peer, peerAddress, PublicTraffic } from "../Accounts/PublicTraffic.ts"
 import { Quota } from "../Accounts/Quota.ts"
 import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
 import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
@@ -223,7 +223,7 @@ export const makeServerFetch = (
         },
         defer: (work: (answered: boolean) => void) => void deferred.push(work)
       }
-      const answer = handler(detached, Context.make(ClientAddress, typeof peer === "function" ? peer() : peer).pipe(Context.add(RequestLifecycle, lifecycle)))
+      const answer = handler(detached, Context.make(ClientAddress, peerAddress(peer)).pipe(Context.add(RequestLifecycle, lifecycle)))
       answer.then(() => settle(state !== "late"), () => settle(false))
       return withinDeadline(answer, request, config.requestTimeoutMs, () => {
         if (state === "committing") return false

@@ -90,12 +90,12 @@ const scanMisses = bound(scanLookups, { result: "miss" })
 // joined from the pieces of one made once (a valid address is base58, which JSON and the URLs keep as it is).
 // Checked against JSON.stringify once here; were it ever different, every answer would be stringified.
 const ADDRESS_MARK = "AddressMarkZq"
-const LATENCY_MARK = 987_654_321
-const neverScannedPieces = JSON.stringify(riskCheckAt(ADDRESS_MARK, undefined, 0, LATENCY_MARK)).split(new RegExp(`(${ADDRESS_MARK}|${LATENCY_MARK})`))
+const LATENCY_MARK = "987654321"
+const neverScannedPieces = JSON.stringify(riskCheckAt(ADDRESS_MARK, undefined, 0, Number(LATENCY_MARK))).split(new RegExp(`(${ADDRESS_MARK}|${LATENCY_MARK})`))
 const NEVER_SCANNED_CACHE_CONTROL = cacheControlOf(riskCheckAt(ADDRESS_MARK, undefined, 0, 0))
 const joinedNeverScanned = (address: string, latencyMs: number): string => {
   let json = ""
-  for (const piece of neverScannedPieces) json += piece === ADDRESS_MARK ? address : piece === String(LATENCY_MARK) ? latencyMs : piece
+  for (const piece of neverScannedPieces) json += piece === ADDRESS_MARK ? address : piece === LATENCY_MARK ? latencyMs : piece
   return json
 }
 const SAMPLE = "So11111111111111111111111111111111111111112"
@@ -173,7 +173,9 @@ interface Joined {
   readonly latencyMs: number
   readonly json: string
   readonly cacheControl: string
-  /** `"address":` + json, as a batch's entry; made once it is asked for. */
+  /** The address as a batch's results key: `"address":`. */
+  readonly key: string
+  /** key + json, as a batch's entry; made once it is asked for. */
   entry: string | undefined
 }
 
@@ -223,12 +225,12 @@ const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: 
   const fragments = fragmentsAt(address, scan, ageSeconds)
   if (fragments === undefined) {
     const result = riskCheckAt(address, scan, ageSeconds, latencyMs)
-    return { ageSeconds, latencyMs, json: JSON.stringify(result), cacheControl: cacheControlOf(result), entry: undefined }
+    return { ageSeconds, latencyMs, json: JSON.stringify(result), cacheControl: cacheControlOf(result), key: `${JSON.stringify(address)}:`, entry: undefined }
   }
   let last = fragments.last
   if (last === undefined || last.ageSeconds !== ageSeconds || last.latencyMs !== latencyMs) {
     const json = fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail
-    fragments.last = last = { ageSeconds, latencyMs, json, cacheControl: fragments.cacheControl, entry: undefined }
+    fragments.last = last = { ageSeconds, latencyMs, json, cacheControl: fragments.cacheControl, key: fragments.key, entry: undefined }
   }
   return last
 }
@@ -236,7 +238,7 @@ const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: 
 /** A scanned mint's batch entry, `"address":{…}`, kept with its JSON for the same second's batches. */
 const scannedEntry = (address: string, scan: StoredScan, now: number, latencyMs: number): string => {
   const joined = scannedJson(address, scan, now, latencyMs)
-  return joined.entry ??= `${JSON.stringify(address)}:${joined.json}`
+  return joined.entry ??= joined.key + joined.json
 }
 
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */

@@ -181,6 +181,10 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   apiError("service_unavailable", 503, "The database is unreachable; retry after the Retry-After seconds.")
 ) {}
 
+/** The 503 of a request not answered by REQUEST_TIMEOUT_MS, the same wherever the deadline is kept. */
+export const requestTimedOut = (milliseconds: number): ServiceUnavailable =>
+  new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` })
+
 /** The failures of any route that takes a JSON body, before its handler runs. */
 export const jsonBodyErrors = <
   Name extends string,

@@ -3,7 +3,7 @@ import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer
 import { Accounts } from "../Accounts/Accounts.ts"
 import { type Peer, peerAddress, PublicTraffic } from "../Accounts/PublicTraffic.ts"
 import { Quota } from "../Accounts/Quota.ts"
-import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, ServiceUnavailable } from "../Domain/Errors.ts"
+import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, requestTimedOut, ServiceUnavailable } from "../Domain/Errors.ts"
 import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
 import { countRequest, requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
@@ -118,7 +118,7 @@ const unmeasured = (request: Request): boolean =>
   request.method !== "GET" && request.method !== "HEAD" && !request.headers.has("content-length") && request.body !== null
 
 const deadlineAnswer = (request: Request, milliseconds: number): Response =>
-  refusalOf(new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` }), request).response
+  refusalOf(requestTimedOut(milliseconds), request).response
 
 /**
  * The request deadline: an HttpApi answer not ready by REQUEST_TIMEOUT_MS is replaced by the 503 envelope;

@@ -1,7 +1,7 @@
 import { Cause, Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../Domain/Address.ts"
 import { PUBLIC_CORS_HEADERS } from "../Domain/Cors.ts"
-import { envelopeBodyOf, type Failure, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
+import { envelopeBodyOf, type Failure, failureOf, requestTimedOut, ServiceUnavailable } from "../Domain/Errors.ts"
 import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { admitPublic, type Peer, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
@@ -224,7 +224,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
 const withinDeadline = <A>(read: Promise<Exit.Exit<A, ServiceUnavailable>>, milliseconds: number) =>
   new Promise<Exit.Exit<A, ServiceUnavailable>>((resolve) => {
     const timer = setTimeout(
-      () => resolve(Exit.fail(new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` }))),
+      () => resolve(Exit.fail(requestTimedOut(milliseconds))),
       milliseconds
     )
     void read.then((exit) => {

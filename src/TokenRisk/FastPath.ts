@@ -6,7 +6,7 @@ import type { Quota, Standing } from "../Accounts/Quota.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { isSolanaAddress } from "../Domain/Address.ts"
 import { corsHeadersOf } from "../Domain/Cors.ts"
-import { envelopeBodyOf, type Failure, failureOf, ServiceUnavailable } from "../Domain/Errors.ts"
+import { envelopeBodyOf, type Failure, failureOf, requestTimedOut } from "../Domain/Errors.ts"
 import type { ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { isJsonMediaType, requestIdFrom } from "../Domain/Request.ts"
 import { bound, boundRequests, scanCacheEvents } from "../Observability/Metrics.ts"
@@ -73,7 +73,7 @@ const failedAnswer = (failure: Failure, requestId: string, cors: Record<string, 
 
 const lateAnswer = (requestId: string, milliseconds: number): Response =>
   failedAnswer(
-    Option.getOrThrow(failureOf(new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` }))),
+    Option.getOrThrow(failureOf(requestTimedOut(milliseconds))),
     requestId,
     {}
   )

@@ -1,6 +1,13 @@
-// Dependency rules of the service (checked in CI by `npm run lint:deps`). Dependencies point one way:
-// Domain <- pure engines <- services and repositories <- contracts, handlers, Http, Cli.
-const HTTP_SIDE = "^src/(Api\\.ts|Http/|Mcp/|Client/|Cli/|main\\.ts|[^/]+/(Api|Http|FastPath|Auth|AuthLive|Metered)\\.ts)"
+// Dependency rules of the service (checked in CI by `npm run lint:deps`). The folders are the tiers:
+//   src/domain      shared vocabulary                     imports nothing of ours
+//   src/engines     pure engines (scoring, decisions)      domain (and TokenScoring)
+//   src/platform    SQL, observability, the request        domain; Http composes everything below it
+//   src/features    one slice per resource or job          domain, engines, platform (never the server)
+//   src/workers     background processes (scanner, ...)    domain, engines, platform, features' services
+//   src/interfaces  CLI, MCP, the published client         anything (the client: only the contract)
+// Dependencies point one way: domain <- engines <- platform/features/workers <- contracts, handlers, Http, interfaces.
+const HTTP_SIDE =
+  "^src/(Api\\.ts|main\\.ts|platform/Http/|interfaces/|features/[^/]+/(Api|Http|FastPath|Auth|AuthLive|Metered)\\.ts)"
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -15,35 +22,49 @@ module.exports = {
     {
       name: "domain-imports-nothing-of-ours",
       severity: "error",
-      comment: "Domain is the shared vocabulary: it imports no other module of the project.",
-      from: { path: "^src/Domain/" },
-      to: { path: "^src/", pathNot: "^src/Domain/" }
+      comment: "domain is the shared vocabulary: it imports no other module of the project.",
+      from: { path: "^src/domain/" },
+      to: { path: "^src/", pathNot: "^src/domain/" }
     },
     {
-      name: "scoring-imports-only-domain",
+      name: "token-scoring-imports-only-domain",
       severity: "error",
-      comment: "The token scoring engine is pure: it imports only Domain.",
-      from: { path: "^src/Scoring/" },
-      to: { path: "^src/", pathNot: "^src/(Domain|Scoring)/" }
+      comment: "The token scoring engine is pure: it imports only domain.",
+      from: { path: "^src/engines/TokenScoring/" },
+      to: { path: "^src/", pathNot: "^src/(domain|engines/TokenScoring)/" }
     },
     {
-      name: "engines-import-only-domain-and-scoring",
+      name: "engines-import-only-domain-and-token-scoring",
       severity: "error",
-      comment: "The decision and wallet engines are pure: they build on Domain and the token scores, nothing else.",
-      from: { path: "^src/(Decision|WalletScoring)/" },
-      to: { path: "^src/", pathNot: "^src/(Domain|Scoring|$1)/" }
+      comment: "The decision and wallet engines are pure: they build on domain and the token scores, nothing else.",
+      from: { path: "^src/engines/(DecisionRules|WalletScoring)/" },
+      to: { path: "^src/", pathNot: "^src/(domain|engines/TokenScoring|engines/$1)/" }
     },
     {
       name: "engines-do-no-io",
       severity: "error",
       comment: "The pure engines use no Effect services, SQL, HTTP or platform packages.",
-      from: { path: "^src/(Scoring|Decision|WalletScoring)/" },
+      from: { path: "^src/engines/" },
       to: { path: "node_modules/(@effect/|@electric-sql/|prom-client)" }
+    },
+    {
+      name: "platform-below-features",
+      severity: "error",
+      comment: "SQL, observability and the request context know no feature, worker or interface; only Http/ composes them.",
+      from: { path: "^src/platform/", pathNot: "^src/platform/Http/" },
+      to: { path: "^src/(features|workers|interfaces|platform/Http)/" }
+    },
+    {
+      name: "features-do-not-import-workers",
+      severity: "error",
+      comment: "A feature never reaches into a background worker; workers use features' services, not the other way.",
+      from: { path: "^src/(features|engines|domain)/" },
+      to: { path: "^src/workers/" }
     },
     {
       name: "services-never-import-http",
       severity: "error",
-      comment: "Services and repositories never import contracts, handlers, the HTTP stack or the CLI.",
+      comment: "Services, repositories and workers never import contracts, handlers, the HTTP stack or the interfaces.",
       from: { path: "^src/", pathNot: HTTP_SIDE },
       to: { path: HTTP_SIDE }
     },
@@ -51,30 +72,30 @@ module.exports = {
       name: "only-main-imports-cli",
       severity: "error",
       comment: "The CLI is the top: only the entry point imports it.",
-      from: { pathNot: "^src/(main\\.ts|Cli/)" },
-      to: { path: "^src/Cli/" }
+      from: { pathNot: "^src/(main\\.ts|interfaces/Cli/)" },
+      to: { path: "^src/interfaces/Cli/" }
     },
     {
       name: "features-do-not-import-the-server",
       severity: "error",
-      comment: "Http/ composes the features; a feature never reaches back into it.",
-      from: { path: "^src/", pathNot: "^src/(Http|Cli)/|^src/main\\.ts" },
-      to: { path: "^src/Http/" }
+      comment: "platform/Http composes the features; nothing but the server itself, the CLI and main reaches back into it.",
+      from: { path: "^src/", pathNot: "^src/(platform/Http|interfaces/Cli)/|^src/main\\.ts" },
+      to: { path: "^src/platform/Http/" }
     },
     {
       name: "handlers-do-not-import-handlers",
       severity: "error",
-      comment: "A feature's handlers share code through services, errors or Domain, never through another Http.ts.",
-      from: { path: "^src/[^/]+/Http\\.ts$" },
-      to: { path: "^src/[^/]+/Http\\.ts$" }
+      comment: "A feature's handlers share code through services, errors or domain, never through another Http.ts.",
+      from: { path: "^src/features/([^/]+)/Http\\.ts$" },
+      to: { path: "^src/features/[^/]+/Http\\.ts$", pathNot: "^src/features/$1/Http\\.ts$" }
     },
     {
       name: "client-reaches-only-the-contract",
       severity: "error",
       comment: "The published client (risk-evidence-api/client) carries the contract, never the server: no SQL, Bun, HTTP stack or services, even as types.",
-      from: { path: "^src/Client/" },
+      from: { path: "^src/interfaces/Client/" },
       to: {
-        path: "^src/(Http|Cli|Mcp|Sql|Observability|Scanner)/|^src/[^/]+/(Http|FastPath|AuthLive|Metered|[A-Za-z]+Repo)\\.ts$|^src/Accounts/(Accounts|Quota|PublicTraffic)\\.ts$|node_modules/(@effect/(sql|sql-pg|platform-bun|cli|experimental)|@electric-sql|prom-client|bun-types|@modelcontextprotocol)/",
+        path: "^src/(platform/(Http|Sql|Observability)|workers|interfaces/(Cli|Mcp))/|^src/features/[^/]+/(Http|FastPath|AuthLive|Metered|[A-Za-z]+Repo)\\.ts$|^src/features/Accounts/(Accounts|Quota|PublicTraffic)\\.ts$|node_modules/(@effect/(sql|sql-pg|platform-bun|cli|experimental)|@electric-sql|prom-client|bun-types|@modelcontextprotocol)/",
         reachable: true
       }
     },

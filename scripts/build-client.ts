@@ -8,7 +8,7 @@ const out = "dist/client"
 rmSync(out, { recursive: true, force: true })
 
 const bundle = await Bun.build({
-  entrypoints: ["src/Client/index.ts"],
+  entrypoints: ["src/interfaces/Client/index.ts"],
   outdir: out,
   target: "node",
   format: "esm",

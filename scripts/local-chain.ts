@@ -7,7 +7,7 @@
 // built, then serves until stopped. Swaps into PumpSwap/CPMM report the program's absence (their
 // binaries are not on npm); everything else the scanner reads runs for real.
 import { parseArgs } from "node:util"
-import { USDC } from "../src/Scanner/Pools/Quotes.ts"
+import { USDC } from "../src/workers/Scanner/Pools/Quotes.ts"
 import { buildPool, type PoolVenue } from "../test/support/solana/Pools.ts"
 import { startRpcServer } from "../test/support/solana/RpcServer.ts"
 import { makeWorld, NATIVE_MINT } from "../test/support/solana/World.ts"

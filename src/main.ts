@@ -1,8 +1,8 @@
 import { ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
 import { ConfigError, Console, Effect, Option, Predicate } from "effect"
-import { ImportFailed, runCli } from "./Cli/Commands.ts"
-import { CliLoggingLive } from "./Observability/Logging.ts"
+import { ImportFailed, runCli } from "./interfaces/Cli/Commands.ts"
+import { CliLoggingLive } from "./platform/Observability/Logging.ts"
 
 const exitWith = (code: number) => Effect.sync(() => void (process.exitCode = code))
 

@@ -3,7 +3,7 @@
 // The spec (written by baselines.ts) holds the service's captured answers and, for the database-bound
 // kinds, the database to run the service's statements against with raw node-postgres.
 import { Pool, type PoolClient } from "pg"
-import { hashKey } from "../../src/Accounts/ApiKey.ts"
+import { hashKey } from "../../src/features/Accounts/ApiKey.ts"
 import { AUTHENTICATE, beginAndCharge, FRESH_MS, LATEST_SCAN, REVALIDATE_KEYS, REVALIDATE_MS } from "./serviceSql.ts"
 
 export interface StoredAnswer {
@@ -62,9 +62,9 @@ const fetchOf = (): (request: Request) => Promise<Response> => {
       }
     // POST /api/v1/token/risk with the service's current round trips on a warm scan cache: the key from
     // memory (looked up once, then revalidated every REVALIDATE_MS with the service's statement, as
-    // src/Accounts/KeyCache.ts does), then BEGIN and the one-statement rate + quota charge in one round trip
-    // on a connection held until the answer is written, then COMMIT (src/Accounts/Quota.ts chargeHeld,
-    // src/Accounts/Metered.ts): 2 round trips a call.
+    // src/features/Accounts/KeyCache.ts does), then BEGIN and the one-statement rate + quota charge in one round trip
+    // on a connection held until the answer is written, then COMMIT (src/features/Accounts/Quota.ts chargeHeld,
+    // src/features/Accounts/Metered.ts): 2 round trips a call.
     case "token-risk": {
       const { cost } = spec
       const keys = new Map<string, { readonly row: KeyRow; checkedAt: number }>()

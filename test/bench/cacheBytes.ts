@@ -1,15 +1,15 @@
 // `bun test/bench/cacheBytes.ts [--entries N]`: the heap a latest-scan cache entry holds, measured, next to
-// the estimate the cache counts against SCAN_CACHE_MAX_BYTES (entryBytesOf in src/Scans/LatestScanCache.ts).
+// the estimate the cache counts against SCAN_CACHE_MAX_BYTES (entryBytesOf in src/features/Scans/LatestScanCache.ts).
 // Entries are built as the cache holds them: evidence parsed from the JSON the database sends, then
 // answered once (its assessment and one age band of pre-serialized verdict fragments stay beside it).
 import { parseArgs } from "node:util"
 import { heapSize } from "bun:jsc"
 import { Schema } from "effect"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
-import { checkAnswer } from "../../src/RiskCheck/Answer.ts"
-import { entryBytesOf } from "../../src/Scans/LatestScanCache.ts"
-import type { StoredScan } from "../../src/Scans/ScansRepo.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
+import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
+import { checkAnswer } from "../../src/features/RiskCheck/Answer.ts"
+import { entryBytesOf } from "../../src/features/Scans/LatestScanCache.ts"
+import type { StoredScan } from "../../src/features/Scans/ScansRepo.ts"
 import { randomMint } from "./dataset.ts"
 
 const { values } = parseArgs({ options: { entries: { type: "string", default: "20000" } } })

@@ -7,9 +7,9 @@
 import { base58 } from "@scure/base"
 import { Schema } from "effect"
 import { Client } from "pg"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { displayPrefixOf, generateKey, hashKey } from "../../src/Accounts/ApiKey.ts"
-import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
+import { displayPrefixOf, generateKey, hashKey } from "../../src/features/Accounts/ApiKey.ts"
+import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 import { runCli } from "../support/process.ts"
 import { LATEST_SCAN } from "./serviceSql.ts"
 

@@ -121,7 +121,7 @@ const idle = async (name: string, service: Service) => {
   await record(name, settings.idle, sampler.peak(), service)
 }
 
-/** The embedded database's loopback port, from the lock file its owner wrote (src/Sql/EmbeddedLock.ts). */
+/** The embedded database's loopback port, from the lock file its owner wrote (src/platform/Sql/EmbeddedLock.ts). */
 const embeddedUrl = (dataDir: string): string => {
   const owner = JSON.parse(readFileSync(join(dataDir, "risk-api.lock"), "utf8")) as { port: number }
   return `postgres://postgres@127.0.0.1:${owner.port}/postgres`

@@ -1,5 +1,5 @@
 // What a running service holds, read from outside (/proc) and from its /metrics (risk_api_memory_bytes,
-// src/Observability/Memory.ts): the figures of one row of the memory bench.
+// src/platform/Observability/Memory.ts): the figures of one row of the memory bench.
 import { existsSync, readFileSync } from "node:fs"
 
 const MB = 1024 * 1024

@@ -1,5 +1,5 @@
 import { lamports } from "@solana/kit"
-import { USDC } from "../../src/Scanner/Pools/Quotes.ts"
+import { USDC } from "../../src/workers/Scanner/Pools/Quotes.ts"
 import { buildPool, type LockerLabel, type PoolVenue } from "../support/solana/Pools.ts"
 import { startRpcServer } from "../support/solana/RpcServer.ts"
 import { makeWorld, NATIVE_MINT } from "../support/solana/World.ts"

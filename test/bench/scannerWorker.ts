@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs"
 import { createSolanaRpc } from "@solana/kit"
-import type { ScanEvidenceV2 } from "../../src/Domain/EvidenceV2.ts"
-import { makeRpcClient } from "../../src/Scanner/Rpc.ts"
-import { ScanFailed, scanMint, type ScanSettings } from "../../src/Scanner/Scan.ts"
+import type { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
+import { makeRpcClient } from "../../src/workers/Scanner/Rpc.ts"
+import { ScanFailed, scanMint, type ScanSettings } from "../../src/workers/Scanner/Scan.ts"
 
 // The scanning side of the scanner bench: what one full scan costs in calls and round trips (and
 // whether it really was full), scans per second on one core, and the same server answering raw
@@ -16,7 +16,7 @@ const { mints, url, referencePool, expectedLiquidityUsd } = JSON.parse(process.e
 if (typeof referencePool !== "string" || referencePool === "") throw new Error("BENCH_RPC has no referencePool: the scan could not price SOL")
 const seconds = Number(process.env.SECONDS ?? 10)
 const concurrency = Number(process.env.CONCURRENCY ?? 16)
-// The production defaults (src/Scanner/Config.ts): SCANNER_CALL_BUDGET 64, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
+// The production defaults (src/workers/Scanner/Config.ts): SCANNER_CALL_BUDGET 64, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
 const budget = Number(process.env.SCANNER_CALL_BUDGET ?? 64)
 const client = makeRpcClient({ urls: [url], timeoutMs: 5_000, retries: 2, requestsPerSecond: 1_000_000, breakerFailures: 5, breakerCooldownMs: 30_000, maxRetryAfterMs: 5_000, batch: true })
 const settings: ScanSettings = { signaturePages: 3, scannerVersion: "bench", issuers: new Map(), exchangeLabels: new Map(), referencePool: referencePool as never, maxPools: 30, maxLpPools: 4 }

@@ -2,8 +2,8 @@
 // with the same wrk settings (one at a time: two cores are shared by the server, wrk and PostgreSQL),
 // and returns its table rows.
 import { Effect } from "effect"
-import { TOKEN_RISK_COST } from "../../src/TokenRisk/Api.ts"
-import { ScanCacheConfig } from "../../src/Scans/LatestScanCache.ts"
+import { TOKEN_RISK_COST } from "../../src/features/TokenRisk/Api.ts"
+import { ScanCacheConfig } from "../../src/features/Scans/LatestScanCache.ts"
 import { startServer, type RunningServer } from "../support/process.ts"
 import { type Answer, type Baseline, capture, rawLatestScan, rawServe, rawTokenRisk, statusMix } from "./baselines.ts"
 import { type BenchAccount, latestScanPlan } from "./dataset.ts"

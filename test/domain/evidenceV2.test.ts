@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { notApplicable, notObserved, observed, ScanEvidenceV2, scoringView, upgradeV1 } from "../../src/Domain/EvidenceV2.ts"
-import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
+import { notApplicable, notObserved, observed, ScanEvidenceV2, scoringView, upgradeV1 } from "../../src/domain/EvidenceV2.ts"
+import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 
 const demo = generateDemoDataset({ now: new Date("2026-11-20T00:00:00Z"), seed: 42, tokens: 300 }).scans
   .map((raw) => Schema.decodeUnknownSync(ScanEvidence)(raw))

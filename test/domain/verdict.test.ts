@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { freshnessOf, verdictOf } from "../../src/Domain/Verdict.ts"
+import { freshnessOf, verdictOf } from "../../src/domain/Verdict.ts"
 
 describe("verdict and freshness boundaries (the contract's thresholds)", () => {
   test("block < 30 <= warn < 60 <= ok", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { unexpectedFailure } from "../../src/Http/Server.ts"
+import { unexpectedFailure } from "../../src/platform/Http/Server.ts"
 import { databaseKind } from "../support/database.ts"
 import { type Deployment, newDeployment, runCli, type RunningServer, startServer } from "../support/process.ts"
 import { chunkedBody, parseResponse, rawExchange } from "../support/rawHttp.ts"

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
 import { type Address, generateKeyPairSigner, getAddressEncoder } from "@solana/kit"
-import { METADATA_ACCOUNT_SIZE, type MetaplexMetadata, decodeMetaplexMetadata, encodeMetaplexMetadata } from "../../src/Scanner/Metaplex.ts"
+import { METADATA_ACCOUNT_SIZE, type MetaplexMetadata, decodeMetaplexMetadata, encodeMetaplexMetadata } from "../../src/workers/Scanner/Metaplex.ts"
 
 // Bytes laid out by hand as mpl-token-metadata's program writes them, so the codec is checked
 // against the layout rather than against itself.

@@ -12,8 +12,8 @@ import {
   unwrapOption
 } from "@solana/kit"
 import { AccountState, type Extension, type Mint, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, getMintDecoder, getTokenDecoder } from "@solana-program/token-2022"
-import { METADATA_ACCOUNT_SIZE, decodeMetaplexMetadata } from "../../src/Scanner/Metaplex.ts"
-import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, authorityOf, metaplexMetadataAddress } from "../../src/Scanner/Programs.ts"
+import { METADATA_ACCOUNT_SIZE, decodeMetaplexMetadata } from "../../src/workers/Scanner/Metaplex.ts"
+import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, authorityOf, metaplexMetadataAddress } from "../../src/workers/Scanner/Programs.ts"
 import { type RpcServer, startRpcServer } from "../support/solana/RpcServer.ts"
 import { VENUE_LAYOUTS, anchorDiscriminator } from "../support/solana/VenueLayouts.ts"
 import { type BuiltMint, type World, makeWorld } from "../support/solana/World.ts"

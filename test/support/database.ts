@@ -1,8 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Redacted } from "effect"
-import { embeddedPostgres } from "../../src/Sql/Database.ts"
-import { MigrationsLive } from "../../src/Sql/Migrations.ts"
+import { embeddedPostgres } from "../../src/platform/Sql/Database.ts"
+import { MigrationsLive } from "../../src/platform/Sql/Migrations.ts"
 
 // Tests run on PostgreSQL when TEST_DATABASE_URL is set (each test file in its own schema, dropped
 // afterwards), otherwise on an embedded in-memory PGlite, through the same PgClient and migrations.

@@ -2,7 +2,7 @@ import { FetchHttpClient, HttpApiBuilder, HttpApiClient, HttpServer } from "@eff
 import { afterAll } from "bun:test"
 import { type Context, Effect, Layer, Logger, LogLevel } from "effect"
 import { RiskApi } from "../../src/Api.ts"
-import { AppLive, type AppServices } from "../../src/Http/App.ts"
+import { AppLive, type AppServices } from "../../src/platform/Http/App.ts"
 
 export type { AppServices }
 

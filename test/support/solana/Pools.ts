@@ -3,7 +3,7 @@ import { getWhirlpoolAddress, getWhirlpoolEncoder } from "@orca-so/whirlpools-cl
 import { type Address, type ReadonlyUint8Array, generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress, getU64Encoder, getUtf8Encoder } from "@solana/kit"
 import { getCreateAccountInstruction } from "@solana-program/system"
 import { AccountState, getInitializeAccount3Instruction, getMintEncoder, getMintToInstruction, getTokenEncoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token"
-import { VENUES, type Venue, authorityOf } from "../../../src/Scanner/Programs.ts"
+import { VENUES, type Venue, authorityOf } from "../../../src/workers/Scanner/Programs.ts"
 import { type Idl, IdlCoder } from "./AnchorIdl.ts"
 import { encodeWithLayout, layoutFromBufferLayoutStatement, layoutsFromTypeScript } from "./LayoutText.ts"
 import { anchorDiscriminator } from "./VenueLayouts.ts"

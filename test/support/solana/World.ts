@@ -44,8 +44,8 @@ import {
 } from "@solana-program/token-2022"
 import { getMintEncoder, getSyncNativeInstruction } from "@solana-program/token"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
-import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/Scanner/Metaplex.ts"
-import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, type Venue, authorityOf, metaplexMetadataAddress } from "../../../src/Scanner/Programs.ts"
+import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/workers/Scanner/Metaplex.ts"
+import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, type Venue, authorityOf, metaplexMetadataAddress } from "../../../src/workers/Scanner/Programs.ts"
 import { type MintExtensions, extensionArgs } from "./MintExtensions.ts"
 import { VENUE_LAYOUTS, anchorDiscriminator } from "./VenueLayouts.ts"
 

@@ -18,7 +18,20 @@ try {
   // same PGlite gives the same bytes up to initdb's own randomness (the system identifier).
   const entries = readdirSync(dataDir).sort()
   const tar = Bun.spawnSync(
-    ["tar", "--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-cf", "-", "-C", dataDir, "--", ...entries],
+    [
+      "tar",
+      "--sort=name",
+      "--owner=0",
+      "--group=0",
+      "--numeric-owner",
+      "--mtime=@0",
+      "-cf",
+      "-",
+      "-C",
+      dataDir,
+      "--",
+      ...entries
+    ],
     { stderr: "inherit" }
   )
   if (tar.exitCode !== 0) throw new Error(`tar exited with ${tar.exitCode}`)
@@ -26,7 +39,9 @@ try {
   const compressed = Bun.zstdCompressSync(tar.stdout, { level: 22 })
   writeFileSync(join(out, "pgdata.tar.zst"), compressed)
   writeFileSync(join(out, "pgdata.json"), `${JSON.stringify({ pglite: version }, null, 2)}\n`)
-  console.log(`src/platform/Sql/embedded/pgdata.tar.zst: ${tar.stdout.length} bytes of tar in ${compressed.length}, for PGlite ${version}`)
+  console.log(
+    `src/platform/Sql/embedded/pgdata.tar.zst: ${tar.stdout.length} bytes of tar in ${compressed.length}, for PGlite ${version}`
+  )
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

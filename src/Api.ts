@@ -50,7 +50,7 @@ export class RiskApi extends HttpApi.make("risk")
     OpenApi.Description,
     "Cached risk evidence about Solana token mints and wallets. Every read is cache-only: no route runs a live " +
       "scan and no route executes a trade.\n\n" +
-      "Every failure is a JSON envelope `{\"error\": {\"code\", \"message\", \"requestId\", \"details\"?}}` with a " +
+      'Every failure is a JSON envelope `{"error": {"code", "message", "requestId", "details"?}}` with a ' +
       "stable `code`. Besides the statuses listed per operation, any path answers 404 `not_found` when no route " +
       "matches and 405 `method_not_allowed` (with an `Allow` header) when the path exists for other methods. " +
       "Every response carries `X-Request-Id` (a client's own value is echoed)."

@@ -28,7 +28,9 @@ export const AddressInput = (description: string) =>
   Schema.String.annotations({ description, jsonSchema: ADDRESS_JSON_SCHEMA })
 
 export const Address = Schema.String.pipe(
-  Schema.filter((value) => isSolanaAddress(value) || `not a Solana address (base58 of 32 bytes): ${JSON.stringify(value)}`),
+  Schema.filter(
+    (value) => isSolanaAddress(value) || `not a Solana address (base58 of 32 bytes): ${JSON.stringify(value)}`
+  ),
   Schema.brand("Address")
 ).annotations({
   identifier: "Address",

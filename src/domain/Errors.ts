@@ -14,8 +14,11 @@ export const apiError = (
   code: string,
   status: number,
   description: string
-): { readonly description: string; readonly [annotation: symbol]: unknown } =>
-  ({ ...HttpApiSchema.annotations({ status, description }), description, [ErrorCodeId]: code })
+): { readonly description: string; readonly [annotation: symbol]: unknown } => ({
+  ...HttpApiSchema.annotations({ status, description }),
+  description,
+  [ErrorCodeId]: code
+})
 
 /** What the envelope says of an error class: read from its annotations, nowhere else. */
 export interface ErrorInfo {
@@ -47,13 +50,16 @@ export interface Failure {
 export const failureOf = (error: unknown): Option.Option<Failure> => {
   if (typeof error !== "object" || error === null || !("ast" in error.constructor)) return Option.none()
   const message = "message" in error && typeof error.message === "string" ? error.message : ""
-  return Option.map(errorInfoOf(error.constructor as unknown as Schema.Schema.Any), (info): Failure => ({
-    status: info.status,
-    code: info.code,
-    message,
-    // A 503 is temporary: the caller is told when to retry.
-    ...(info.status === 503 ? { headers: { "retry-after": "5" } } : {})
-  }))
+  return Option.map(
+    errorInfoOf(error.constructor as unknown as Schema.Schema.Any),
+    (info): Failure => ({
+      status: info.status,
+      code: info.code,
+      message,
+      // A 503 is temporary: the caller is told when to retry.
+      ...(info.status === 503 ? { headers: { "retry-after": "5" } } : {})
+    })
+  )
 }
 
 /** The envelope's JSON body: the same on every path that answers a failure. */
@@ -75,9 +81,8 @@ export const ErrorDetail = Schema.Struct({
 const fields = { message: Schema.String }
 
 interface ApiErrorClass<Self extends { readonly _tag: string; readonly message: string }>
-  extends Schema.Schema<Self, { readonly _tag: Self["_tag"]; readonly message: string }>
-{
-  new(props: { readonly message: string }): Self
+  extends Schema.Schema<Self, { readonly _tag: Self["_tag"]; readonly message: string }> {
+  new (props: { readonly message: string }): Self
 }
 
 const envelopes = new WeakMap<object, Schema.Schema.Any>()
@@ -88,14 +93,17 @@ const envelopes = new WeakMap<object, Schema.Schema.Any>()
  */
 export const envelope = <Self extends { readonly _tag: string; readonly message: string }>(
   cls: ApiErrorClass<Self>
-): Schema.Schema<Self, {
-  readonly error: {
-    readonly code: string
-    readonly message: string
-    readonly requestId: string
-    readonly details?: ReadonlyArray<typeof ErrorDetail.Type>
+): Schema.Schema<
+  Self,
+  {
+    readonly error: {
+      readonly code: string
+      readonly message: string
+      readonly requestId: string
+      readonly details?: ReadonlyArray<typeof ErrorDetail.Type>
+    }
   }
-}> => {
+> => {
   const known = envelopes.get(cls)
   if (known !== undefined) return known as never
   const info = Option.getOrThrow(errorInfoOf(cls))
@@ -172,7 +180,11 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
   fields,
-  apiError("internal_error", 500, "An unexpected failure; nothing internal is disclosed. Quote the requestId to support.")
+  apiError(
+    "internal_error",
+    500,
+    "An unexpected failure; nothing internal is disclosed. Quote the requestId to support."
+  )
 ) {}
 
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
@@ -197,7 +209,9 @@ export const jsonBodyErrors = <
   Error,
   R,
   RE
->(endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>) =>
+>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+) =>
   endpoint
     .addError(envelope(InvalidRequest))
     .addError(envelope(MalformedJson))

@@ -1,13 +1,6 @@
 import { Schema } from "effect"
 import { Address } from "./Address.ts"
-import {
-  Aml,
-  Market,
-  Outcome,
-  ScanDepth,
-  type ScanEvidence,
-  Timestamp
-} from "./ScanEvidence.ts"
+import { Aml, Market, Outcome, ScanDepth, type ScanEvidence, Timestamp } from "./ScanEvidence.ts"
 
 // Evidence format v2: what a scanner observed about one mint, fact by fact. Every fact says whether it
 // was observed, could not be observed (an RPC failed, the call budget ran out, the source has no such
@@ -34,7 +27,7 @@ export const observed = <A>(value: A): Fact<A> => ({ status: "observed", value }
 export const notObserved = (reason: string): Fact<never> => ({ status: "not_observed", reason })
 export const notApplicable = (reason: string): Fact<never> => ({ status: "not_applicable", reason })
 /** The value of an observed fact, else null. */
-export const valueOf = <A>(fact: Fact<A>): A | null => fact.status === "observed" ? fact.value : null
+export const valueOf = <A>(fact: Fact<A>): A | null => (fact.status === "observed" ? fact.value : null)
 
 const Percent = Schema.Number.pipe(Schema.between(0, 100))
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
@@ -47,10 +40,13 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 const Setting = Schema.Union(Schema.String.pipe(Schema.maxLength(1_000)), Schema.Number, Schema.Boolean, Schema.Null)
 
 export const MintExtension = Schema.Struct({
-  name: Text(64).annotations({ description: "Token-2022 extension name, e.g. TransferFeeConfig; `Unknown` when the decoder does not know the type." }),
+  name: Text(64).annotations({
+    description: "Token-2022 extension name, e.g. TransferFeeConfig; `Unknown` when the decoder does not know the type."
+  }),
   type: Count.annotations({ description: "The extension's type number in the mint's TLV data." }),
   addresses: Schema.Record({ key: Schema.String, value: Schema.NullOr(Address) }).annotations({
-    description: "Every address the extension names (authorities, delegates, hook programs, metadata accounts); null when unset."
+    description:
+      "Every address the extension names (authorities, delegates, hook programs, metadata accounts); null when unset."
   }),
   settings: Schema.Record({ key: Schema.String, value: Setting })
 }).annotations({ identifier: "MintExtension" })
@@ -89,8 +85,12 @@ export const HolderV2 = Schema.Struct({
   amount: Schema.NullOr(U64),
   pct: Percent,
   kind: HolderKindV2,
-  label: Schema.NullOr(Text(100)).annotations({ description: "e.g. raydium-amm-v4, jupiter-lock, incinerator, Binance." }),
-  labelSource: Schema.NullOr(Text(200)).annotations({ description: "Where the label came from: a program id's package, a label list." })
+  label: Schema.NullOr(Text(100)).annotations({
+    description: "e.g. raydium-amm-v4, jupiter-lock, incinerator, Binance."
+  }),
+  labelSource: Schema.NullOr(Text(200)).annotations({
+    description: "Where the label came from: a program id's package, a label list."
+  })
 }).annotations({ identifier: "HolderV2" })
 export type HolderV2 = typeof HolderV2.Type
 
@@ -123,8 +123,12 @@ export const LpHolder = Schema.Struct({
   pct: Percent,
   kind: HolderKindV2,
   label: Schema.NullOr(Text(100)),
-  unlockAt: Schema.NullOr(Timestamp).annotations({ description: "For a locker: when the lock fully releases; null when permanent or unread." }),
-  permanent: Schema.NullOr(Schema.Boolean).annotations({ description: "For a locker: the lock never releases (Raydium Burn & Earn)." })
+  unlockAt: Schema.NullOr(Timestamp).annotations({
+    description: "For a locker: when the lock fully releases; null when permanent or unread."
+  }),
+  permanent: Schema.NullOr(Schema.Boolean).annotations({
+    description: "For a locker: the lock never releases (Raydium Burn & Earn)."
+  })
 }).annotations({ identifier: "LpHolder" })
 export type LpHolder = typeof LpHolder.Type
 
@@ -132,12 +136,15 @@ export const PoolReserves = Schema.Struct({
   mintAmount: U64.annotations({ description: "The scanned mint's reserve in base units." }),
   quoteAmount: U64.annotations({ description: "The other side's reserve in base units." }),
   source: Schema.Literal("vaults", "stored", "vault_shares").annotations({
-    description: "Read from the vault token accounts, from the pool account itself (bonding curves), or as the pool's share of the Meteora vaults it deposits in (DAMM v1)."
+    description:
+      "Read from the vault token accounts, from the pool account itself (bonding curves), or as the pool's share of the Meteora vaults it deposits in (DAMM v1)."
   })
 }).annotations({ identifier: "PoolReserves" })
 
 export const BondingCurve = Schema.Struct({
-  complete: Schema.Boolean.annotations({ description: "The curve has migrated (or is complete and awaits migration)." }),
+  complete: Schema.Boolean.annotations({
+    description: "The curve has migrated (or is complete and awaits migration)."
+  }),
   progressPct: Schema.NullOr(Percent)
 }).annotations({ identifier: "BondingCurve" })
 
@@ -150,12 +157,20 @@ export const PoolLp = Schema.Struct({
   unlockAt: Schema.NullOr(Timestamp),
   unlockedPct: Fact(Percent),
   // Written by the pool scanner (evidence v2 lines written before it have none of these).
-  shape: Schema.optionalWith(Schema.Literal("constant_product", "concentrated", "bins", "bonding_curve"), { exact: true }),
+  shape: Schema.optionalWith(Schema.Literal("constant_product", "concentrated", "bins", "bonding_curve"), {
+    exact: true
+  }),
   quoteMint: Schema.optionalWith(Address, { exact: true }),
-  slot: Schema.optionalWith(Count, { exact: true }).annotations({ description: "Slot the pool and its vaults were read at." }),
+  slot: Schema.optionalWith(Count, { exact: true }).annotations({
+    description: "Slot the pool and its vaults were read at."
+  }),
   reserves: Schema.optionalWith(Fact(PoolReserves), { exact: true }),
-  liquidityUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({ description: "Both sides valued in USD at the reference SOL price." }),
-  priceUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({ description: "The scanned mint's price in this pool." }),
+  liquidityUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "Both sides valued in USD at the reference SOL price."
+  }),
+  priceUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "The scanned mint's price in this pool."
+  }),
   bondingCurve: Schema.optionalWith(Fact(BondingCurve), { exact: true }),
   lpMint: Schema.optionalWith(Schema.NullOr(Address), { exact: true }),
   lpHolders: Schema.optionalWith(Fact(Schema.Array(LpHolder).pipe(Schema.maxItems(20))), { exact: true }).annotations({
@@ -173,9 +188,15 @@ export const LiquidityV2 = Schema.Struct({
   lpLockExpiresAt: Fact(Timestamp),
   pools: Fact(Schema.Array(PoolLp).pipe(Schema.maxItems(100))),
   // Written by the pool scanner.
-  solUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({ description: "SOL/USD from the reference SOL–USDC pool, read in the same scan." }),
-  priceUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({ description: "The mint's price from its deepest pool." }),
-  marketCapUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({ description: "priceUsd × circulating supply." }),
+  solUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({
+    description: "SOL/USD from the reference SOL–USDC pool, read in the same scan."
+  }),
+  priceUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({
+    description: "The mint's price from its deepest pool."
+  }),
+  marketCapUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "priceUsd × circulating supply."
+  }),
   circulatingSupply: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
     description: "Supply in whole tokens less what the top holders show burned (incinerator) or locked (lockers)."
   })
@@ -184,33 +205,53 @@ export const LiquidityV2 = Schema.Struct({
 /** v1's market figures; when they come from a market feed (docs/market-feed.md), which feed read them and when. */
 export const MarketV2 = Schema.Struct({
   ...Market.fields,
-  source: Schema.optionalWith(Text(64), { exact: true }).annotations({ description: "The market feed the figures came from (`risk-api import-market`)." }),
-  observedAt: Schema.optionalWith(Timestamp, { exact: true }).annotations({ description: "When the feed observed them." })
+  source: Schema.optionalWith(Text(64), { exact: true }).annotations({
+    description: "The market feed the figures came from (`risk-api import-market`)."
+  }),
+  observedAt: Schema.optionalWith(Timestamp, { exact: true }).annotations({
+    description: "When the feed observed them."
+  })
 }).annotations({ identifier: "MarketV2" })
 export type MarketV2 = typeof MarketV2.Type
 
 /** One simulated sell-path transaction (simulateTransaction, sigVerify false, replaceRecentBlockhash). */
 export const SellCheck = Schema.Struct({
   ok: Schema.Boolean,
-  error: Schema.NullOr(Text(500)).annotations({ description: "The runtime's error and the failing program's last log line, when it failed." }),
+  error: Schema.NullOr(Text(500)).annotations({
+    description: "The runtime's error and the failing program's last log line, when it failed."
+  }),
   sourceAccount: Address.annotations({ description: "The real holder's token account the simulation spends from." }),
   sourceOwner: Address,
   amount: U64.annotations({ description: "Base units sent (transfer) or sold (swap)." }),
-  received: Schema.NullOr(U64).annotations({ description: "Base units the destination gained (transfer: of the mint; swap: of the quote)." }),
-  feeCharged: Schema.NullOr(U64).annotations({ description: "Transfer: amount less received (the transfer fee actually withheld). Swap: expectedOut less received (the tax, in quote base units)." }),
-  expectedOut: Schema.optionalWith(U64, { exact: true }).annotations({
-    description: "Swap: the quote the pool's curve and fee tier give for `amount`; effectiveTaxPct = 1 − received / expectedOut."
+  received: Schema.NullOr(U64).annotations({
+    description: "Base units the destination gained (transfer: of the mint; swap: of the quote)."
   }),
-  effectiveTaxPct: Schema.NullOr(Percent).annotations({ description: "Share of the amount lost in the transfer, or of the quoted output lost in the swap." }),
+  feeCharged: Schema.NullOr(U64).annotations({
+    description:
+      "Transfer: amount less received (the transfer fee actually withheld). Swap: expectedOut less received (the tax, in quote base units)."
+  }),
+  expectedOut: Schema.optionalWith(U64, { exact: true }).annotations({
+    description:
+      "Swap: the quote the pool's curve and fee tier give for `amount`; effectiveTaxPct = 1 − received / expectedOut."
+  }),
+  effectiveTaxPct: Schema.NullOr(Percent).annotations({
+    description: "Share of the amount lost in the transfer, or of the quoted output lost in the swap."
+  }),
   unitsConsumed: Schema.NullOr(Count),
   venue: Schema.NullOr(Text(64)).annotations({ description: "Swap: the pool's venue." }),
-  answer: Schema.Literal("simulated", "recorded").annotations({ description: "simulated: the RPC node ran it; recorded: a recorded answer (tests only)." })
+  answer: Schema.Literal("simulated", "recorded").annotations({
+    description: "simulated: the RPC node ran it; recorded: a recorded answer (tests only)."
+  })
 }).annotations({ identifier: "SellCheck" })
 export type SellCheck = typeof SellCheck.Type
 
 export const SellPath = Schema.Struct({
-  transfer: Fact(SellCheck).annotations({ description: "A small transfer from a real non-pool holder to a fresh associated account." }),
-  swap: Fact(SellCheck).annotations({ description: "A small swap to the quote token in a pool whose swap instruction is decoded." })
+  transfer: Fact(SellCheck).annotations({
+    description: "A small transfer from a real non-pool holder to a fresh associated account."
+  }),
+  swap: Fact(SellCheck).annotations({
+    description: "A small swap to the quote token in a pool whose swap instruction is decoded."
+  })
 }).annotations({ identifier: "SellPath" })
 export type SellPath = typeof SellPath.Type
 
@@ -225,10 +266,14 @@ export const Listing = Schema.Struct({
 }).annotations({ identifier: "Listing" })
 
 export const Provenance = Schema.Struct({
-  scanner: Text(64).annotations({ description: "What wrote the scan: `risk-api-scanner/<version>`, or `import` for upgraded v1." }),
+  scanner: Text(64).annotations({
+    description: "What wrote the scan: `risk-api-scanner/<version>`, or `import` for upgraded v1."
+  }),
   slot: Schema.NullOr(Count).annotations({ description: "RPC slot every read was pinned at (minContextSlot)." }),
   rpcCalls: Schema.NullOr(Count).annotations({ description: "JSON-RPC calls the scan made (what a provider bills)." }),
-  rpcRoundTrips: Schema.optionalWith(Count, { exact: true }).annotations({ description: "HTTP requests the scan made: the calls of one stage go as one JSON-RPC batch." }),
+  rpcRoundTrips: Schema.optionalWith(Count, { exact: true }).annotations({
+    description: "HTTP requests the scan made: the calls of one stage go as one JSON-RPC batch."
+  }),
   durationMs: Schema.NullOr(NonNegative),
   upgradedFrom: Schema.optionalWith(Schema.Literal(1), { exact: true }),
   partial: Schema.Array(Text(500)).pipe(Schema.maxItems(50)).annotations({
@@ -255,10 +300,16 @@ export const ScanEvidenceV2 = Schema.Struct({
   extensions: Fact(Schema.Array(MintExtension).pipe(Schema.maxItems(64))).annotations({
     description: "Every Token-2022 extension of the mint; not_applicable for SPL Token mints."
   }),
-  transferFee: Fact(TransferFee).annotations({ description: "The Token-2022 transfer fee; not_applicable without the extension." }),
-  tradingTax: Fact(TradingTax).annotations({ description: "A tax charged by a pool or program on buys and sells, separate from the transfer fee." }),
+  transferFee: Fact(TransferFee).annotations({
+    description: "The Token-2022 transfer fee; not_applicable without the extension."
+  }),
+  tradingTax: Fact(TradingTax).annotations({
+    description: "A tax charged by a pool or program on buys and sells, separate from the transfer fee."
+  }),
   honeypot: Fact(Schema.Boolean).annotations({ description: "true when a simulated sell failed." }),
-  sellPath: Schema.optionalWith(SellPath, { exact: true }).annotations({ description: "The sell-path simulations behind `honeypot`, marked by which ran." }),
+  sellPath: Schema.optionalWith(SellPath, { exact: true }).annotations({
+    description: "The sell-path simulations behind `honeypot`, marked by which ran."
+  }),
   metadata: Fact(TokenMetadataV2),
   copycatOf: Fact(Text(100)),
   holders: Schema.Struct({
@@ -292,15 +343,20 @@ export type ScanEvidenceV2Encoded = typeof ScanEvidenceV2.Encoded
 
 const V1_REASON = "not in the v1 evidence"
 
-const fromNullable = <A>(value: A | null): Fact<A> => value === null ? notObserved(V1_REASON) : observed(value)
+const fromNullable = <A>(value: A | null): Fact<A> => (value === null ? notObserved(V1_REASON) : observed(value))
 
 /** v1 evidence as v2. v1 cannot tell "unknown" from "none", so null reads as not_observed, except where v1 defined null as none. */
 export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
   const e = scan.extensions
   const extensionFacts: Array<MintExtension> = []
-  const addExtension = (name: string, type: number, addresses: Record<string, string | null>, settings: Record<string, string | number | boolean | null> = {}) =>
-    extensionFacts.push({ name, type, addresses: addresses as MintExtension["addresses"], settings })
-  if (e.transferFeeBps !== null && e.transferFeeBps > 0) addExtension("TransferFeeConfig", 1, {}, { bps: e.transferFeeBps })
+  const addExtension = (
+    name: string,
+    type: number,
+    addresses: Record<string, string | null>,
+    settings: Record<string, string | number | boolean | null> = {}
+  ) => extensionFacts.push({ name, type, addresses: addresses as MintExtension["addresses"], settings })
+  if (e.transferFeeBps !== null && e.transferFeeBps > 0)
+    addExtension("TransferFeeConfig", 1, {}, { bps: e.transferFeeBps })
   if (e.mintCloseAuthority !== null) addExtension("MintCloseAuthority", 3, { closeAuthority: e.mintCloseAuthority })
   if (e.defaultAccountStateFrozen === true) addExtension("DefaultAccountState", 6, {}, { state: "frozen" })
   if (e.nonTransferable === true) addExtension("NonTransferable", 9, {})
@@ -329,44 +385,56 @@ export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
     transferFee: !isToken2022
       ? notApplicable("SPL Token mints have no transfer fee")
       : e.transferFeeBps === null
-      ? notObserved(V1_REASON)
-      : e.transferFeeBps === 0
-      ? notApplicable("no transfer fee")
-      : observed({ bps: e.transferFeeBps, maxFee: "0", configAuthority: null, withdrawAuthority: null, scheduledBps: null }),
-    tradingTax: scan.trading.buyTax === null && scan.trading.sellTax === null
-      ? notObserved(V1_REASON)
-      : observed({ buyPct: scan.trading.buyTax, sellPct: scan.trading.sellTax, method: "imported" }),
+        ? notObserved(V1_REASON)
+        : e.transferFeeBps === 0
+          ? notApplicable("no transfer fee")
+          : observed({
+              bps: e.transferFeeBps,
+              maxFee: "0",
+              configAuthority: null,
+              withdrawAuthority: null,
+              scheduledBps: null
+            }),
+    tradingTax:
+      scan.trading.buyTax === null && scan.trading.sellTax === null
+        ? notObserved(V1_REASON)
+        : observed({ buyPct: scan.trading.buyTax, sellPct: scan.trading.sellTax, method: "imported" }),
     honeypot: fromNullable(scan.trading.isHoneypot),
-    metadata: scan.name === null && scan.symbol === null && scan.metadata.uri === null && scan.metadata.mutable === null
-      ? notObserved(V1_REASON)
-      : observed({
-        source: "imported",
-        name: scan.name,
-        symbol: scan.symbol,
-        uri: scan.metadata.uri,
-        mutable: scan.metadata.mutable,
-        updateAuthority: null
-      }),
+    metadata:
+      scan.name === null && scan.symbol === null && scan.metadata.uri === null && scan.metadata.mutable === null
+        ? notObserved(V1_REASON)
+        : observed({
+            source: "imported",
+            name: scan.name,
+            symbol: scan.symbol,
+            uri: scan.metadata.uri,
+            mutable: scan.metadata.mutable,
+            updateAuthority: null
+          }),
     copycatOf: scan.metadata.copycatOf === null ? notObserved(V1_REASON) : observed(scan.metadata.copycatOf),
     holders: {
       count: fromNullable(scan.holders.holderCount),
-      top: scan.holders.top.length === 0
-        ? notObserved(V1_REASON)
-        : observed(scan.holders.top.map((holder) => ({
-          address: holder.address,
-          tokenAccount: null,
-          amount: null,
-          pct: holder.pct,
-          kind: holder.kind,
-          label: null,
-          labelSource: creator || holder.kind !== "holder" ? "import" : null
-        }))),
+      top:
+        scan.holders.top.length === 0
+          ? notObserved(V1_REASON)
+          : observed(
+              scan.holders.top.map((holder) => ({
+                address: holder.address,
+                tokenAccount: null,
+                amount: null,
+                pct: holder.pct,
+                kind: holder.kind,
+                label: null,
+                labelSource: creator || holder.kind !== "holder" ? "import" : null
+              }))
+            ),
       creatorPct: fromNullable(scan.holders.creatorPct),
       bundledLaunchPct: fromNullable(scan.holders.bundledLaunchPct)
     },
-    deployer: scan.deployer.address === null
-      ? notObserved(V1_REASON)
-      : observed({ address: scan.deployer.address, signature: null, slot: null, at: null }),
+    deployer:
+      scan.deployer.address === null
+        ? notObserved(V1_REASON)
+        : observed({ address: scan.deployer.address, signature: null, slot: null, at: null }),
     deployerRecord: {
       priorLaunches: scan.deployer.priorLaunches,
       priorRugs: scan.deployer.priorRugs,
@@ -411,11 +479,14 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const lpBurnedPct = lpBurnedPctOf(scan)
   const program = valueOf(scan.token.program) ?? "spl-token"
   const metadata = valueOf(scan.metadata)
-  const transferFee = scan.transferFee.status === "observed"
-    ? Math.max(scan.transferFee.value.bps, scan.transferFee.value.scheduledBps ?? 0)
-    : scan.transferFee.status === "not_applicable"
-    ? (program === "token-2022" ? 0 : null)
-    : null
+  const transferFee =
+    scan.transferFee.status === "observed"
+      ? Math.max(scan.transferFee.value.bps, scan.transferFee.value.scheduledBps ?? 0)
+      : scan.transferFee.status === "not_applicable"
+        ? program === "token-2022"
+          ? 0
+          : null
+        : null
   const tax = valueOf(scan.tradingTax)
   const top = valueOf(scan.holders.top) ?? []
   const hook = extension(scan, "TransferHook")
@@ -436,16 +507,19 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
     freezeAuthority: valueOf(scan.token.freezeAuthority),
     extensions: {
       transferFeeBps: transferFee,
-      permanentDelegate: extension(scan, "PermanentDelegate")?.addresses["delegate"] ?? null,
-      transferHook: hook?.addresses["programId"] ?? null,
+      permanentDelegate: extension(scan, "PermanentDelegate")?.addresses.delegate ?? null,
+      transferHook: hook?.addresses.programId ?? null,
       // SPL Token mints have no extensions: v1 leaves these null for them.
-      defaultAccountStateFrozen: program !== "token-2022"
-        ? null
-        : defaultState === undefined
-        ? hasExtension(scan, "DefaultAccountState") === null ? null : false
-        : stringSetting(defaultState, "state") === "frozen",
+      defaultAccountStateFrozen:
+        program !== "token-2022"
+          ? null
+          : defaultState === undefined
+            ? hasExtension(scan, "DefaultAccountState") === null
+              ? null
+              : false
+            : stringSetting(defaultState, "state") === "frozen",
       nonTransferable: program !== "token-2022" ? null : hasExtension(scan, "NonTransferable"),
-      mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses["closeAuthority"] ?? null,
+      mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses.closeAuthority ?? null,
       ...pausableOf(scan)
     },
     trading: {
@@ -491,15 +565,20 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
 const pausableOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["extensions"], "pausableAuthority" | "paused"> => {
   const pausable = extension(scan, "PausableConfig")
   if (pausable === undefined) return {}
-  const paused = pausable.settings["paused"]
-  return { pausableAuthority: pausable.addresses["authority"] ?? null, paused: typeof paused === "boolean" ? paused : null }
+  const paused = pausable.settings.paused
+  return {
+    pausableAuthority: pausable.addresses.authority ?? null,
+    paused: typeof paused === "boolean" ? paused : null
+  }
 }
 
 // The LP share burned across pools, weighted equally (per-pool LP comes from the pool scanner).
 const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {
   if (scan.liquidity.pools.status !== "observed") return null
-  const burned = scan.liquidity.pools.value.flatMap((pool) => pool.burnedPct.status === "observed" ? [pool.burnedPct.value] : [])
-  return burned.length === 0 ? null : Math.round(burned.reduce((a, b) => a + b, 0) / burned.length * 100) / 100
+  const burned = scan.liquidity.pools.value.flatMap((pool) =>
+    pool.burnedPct.status === "observed" ? [pool.burnedPct.value] : []
+  )
+  return burned.length === 0 ? null : Math.round((burned.reduce((a, b) => a + b, 0) / burned.length) * 100) / 100
 }
 
 // Price, liquidity and market cap read from the pools fill what a market feed did not give.

@@ -54,9 +54,14 @@ export const Extensions = Schema.Struct({
   nonTransferable: Nullable(Schema.Boolean),
   mintCloseAuthority: Nullable(Address),
   // Model 2.0 additions: optional, absent in scans stored before them (read as not observed).
-  pausableAuthority: Schema.optional(Schema.NullOr(Address)).annotations({ description: "Pausable extension: who can pause every transfer." }),
+  pausableAuthority: Schema.optional(Schema.NullOr(Address)).annotations({
+    description: "Pausable extension: who can pause every transfer."
+  }),
   paused: Schema.optional(Schema.NullOr(Schema.Boolean))
-}).annotations({ identifier: "Token2022Extensions", description: "Token-2022 extensions; null when not present or not observed." })
+}).annotations({
+  identifier: "Token2022Extensions",
+  description: "Token-2022 extensions; null when not present or not observed."
+})
 
 export const Trading = Schema.Struct({
   isHoneypot: Nullable(Schema.Boolean).annotations({ description: "true when a simulated sell failed." }),
@@ -70,9 +75,12 @@ export const Liquidity = Schema.Struct({
   lpLockPercentage: Nullable(Percent),
   lpLockExpiresAt: Nullable(Timestamp),
   poolCount: Nullable(Count),
-  lpBurnedPct: Schema.optional(Schema.NullOr(Percent)).annotations({ description: "Share of the LP supply burned (model 2.0)." }),
+  lpBurnedPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description: "Share of the LP supply burned (model 2.0)."
+  }),
   peak24hUsd: Schema.optional(Schema.NullOr(NonNegative)).annotations({
-    description: "Highest liquidity of the mint's scans in the 24 hours before this one (model 2.0; filled from the scan history)."
+    description:
+      "Highest liquidity of the mint's scans in the 24 hours before this one (model 2.0; filled from the scan history)."
   })
 }).annotations({ identifier: "LiquidityEvidence" })
 
@@ -82,7 +90,9 @@ export const Holders = Schema.Struct({
     description: "Largest token accounts, largest first, with their kind."
   }),
   creatorPct: Nullable(Percent),
-  bundledLaunchPct: Nullable(Percent).annotations({ description: "Supply bought in the launch block by linked wallets." })
+  bundledLaunchPct: Nullable(Percent).annotations({
+    description: "Supply bought in the launch block by linked wallets."
+  })
 }).annotations({ identifier: "HolderEvidence" })
 
 export const Deployer = Schema.Struct({
@@ -111,7 +121,9 @@ export const Market = Schema.Struct({
 export const Metadata = Schema.Struct({
   mutable: Nullable(Schema.Boolean),
   uri: Nullable(Schema.String),
-  copycatOf: Nullable(Schema.String).annotations({ description: "Symbol or mint of a well-known token this one imitates." })
+  copycatOf: Nullable(Schema.String).annotations({
+    description: "Symbol or mint of a well-known token this one imitates."
+  })
 }).annotations({ identifier: "MetadataEvidence" })
 
 export const Aml = Schema.Struct({
@@ -151,10 +163,14 @@ export const ScanEvidence = Schema.Struct({
   verified: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
     description: "Issuer-verified: the issuer of a curated list (e.g. a regulated stablecoin) vouches for this mint."
   }),
-  listed: Schema.optional(Schema.Array(Schema.Struct({
-    list: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
-    source: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
-  })).pipe(Schema.maxItems(50))).annotations({
+  listed: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        list: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+        source: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
+      })
+    ).pipe(Schema.maxItems(50))
+  ).annotations({
     description: "Community lists that include the mint (model 2.0). Being listed is not issuer verification."
   }),
   outcome: Nullable(Outcome).annotations({ description: "Observed fate of the token when known." })

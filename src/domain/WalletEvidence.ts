@@ -16,7 +16,9 @@ const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.max
 export const WalletLabel = Schema.Struct({
   type: Schema.Literal("label"),
   address: Address,
-  label: Text(64).annotations({ description: "e.g. sanctioned, scam, mixer, exploiter, rugger, exchange, market_maker." }),
+  label: Text(64).annotations({
+    description: "e.g. sanctioned, scam, mixer, exploiter, rugger, exchange, market_maker."
+  }),
   category: Text(64).annotations({ description: "e.g. sanctions, fraud, deployer, service." }),
   severity: Severity,
   source: Text(64).annotations({ description: "Who said so, e.g. manual_review, ofac_list, community_report." }),
@@ -32,7 +34,9 @@ export const WalletExposure = Schema.Struct({
   walletAddress: Address,
   counterpartyAddress: Address,
   counterpartyLabel: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(64)), { default: () => "" }),
-  category: Text(64).annotations({ description: "Category of the counterparty, e.g. deployer, sanctions, mixer, exchange." }),
+  category: Text(64).annotations({
+    description: "Category of the counterparty, e.g. deployer, sanctions, mixer, exchange."
+  }),
   direction: Direction,
   exposureType: Text(32).annotations({ description: "e.g. swap, transfer, lp." }),
   hopDistance: Schema.Number.pipe(Schema.int(), Schema.between(1, 6)).annotations({

@@ -16,7 +16,9 @@ const { values } = parseArgs({ options: { entries: { type: "string", default: "2
 const entries = Number(values.entries)
 const decode = Schema.decodeUnknownSync(ScanEvidence)
 const encode = Schema.encodeSync(ScanEvidence)
-const templates = generateDemoDataset({ now: new Date(), tokens: 300 }).scans.map((scan) => JSON.stringify(encode(decode(scan))))
+const templates = generateDemoDataset({ now: new Date(), tokens: 300 }).scans.map((scan) =>
+  JSON.stringify(encode(decode(scan)))
+)
 
 const measure = (answered: boolean) => {
   Bun.gc(true)
@@ -25,7 +27,10 @@ const measure = (answered: boolean) => {
   let estimated = 0
   for (let i = 0; i < entries; i++) {
     const mint = randomMint()
-    const scan: StoredScan = { id: String(i), evidence: JSON.parse(templates[i % templates.length]!.replace(/"mint":"[^"]+"/, `"mint":"${mint}"`)) }
+    const scan: StoredScan = {
+      id: String(i),
+      evidence: JSON.parse(templates[i % templates.length]!.replace(/"mint":"[^"]+"/, `"mint":"${mint}"`))
+    }
     if (answered) checkAnswer(mint, scan, performance.now())
     const bytes = entryBytesOf(scan)
     estimated += bytes
@@ -40,4 +45,6 @@ const bare = measure(false)
 const answered = measure(true)
 console.log(`${entries.toLocaleString("en-US")} entries of demo evidence (${templates.length} templates)`)
 console.log(`  evidence only:                     ${bare.measured.toFixed(0)} bytes of heap an entry`)
-console.log(`  answered once (assessment, fragments): ${answered.measured.toFixed(0)} bytes an entry; the cache counts ${answered.estimated.toFixed(0)}`)
+console.log(
+  `  answered once (assessment, fragments): ${answered.measured.toFixed(0)} bytes an entry; the cache counts ${answered.estimated.toFixed(0)}`
+)

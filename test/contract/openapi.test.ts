@@ -1,10 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser"
 import { memoryServices } from "../support/layers.ts"
-import { AccountsMemory } from "../../src/features/Accounts/Accounts.ts"
-import { QuotaMemory } from "../../src/features/Accounts/Quota.ts"
-import { ScanRequestsMemory } from "../../src/features/Scans/ScanRequestsRepo.ts"
 import { describe, expect, test } from "bun:test"
-import { Layer } from "effect"
 import { runtimeFor } from "../support/effect.ts"
 import { testApp } from "../support/http.ts"
 
@@ -32,7 +28,7 @@ describe("/openapi.json", () => {
   test("documents only the envelope as error bodies, never HttpApi's _tag shape", async () => {
     const text = JSON.stringify(await served())
     expect(text).not.toContain("HttpApiDecodeError")
-    expect(text).not.toContain("\"_tag\"")
+    expect(text).not.toContain('"_tag"')
   })
 
   test("every operation has a summary, a description and the statuses it can return", async () => {
@@ -40,8 +36,12 @@ describe("/openapi.json", () => {
     const statuses: Record<string, Array<string>> = {}
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
-        expect([path, method, typeof operation.summary, typeof operation.description])
-          .toEqual([path, method, "string", "string"])
+        expect([path, method, typeof operation.summary, typeof operation.description]).toEqual([
+          path,
+          method,
+          "string",
+          "string"
+        ])
         statuses[`${method.toUpperCase()} ${path}`] = Object.keys(operation.responses).sort()
       }
     }
@@ -64,7 +64,16 @@ describe("/openapi.json", () => {
       "DELETE /api/v1/webhooks/{id}": ["200", "400", "401", "403", "404", "429", "500", "503"],
       "POST /api/v1/webhooks/{id}/rotate-secret": ["200", "400", "401", "403", "404", "429", "500", "503"],
       "GET /api/v1/webhooks/{id}/deliveries": ["200", "400", "401", "403", "404", "429", "500", "503"],
-      "POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver": ["202", "400", "401", "403", "404", "429", "500", "503"]
+      "POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver": [
+        "202",
+        "400",
+        "401",
+        "403",
+        "404",
+        "429",
+        "500",
+        "503"
+      ]
     })
   })
 
@@ -83,7 +92,9 @@ const validatorOf = async (document: Record<string, any>) => {
   addFormats(ajv)
   ajv.addSchema({ $id: "openapi", components: document.components })
   return (schema: unknown, value: unknown): Array<string> => {
-    const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll("\"#/components/", "\"openapi#/components/")))
+    const validate = ajv.compile(
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'))
+    )
     return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`)
   }
 }
@@ -91,7 +102,10 @@ const validatorOf = async (document: Record<string, any>) => {
 type Operation = Record<string, any>
 const operationsOf = (document: Record<string, any>): Array<[string, Operation]> =>
   Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${path}`, operation])
+    Object.entries(item).map(([method, operation]): [string, Operation] => [
+      `${method.toUpperCase()} ${path}`,
+      operation
+    ])
   )
 
 describe("the contract's completeness", () => {
@@ -111,26 +125,35 @@ describe("the contract's completeness", () => {
       if (body !== undefined) found.push(...check(body.schema, body.example).map((problem) => `request: ${problem}`))
       for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
         const content = response.content?.["application/json"]
-        const values = content?.example !== undefined
-          ? [content.example]
-          : Object.values(content?.examples ?? {}).map((example: any) => example.value)
+        const values =
+          content?.example !== undefined
+            ? [content.example]
+            : Object.values(content?.examples ?? {}).map((example: any) => example.value)
         if (values.length === 0) missing.push(`${name} ${status}`)
-        for (const value of values) found.push(...check(content.schema, value).map((problem) => `${status}: ${problem}`))
+        for (const value of values)
+          found.push(...check(content.schema, value).map((problem) => `${status}: ${problem}`))
       }
       const pathParameters = (operation.parameters ?? []).filter((parameter: any) => parameter.in === "path")
-      for (const parameter of pathParameters) if (parameter.example === undefined) missing.push(`${name} ${parameter.name}`)
+      for (const parameter of pathParameters)
+        if (parameter.example === undefined) missing.push(`${name} ${parameter.name}`)
       if (found.length > 0) problems[name] = found
     }
     expect({ problems, missing }).toEqual({ problems: {}, missing: [] })
     // The check itself can fail: a timestamp that is not one, a score out of range.
     const result = document.paths["/api/risk-check/{address}"].get.responses["200"].content["application/json"]
     const wrong = check(result.schema, { ...result.example, scanned_at: "yesterday", score: 101 }).join("; ")
-    expect([wrong.includes("/scanned_at must match format"), wrong.includes("/score must be <= 100")]).toEqual([true, true])
+    expect([wrong.includes("/scanned_at must match format"), wrong.includes("/score must be <= 100")]).toEqual([
+      true,
+      true
+    ])
   })
 
   test("examples use demo mints", async () => {
     const text = JSON.stringify(await served())
-    for (const mint of ["BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz", "3RPwfg3zWDUQQTX1ybf6rUiyHZDizbSJGRyMLtd5bUDN"]) {
+    for (const mint of [
+      "BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz",
+      "3RPwfg3zWDUQQTX1ybf6rUiyHZDizbSJGRyMLtd5bUDN"
+    ]) {
       expect(text).toContain(mint)
     }
   })
@@ -141,32 +164,45 @@ describe("the contract's completeness", () => {
     const visit = (schema: any, where: string): void => {
       if (schema === null || typeof schema !== "object") return
       if (schema.$ref !== undefined) {
-        return visit(document.components.schemas[schema.$ref.split("/").pop()], `${where}→${schema.$ref.split("/").pop()}`)
+        return visit(
+          document.components.schemas[schema.$ref.split("/").pop()],
+          `${where}→${schema.$ref.split("/").pop()}`
+        )
       }
       if (schema.type === "string") {
         const bounded = "maxLength" in schema || "enum" in schema || "const" in schema
         const restricted = "pattern" in schema || "format" in schema || "enum" in schema || "const" in schema
         if (!bounded || !restricted) loose.push(where)
       }
-      if (schema.type === "integer" && !(schema.format && "maximum" in schema && ("minimum" in schema || "exclusiveMinimum" in schema))) {
+      if (
+        schema.type === "integer" &&
+        !(schema.format && "maximum" in schema && ("minimum" in schema || "exclusiveMinimum" in schema))
+      ) {
         loose.push(where)
       }
       for (const [key, value] of Object.entries(schema)) {
-        if (key === "properties") for (const [name, child] of Object.entries(value as object)) visit(child, `${where}.${name}`)
+        if (key === "properties")
+          for (const [name, child] of Object.entries(value as object)) visit(child, `${where}.${name}`)
         else if (key === "items" || key === "additionalProperties") visit(value, `${where}[]`)
         else if (key === "anyOf" || key === "oneOf") (value as Array<unknown>).forEach((child) => visit(child, where))
       }
     }
     for (const [name, operation] of operationsOf(document)) {
       for (const parameter of operation.parameters ?? []) {
-        const resolved = parameter.$ref === undefined ? parameter : document.components.parameters[parameter.$ref.split("/").pop()]
+        const resolved =
+          parameter.$ref === undefined ? parameter : document.components.parameters[parameter.$ref.split("/").pop()]
         visit(resolved.schema, `${name} ${resolved.name}`)
       }
       visit(operation.requestBody?.content?.["application/json"]?.schema, `${name} body`)
     }
     expect(loose).toEqual([])
-    expect(document.paths["/api/v1/deployer/{wallet}/history"].get.parameters[1].schema)
-      .toMatchObject({ type: "integer", format: "int32", minimum: 1, maximum: 200, default: 50 })
+    expect(document.paths["/api/v1/deployer/{wallet}/history"].get.parameters[1].schema).toMatchObject({
+      type: "integer",
+      format: "int32",
+      minimum: 1,
+      maximum: 200,
+      default: 50
+    })
     const titles = [...JSON.stringify(document).matchAll(/"title":"([^"]+)"/g)].map((match) => match[1])
     expect(titles).toEqual(["Solana Risk Evidence API"])
   })
@@ -178,20 +214,31 @@ describe("the contract's completeness", () => {
       const keyed = name.includes("/api/v1/")
       for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
         const wanted = ["X-Request-Id", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Cache-Control"]
-        if (/^[24]/.test(status)) wanted.push("RateLimit", "RateLimit-Policy", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+        if (/^[24]/.test(status))
+          wanted.push(
+            "RateLimit",
+            "RateLimit-Policy",
+            "X-RateLimit-Limit",
+            "X-RateLimit-Remaining",
+            "X-RateLimit-Reset"
+          )
         if (/^[24]/.test(status) && keyed) wanted.push("X-Quota-Limit", "X-Quota-Remaining")
         if (status === "429" || status === "503") wanted.push("Retry-After")
         const absent = wanted.filter((header) => response.headers?.[header] === undefined)
         if (absent.length > 0) lacking.push(`${name} ${status}: ${absent.join(", ")}`)
       }
       const security = JSON.stringify(operation.security)
-      if (keyed ? !/^\[\{"bearer":\["[a-z:]+"\]\}\]$/.test(security) : security !== "[{},{\"apiKey\":[]}]") {
+      if (keyed ? !/^\[\{"bearer":\["[a-z:]+"\]\}\]$/.test(security) : security !== '[{},{"apiKey":[]}]') {
         lacking.push(`${name} security ${security}`)
       }
     }
     expect(lacking).toEqual([])
     expect(document.paths["/api/v1/wallet/risk"].post.security).toEqual([{ bearer: ["wallet:risk:read"] }])
-    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Key" })
+    expect(document.components.securitySchemes.apiKey).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-Api-Key"
+    })
     expect([document.info.contact?.name, document.info.license?.name, document.servers[0].url]).toEqual([
       "Risk Evidence API maintainers",
       "Proprietary",
@@ -204,17 +251,27 @@ describe("/docs", () => {
   test("is sent with an ETag and Cache-Control, and answers 304 to a client that holds it", async () => {
     const first = await app("/docs")
     const etag = first.headers.get("etag")
-    expect([first.status, first.headers.get("cache-control"), /^"[A-Za-z0-9_-]{27}"$/.test(etag ?? "")]).toEqual([200, "public, max-age=300", true])
+    expect([first.status, first.headers.get("cache-control"), /^"[A-Za-z0-9_-]{27}"$/.test(etag ?? "")]).toEqual([
+      200,
+      "public, max-age=300",
+      true
+    ])
     const again = await app("/docs", { headers: { "if-none-match": etag! } })
     expect([again.status, again.headers.get("etag"), await again.text()]).toEqual([304, etag, ""])
-    const spec = await app("/openapi.json", { headers: { "if-none-match": "\"stale\"" } })
-    expect([spec.status, spec.headers.get("cache-control"), spec.headers.get("etag")?.length]).toEqual([200, "public, max-age=300", 29])
+    const spec = await app("/openapi.json", { headers: { "if-none-match": '"stale"' } })
+    expect([spec.status, spec.headers.get("cache-control"), spec.headers.get("etag")?.length]).toEqual([
+      200,
+      "public, max-age=300",
+      29
+    ])
   })
 
   test("its Test Request starts from a demo mint on the server that serves it", async () => {
     const page = await (await app("/docs")).text()
     const document = await served()
-    expect(document.paths["/api/risk-check/{address}"].get.parameters[0].example).toBe("BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz")
+    expect(document.paths["/api/risk-check/{address}"].get.parameters[0].example).toBe(
+      "BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz"
+    )
     expect(document.servers[0].url).toBe("/")
     expect(page).toContain("BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz")
   })

@@ -53,7 +53,9 @@ export const postJson = (body: unknown, headers: Record<string, string> = {}): R
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any
 
-export const read = async (response: Response): Promise<{ status: number; headers: Record<string, string>; body: Body }> => ({
+export const read = async (
+  response: Response
+): Promise<{ status: number; headers: Record<string, string>; body: Body }> => ({
   status: response.status,
   headers: Object.fromEntries(response.headers),
   body: response.headers.get("content-type")?.includes("json") ? await response.json() : await response.text()

@@ -47,11 +47,13 @@ export const sqlServices = (options: ServiceOptions = {}) =>
  * Every service of the app in memory: no database, nothing about wallets or traffic limits. A test replaces
  * the scan repository, the scan request queue or the health check to make them fail.
  */
-export const memoryServices = (replaced: {
-  readonly scans?: Layer.Layer<ScansRepo>
-  readonly scanRequests?: Layer.Layer<ScanRequestsRepo>
-  readonly health?: Layer.Layer<Health>
-} = {}) =>
+export const memoryServices = (
+  replaced: {
+    readonly scans?: Layer.Layer<ScansRepo>
+    readonly scanRequests?: Layer.Layer<ScanRequestsRepo>
+    readonly health?: Layer.Layer<Health>
+  } = {}
+) =>
   Layer.mergeAll(
     LatestScanCacheOff,
     replaced.scanRequests ?? ScanRequestsMemory,

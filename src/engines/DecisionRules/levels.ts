@@ -7,6 +7,9 @@ export const maxRiskLevel = (...levels: ReadonlyArray<RiskLevel>): RiskLevel =>
   levels.reduce((worst, level) => (RISK_ORDER.indexOf(level) > RISK_ORDER.indexOf(worst) ? level : worst), "low")
 
 export const maxPressureLevel = (levels: ReadonlyArray<PressureLevel>): PressureLevel =>
-  levels.reduce((worst, level) => (PRESSURE_LEVELS.indexOf(level) > PRESSURE_LEVELS.indexOf(worst) ? level : worst), "none")
+  levels.reduce(
+    (worst, level) => (PRESSURE_LEVELS.indexOf(level) > PRESSURE_LEVELS.indexOf(worst) ? level : worst),
+    "none"
+  )
 
 export const isStale = (ageSeconds: number, maxAgeSeconds: number): boolean => ageSeconds > maxAgeSeconds

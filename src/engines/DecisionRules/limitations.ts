@@ -14,7 +14,9 @@ export type Limitation = (typeof LIMITATIONS)[number]
 // Every decision is answered from cached scans only; these always apply.
 export const BASE_LIMITATIONS: ReadonlyArray<Limitation> = LIMITATIONS.slice(0, 4)
 
-export const limitationsWhen = (conditions: ReadonlyArray<readonly [Limitation, boolean]>): ReadonlyArray<Limitation> => [
+export const limitationsWhen = (
+  conditions: ReadonlyArray<readonly [Limitation, boolean]>
+): ReadonlyArray<Limitation> => [
   ...BASE_LIMITATIONS,
   ...conditions.flatMap(([limitation, applies]) => (applies ? [limitation] : []))
 ]

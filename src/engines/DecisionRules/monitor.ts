@@ -19,10 +19,18 @@ import { pressureOf } from "./pressure.ts"
 import type { MonitorDecision, MonitorInput } from "./types.ts"
 import { describeRule, evaluateWatchRules, metricsOf } from "./watchRules.ts"
 
-const RISK_BY_PRESSURE: Readonly<Record<PressureLevel, RiskLevel>> = { none: "low", low: "low", medium: "medium", high: "high" }
+const RISK_BY_PRESSURE: Readonly<Record<PressureLevel, RiskLevel>> = {
+  none: "low",
+  low: "low",
+  medium: "medium",
+  high: "high"
+}
 
 // From the last scan at or before entry (the position's baseline) to the latest; all of it without an entry time.
-const windowSinceEntry = (history: ReadonlyArray<ScanEvidence>, entryTime: string | null): ReadonlyArray<ScanEvidence> => {
+const windowSinceEntry = (
+  history: ReadonlyArray<ScanEvidence>,
+  entryTime: string | null
+): ReadonlyArray<ScanEvidence> => {
   if (entryTime === null) return history
   const entry = epochMillisOf(entryTime)
   const before = history.filter((scan) => epochMillisOf(scan.scannedAt) <= entry).length
@@ -42,19 +50,29 @@ const factsOf = (input: MonitorInput): MonitorFacts => {
     input,
     window,
     latest,
-    readings: pressureOf({ window, first, latest, assessment: input.assessment, baseline, entryPriceUsd: input.entryPriceUsd }),
+    readings: pressureOf({
+      window,
+      first,
+      latest,
+      assessment: input.assessment,
+      baseline,
+      entryPriceUsd: input.entryPriceUsd
+    }),
     hits: evaluateWatchRules(input.watchRules ?? [], metrics),
     verdict: input.assessment.verdict,
     maxAgeSeconds,
     stale: isStale(input.evidenceAgeSeconds, maxAgeSeconds),
-    positionShare: input.sizeUsd === null || liquidityUsd === null || liquidityUsd === 0 ? null : input.sizeUsd / liquidityUsd
+    positionShare:
+      input.sizeUsd === null || liquidityUsd === null || liquidityUsd === 0 ? null : input.sizeUsd / liquidityUsd
   }
 }
 
 const invalidationOf = (facts: MonitorFacts): ReadonlyArray<string> => [
   ...(facts.verdict === "block" ? [] : [`safety score drops below ${VERDICT_FLOOR.warn} (exit)`]),
   ...facts.readings.flatMap((reading) => (reading.escalation === null ? [] : [reading.escalation])),
-  ...facts.hits.filter((ruleHit) => !ruleHit.hit).map((ruleHit) => `watch rule ${describeRule(ruleHit.rule)} hits (reduce)`),
+  ...facts.hits
+    .filter((ruleHit) => !ruleHit.hit)
+    .map((ruleHit) => `watch rule ${describeRule(ruleHit.rule)} hits (reduce)`),
   facts.stale
     ? `a scan younger than ${facts.maxAgeSeconds} s is available (rescan)`
     : `evidence older than ${facts.maxAgeSeconds} s (review_required)`

@@ -30,8 +30,11 @@ export interface MonitorRule {
 const signalsAt = (facts: MonitorFacts, level: PressureSignal["level"]): ReadonlyArray<PressureSignal> =>
   facts.readings.map((reading) => reading.signal).filter((signal) => signal.level === level)
 
-const signalAt = (facts: MonitorFacts, name: PressureSignalName, level: PressureSignal["level"]): PressureSignal | undefined =>
-  signalsAt(facts, level).find((signal) => signal.signal === name)
+const signalAt = (
+  facts: MonitorFacts,
+  name: PressureSignalName,
+  level: PressureSignal["level"]
+): PressureSignal | undefined => signalsAt(facts, level).find((signal) => signal.signal === name)
 
 const listed = (signals: ReadonlyArray<PressureSignal>): string =>
   signals.map((signal) => `${signal.signal} ${signal.level} (${signal.detail})`).join("; ")
@@ -55,7 +58,8 @@ export const MONITOR_RULES: ReadonlyArray<MonitorRule> = [
   {
     id: "verdict_block",
     decision: "exit",
-    reasonOf: (facts) => facts.verdict === "block" ? `${scoreText(facts)} is below ${VERDICT_FLOOR.warn} (verdict block)` : null
+    reasonOf: (facts) =>
+      facts.verdict === "block" ? `${scoreText(facts)} is below ${VERDICT_FLOOR.warn} (verdict block)` : null
   },
   {
     id: "liquidity_drain",
@@ -108,16 +112,18 @@ export const MONITOR_RULES: ReadonlyArray<MonitorRule> = [
     decision: "tighten",
     reasonOf: (facts) =>
       facts.positionShare !== null && facts.positionShare > SIZE_REVIEW_SHARE
-        ? `the position is ${formatPct(facts.positionShare * 100)} of pool liquidity: exiting at once would cost about ${
-          formatPct(priceImpactPctOf(facts.positionShare))
-        } in price impact`
+        ? `the position is ${formatPct(facts.positionShare * 100)} of pool liquidity: exiting at once would cost about ${formatPct(
+            priceImpactPctOf(facts.positionShare)
+          )} in price impact`
         : null
   },
   {
     id: "verdict_warn",
     decision: "tighten",
     reasonOf: (facts) =>
-      facts.verdict === "warn" ? `${scoreText(facts)} is in the warn band (${VERDICT_FLOOR.warn} to ${VERDICT_FLOOR.ok - 1})` : null
+      facts.verdict === "warn"
+        ? `${scoreText(facts)} is in the warn band (${VERDICT_FLOOR.warn} to ${VERDICT_FLOOR.ok - 1})`
+        : null
   }
 ]
 
@@ -125,5 +131,6 @@ export const MONITOR_RULES: ReadonlyArray<MonitorRule> = [
 export const MONITOR_FALLBACK = {
   id: "steady",
   decision: "hold",
-  reasonOf: (facts: MonitorFacts): string => `${scoreText(facts)} (verdict ${facts.verdict}), no pressure above low, no watch rule hit`
+  reasonOf: (facts: MonitorFacts): string =>
+    `${scoreText(facts)} (verdict ${facts.verdict}), no pressure above low, no watch rule hit`
 } as const satisfies MonitorRule

@@ -30,7 +30,9 @@ const sizeRiskOf = (share: number | null): RiskLevel =>
   share === null ? "low" : share > SIZE_REVIEW_SHARE ? "high" : share > SIZE_CAUTION_SHARE ? "medium" : "low"
 
 const isFastMoving = (evidence: ScanEvidence): boolean =>
-  [evidence.market.priceChange5m, evidence.market.priceChange1h].some((change) => change !== null && Math.abs(change) >= FAST_MOVE_PCT)
+  [evidence.market.priceChange5m, evidence.market.priceChange1h].some(
+    (change) => change !== null && Math.abs(change) >= FAST_MOVE_PCT
+  )
 
 // Stale evidence wants a rescan first, so the re-check comes as soon as allowed.
 const nextCheckOf = (facts: PreTradeFacts, risk: RiskLevel): number => {
@@ -43,19 +45,23 @@ const countText = (count: number | null, noun: string): string => `${count ?? "u
 
 const deployerText = ({ deployer }: ScanEvidence): string => {
   const { priorLaunches, priorRugs, priorHoneypots, flagged } = deployer
-  if ([priorLaunches, priorRugs, priorHoneypots, flagged].every((value) => value === null)) return "deployer evidence not observed"
+  if ([priorLaunches, priorRugs, priorHoneypots, flagged].every((value) => value === null))
+    return "deployer evidence not observed"
   const flag = flagged === null ? "flag unknown" : flagged ? "flagged" : "not flagged"
-  return `deployer: ${countText(priorLaunches, "prior launches")}, ${countText(priorRugs, "rugs")}, ${
-    countText(priorHoneypots, "honeypots")
-  }, ${flag}`
+  return `deployer: ${countText(priorLaunches, "prior launches")}, ${countText(priorRugs, "rugs")}, ${countText(
+    priorHoneypots,
+    "honeypots"
+  )}, ${flag}`
 }
 
 const sizeTextOf = ({ input, sizeShare }: PreTradeFacts): ReadonlyArray<string> =>
   input.sizeUsd === null || sizeShare === null
     ? []
-    : [`a ${formatUsd(input.sizeUsd)} ${input.side} is ${formatPct(sizeShare * 100)} of liquidity (about ${
-      formatPct(priceImpactPctOf(sizeShare))
-    } price impact)`]
+    : [
+        `a ${formatUsd(input.sizeUsd)} ${input.side} is ${formatPct(sizeShare * 100)} of liquidity (about ${formatPct(
+          priceImpactPctOf(sizeShare)
+        )} price impact)`
+      ]
 
 const edgeSummaryOf = (facts: PreTradeFacts): string => {
   const { assessment, evidence } = facts.input
@@ -126,9 +132,10 @@ export const preTradeDecision = (input: PreTradeInput): PreTradeDecision => {
     return reason === null ? [] : [{ rule, reason }]
   })
   const deciding = matched[0]?.rule ?? PRE_TRADE_FALLBACK
-  const reasons = matched.length > 0
-    ? matched.map(({ reason, rule }) => `${rule.id}: ${reason}`)
-    : [`${PRE_TRADE_FALLBACK.id}: ${PRE_TRADE_FALLBACK.reasonOf(facts)}`]
+  const reasons =
+    matched.length > 0
+      ? matched.map(({ reason, rule }) => `${rule.id}: ${reason}`)
+      : [`${PRE_TRADE_FALLBACK.id}: ${PRE_TRADE_FALLBACK.reasonOf(facts)}`]
   const risk = maxRiskLevel(input.assessment.riskLevel, sizeRiskOf(facts.sizeShare), input.wallet?.riskLevel ?? "low")
   const nextCheck = nextCheckOf(facts, risk)
   return {

@@ -32,7 +32,8 @@ export const factsOf = (input: PreTradeInput): PreTradeFacts => {
     score: input.assessment.safetyScore,
     verdict: input.assessment.verdict,
     liquidityUsd,
-    sizeShare: input.sizeUsd === null || liquidityUsd === null || liquidityUsd === 0 ? null : input.sizeUsd / liquidityUsd,
+    sizeShare:
+      input.sizeUsd === null || liquidityUsd === null || liquidityUsd === 0 ? null : input.sizeUsd / liquidityUsd,
     maxAgeSeconds,
     stale: isStale(input.evidenceAgeSeconds, maxAgeSeconds)
   }
@@ -66,13 +67,15 @@ const blockingCaps = (facts: PreTradeFacts): ReadonlyArray<string> =>
 const capsText = (facts: PreTradeFacts) => `hard caps ${blockingCaps(facts).join(", ")}`
 
 const sizeText = (facts: PreTradeFacts, share: number, limit: number): string =>
-  `a ${formatUsd(facts.input.sizeUsd ?? 0)} ${facts.input.side} is ${formatPct(share * 100)} of pool liquidity ${
-    formatUsd(facts.liquidityUsd ?? 0)
-  } (about ${formatPct(priceImpactPctOf(share))} average price impact), above ${formatPct(limit * 100)}`
+  `a ${formatUsd(facts.input.sizeUsd ?? 0)} ${facts.input.side} is ${formatPct(share * 100)} of pool liquidity ${formatUsd(
+    facts.liquidityUsd ?? 0
+  )} (about ${formatPct(priceImpactPctOf(share))} average price impact), above ${formatPct(limit * 100)}`
 
 // A partial scan can only have missed findings, which lower a score: only a score just above a threshold can flip.
 const isBorderline = (score: number): boolean =>
-  [VERDICT_FLOOR.warn, VERDICT_FLOOR.ok].some((threshold) => score >= threshold && score < threshold + BORDERLINE_MARGIN)
+  [VERDICT_FLOOR.warn, VERDICT_FLOOR.ok].some(
+    (threshold) => score >= threshold && score < threshold + BORDERLINE_MARGIN
+  )
 
 const isBuy = (facts: PreTradeFacts) => facts.input.side === "buy"
 const isSell = (facts: PreTradeFacts) => facts.input.side === "sell"
@@ -101,13 +104,15 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
   {
     id: "hard_cap",
     decision: "reject",
-    reasonOf: (facts) => isBuy(facts) && blockingCaps(facts).length > 0 ? `${capsText(facts)} apply` : null
+    reasonOf: (facts) => (isBuy(facts) && blockingCaps(facts).length > 0 ? `${capsText(facts)} apply` : null)
   },
   {
     id: "verdict_block",
     decision: "reject",
     reasonOf: (facts) =>
-      isBuy(facts) && facts.verdict === "block" ? `${scoreText(facts)} is below ${VERDICT_FLOOR.warn} (verdict block)` : null
+      isBuy(facts) && facts.verdict === "block"
+        ? `${scoreText(facts)} is below ${VERDICT_FLOOR.warn} (verdict block)`
+        : null
   },
   {
     id: "stale_evidence",
@@ -131,7 +136,9 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
     id: "size_review",
     decision: "review_required",
     reasonOf: (facts) =>
-      facts.sizeShare !== null && facts.sizeShare > SIZE_REVIEW_SHARE ? sizeText(facts, facts.sizeShare, SIZE_REVIEW_SHARE) : null
+      facts.sizeShare !== null && facts.sizeShare > SIZE_REVIEW_SHARE
+        ? sizeText(facts, facts.sizeShare, SIZE_REVIEW_SHARE)
+        : null
   },
   {
     id: "wallet_high_risk",
@@ -156,8 +163,8 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
     reasonOf: (facts) =>
       isSell(facts) && (facts.verdict === "block" || blockingCaps(facts).length > 0)
         ? `selling reduces exposure to a token with ${scoreText(facts)}${
-          blockingCaps(facts).length > 0 ? ` and ${capsText(facts)}` : ""
-        }; the sell is expected to execute, expect a poor price`
+            blockingCaps(facts).length > 0 ? ` and ${capsText(facts)}` : ""
+          }; the sell is expected to execute, expect a poor price`
         : null
   },
   {
@@ -172,7 +179,9 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
     id: "verdict_warn",
     decision: "proceed_with_caution",
     reasonOf: (facts) =>
-      facts.verdict === "warn" ? `${scoreText(facts)} is in the warn band (${VERDICT_FLOOR.warn} to ${VERDICT_FLOOR.ok - 1})` : null
+      facts.verdict === "warn"
+        ? `${scoreText(facts)} is in the warn band (${VERDICT_FLOOR.warn} to ${VERDICT_FLOOR.ok - 1})`
+        : null
   },
   {
     id: "caution_flags",
@@ -185,7 +194,7 @@ export const PRE_TRADE_RULES: ReadonlyArray<PreTradeRule> = [
   {
     id: "wallet_medium_risk",
     decision: "proceed_with_caution",
-    reasonOf: (facts) => walletLevel(facts) === "medium" ? "the trading wallet screens medium risk" : null
+    reasonOf: (facts) => (walletLevel(facts) === "medium" ? "the trading wallet screens medium risk" : null)
   }
 ]
 

@@ -114,7 +114,10 @@ const drawdown = ({ window, latest, entryPriceUsd }: PressureContext): PressureR
   const peak = Math.max(...nonNull(window.map((scan) => scan.market.priceUsd)))
   const fromPeak = price !== null && peak > 0 ? ((peak - price) / peak) * 100 : null
   const { priceChange1h, priceChange6h, priceChange24h } = latest.market
-  const drops = nonNull([fromPeak, ...[priceChange1h, priceChange6h, priceChange24h].map((c) => (c === null ? null : -c))])
+  const drops = nonNull([
+    fromPeak,
+    ...[priceChange1h, priceChange6h, priceChange24h].map((c) => (c === null ? null : -c))
+  ])
   if (drops.length === 0) return unread("drawdown", "neither an entry price nor price evidence was observed")
   const worst = Math.max(...drops)
   return reading(
@@ -148,13 +151,17 @@ const newHardCaps = ({ assessment, baseline }: PressureContext): PressureReading
       signal: "new_hard_caps",
       level: appeared.length > 0 ? "high" : "none",
       value: appeared.length,
-      detail: appeared.length > 0 ? `hard caps appeared since entry: ${appeared.join(", ")}` : "no hard cap appeared since entry"
+      detail:
+        appeared.length > 0
+          ? `hard caps appeared since entry: ${appeared.join(", ")}`
+          : "no hard cap appeared since entry"
     },
     escalation: appeared.length > 0 ? null : "a hard cap appears (high new_hard_caps)"
   }
 }
 
-const increase = (from: number | null, to: number | null): number => (from === null || to === null ? 0 : Math.max(0, to - from))
+const increase = (from: number | null, to: number | null): number =>
+  from === null || to === null ? 0 : Math.max(0, to - from)
 
 const deployerActivity = ({ first, latest }: PressureContext): PressureReading => {
   const before = first.deployer
@@ -165,20 +172,22 @@ const deployerActivity = ({ first, latest }: PressureContext): PressureReading =
   const badLaunches = increase(before.priorRugs, now.priorRugs) + increase(before.priorHoneypots, now.priorHoneypots)
   const newlyFlagged = now.flagged === true && before.flagged !== true
   const launches = increase(before.priorLaunches, now.priorLaunches)
-  const [level, detail]: readonly [PressureLevel, string] = badLaunches > 0
-    ? ["high", `the deployer gained ${badLaunches} rugged or honeypot launches since entry`]
-    : newlyFlagged
-    ? ["high", "the deployer was flagged since entry"]
-    : now.flagged === true
-    ? ["medium", "the deployer is flagged"]
-    : launches > 0
-    ? ["low", `the deployer launched ${launches} more tokens since entry`]
-    : ["none", "no new deployer activity since entry"]
+  const [level, detail]: readonly [PressureLevel, string] =
+    badLaunches > 0
+      ? ["high", `the deployer gained ${badLaunches} rugged or honeypot launches since entry`]
+      : newlyFlagged
+        ? ["high", "the deployer was flagged since entry"]
+        : now.flagged === true
+          ? ["medium", "the deployer is flagged"]
+          : launches > 0
+            ? ["low", `the deployer launched ${launches} more tokens since entry`]
+            : ["none", "no new deployer activity since entry"]
   return {
     signal: { signal: "deployer_activity", level, value: badLaunches, detail },
-    escalation: level === "high"
-      ? null
-      : `the deployer gains a rugged or honeypot launch${now.flagged === true ? "" : ", or is flagged"} (high deployer_activity)`
+    escalation:
+      level === "high"
+        ? null
+        : `the deployer gains a rugged or honeypot launch${now.flagged === true ? "" : ", or is flagged"} (high deployer_activity)`
   }
 }
 

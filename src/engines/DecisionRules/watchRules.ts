@@ -41,7 +41,8 @@ export interface EntryReference {
   readonly liquidityUsd: number | null
 }
 
-export const isWatchMetric = (name: string): name is WatchMetric => (WATCH_METRICS as ReadonlyArray<string>).includes(name)
+export const isWatchMetric = (name: string): name is WatchMetric =>
+  (WATCH_METRICS as ReadonlyArray<string>).includes(name)
 
 const SYMBOL: Readonly<Record<WatchComparison, string>> = { lt: "<", lte: "<=", gt: ">", gte: ">=" }
 
@@ -49,10 +50,10 @@ const compare = (value: number, comparison: WatchComparison, threshold: number):
   comparison === "lt"
     ? value < threshold
     : comparison === "lte"
-    ? value <= threshold
-    : comparison === "gt"
-    ? value > threshold
-    : value >= threshold
+      ? value <= threshold
+      : comparison === "gt"
+        ? value > threshold
+        : value >= threshold
 
 const round = (value: number, decimals: number): number => Number(value.toFixed(decimals))
 
@@ -89,7 +90,8 @@ export const describeRule = (rule: WatchRule): string => `${rule.metric} ${SYMBO
 export const evaluateWatchRules = (rules: ReadonlyArray<WatchRule>, metrics: WatchMetrics): ReadonlyArray<RuleHit> =>
   rules.map((rule) => {
     const value = metrics[rule.metric]
-    if (value === null) return { rule, value, hit: false, detail: `${rule.metric} was not observed: ${describeRule(rule)} cannot hit` }
+    if (value === null)
+      return { rule, value, hit: false, detail: `${rule.metric} was not observed: ${describeRule(rule)} cannot hit` }
     const hit = compare(value, rule.comparison, rule.threshold)
     return { rule, value, hit, detail: `${rule.metric} is ${value}: ${describeRule(rule)} ${hit ? "hit" : "not hit"}` }
   })

@@ -63,8 +63,9 @@ const TOTAL_WEIGHT = EVIDENCE_WEIGHTS.reduce((total, entry) => total + entry.wei
 
 // Share of the weighted evidence that was observed, 0 to 1, rounded to two decimals.
 export const evidenceCompletenessOf = (evidence: ScanEvidence): number => {
-  const observedWeight = EVIDENCE_WEIGHTS
-    .filter((entry) => entry.isObserved(evidence))
-    .reduce((total, entry) => total + entry.weight, 0)
+  const observedWeight = EVIDENCE_WEIGHTS.filter((entry) => entry.isObserved(evidence)).reduce(
+    (total, entry) => total + entry.weight,
+    0
+  )
   return Math.round((observedWeight / TOTAL_WEIGHT) * 100) / 100
 }

@@ -23,21 +23,20 @@ export const ageFactorPctOf = (ageSeconds: number): number =>
   !Number.isFinite(ageSeconds)
     ? AGE_FACTOR_PCT.older
     : ageSeconds < FRESH_SECONDS
-    ? AGE_FACTOR_PCT.fresh
-    : ageSeconds <= STALE_SECONDS
-    ? AGE_FACTOR_PCT.stale
-    : ageSeconds <= DAY_SECONDS
-    ? AGE_FACTOR_PCT.day
-    : AGE_FACTOR_PCT.older
+      ? AGE_FACTOR_PCT.fresh
+      : ageSeconds <= STALE_SECONDS
+        ? AGE_FACTOR_PCT.stale
+        : ageSeconds <= DAY_SECONDS
+          ? AGE_FACTOR_PCT.day
+          : AGE_FACTOR_PCT.older
 
 const labelOf = (score: number): ConfidenceLabel =>
   score >= CONFIDENCE_LABEL_THRESHOLDS.high ? "high" : score >= CONFIDENCE_LABEL_THRESHOLDS.medium ? "medium" : "low"
 
 export const confidenceOf = (assessment: TokenAssessment, evidence: ScanEvidence, ageSeconds: number): Confidence => {
   const observedPct = Math.round(assessment.evidenceCompleteness * 100)
-  const completenessPct = verdictOf(assessment.safetyScore) === "block"
-    ? Math.max(observedPct, BLOCK_COMPLETENESS_FLOOR_PCT)
-    : observedPct
+  const completenessPct =
+    verdictOf(assessment.safetyScore) === "block" ? Math.max(observedPct, BLOCK_COMPLETENESS_FLOOR_PCT) : observedPct
   const product = completenessPct * SCAN_DEPTH_FACTOR_PCT[evidence.scanDepth] * ageFactorPctOf(ageSeconds)
   const score = Math.round(product / 10_000)
   return { label: labelOf(score), score }

@@ -5,9 +5,39 @@ import issuers from "../../domain/issuers.json" with { type: "json" }
 // digits for letters) and dropping separators and the affixes copies add ("USDC.e", "USDCoin", "wUSDC").
 
 const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "У": "Y",
-  "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-  "0": "O", "1": "I", "3": "E", "5": "S", "$": "S", "Ⅰ": "I", "Ｉ": "I"
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  Х: "X",
+  У: "Y",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+  "0": "O",
+  "1": "I",
+  "3": "E",
+  "5": "S",
+  $: "S",
+  Ⅰ: "I",
+  Ｉ: "I"
 }
 
 // Affixes copies add, on the skeleton; a bridged ".e" suffix only with its separator.
@@ -18,7 +48,10 @@ const folded = (text: string): string =>
   [...text.normalize("NFKC").toUpperCase()].map((char) => HOMOGLYPHS[char] ?? char).join("")
 
 /** The skeleton two names are compared by. */
-export const skeletonOf = (text: string): string => folded(text).replace(/[^A-Z0-9]/g, "").replace(/0/g, "O")
+export const skeletonOf = (text: string): string =>
+  folded(text)
+    .replace(/[^A-Z0-9]/g, "")
+    .replace(/0/g, "O")
 
 const variantsOf = (text: string): ReadonlySet<string> => {
   const skeleton = skeletonOf(text)

@@ -5,10 +5,10 @@ export const riskLevelOf = (safetyScore: number): RiskLevel =>
   safetyScore >= RISK_LEVEL_THRESHOLDS.low
     ? "low"
     : safetyScore >= RISK_LEVEL_THRESHOLDS.medium
-    ? "medium"
-    : safetyScore >= RISK_LEVEL_THRESHOLDS.high
-    ? "high"
-    : "critical"
+      ? "medium"
+      : safetyScore >= RISK_LEVEL_THRESHOLDS.high
+        ? "high"
+        : "critical"
 
 const ACTION_BY_LEVEL: Readonly<Record<RiskLevel, RecommendedAction>> = {
   low: "proceed",

@@ -3,7 +3,16 @@
 
 export const MODEL_VERSION = "token-risk-2.0.0"
 
-export const FACETS = ["contract", "liquidity", "ownership", "deployer", "market", "maturity", "metadata", "aml"] as const
+export const FACETS = [
+  "contract",
+  "liquidity",
+  "ownership",
+  "deployer",
+  "market",
+  "maturity",
+  "metadata",
+  "aml"
+] as const
 export type Facet = (typeof FACETS)[number]
 
 // A facet starts at 100 and loses twice the points of its own rules, so a single strong finding shows in it.

@@ -33,9 +33,10 @@ export interface Observed {
 
 const effectiveTax = (feeBps: number | null, trading: number | null): EffectiveTax => {
   const transferFeePct = feeBps === null ? null : feeBps / 100
-  const totalPct = transferFeePct === null && trading === null
-    ? null
-    : Math.min(100, Math.round(((transferFeePct ?? 0) + (trading ?? 0)) * 100) / 100)
+  const totalPct =
+    transferFeePct === null && trading === null
+      ? null
+      : Math.min(100, Math.round(((transferFeePct ?? 0) + (trading ?? 0)) * 100) / 100)
   return { totalPct, transferFeePct, tradingPct: trading }
 }
 
@@ -44,8 +45,13 @@ const effectiveTax = (feeBps: number | null, trading: number | null): EffectiveT
 const staticallySellable = (e: ScanEvidence): boolean => {
   if (e.freezeAuthority !== null || e.decimals === null) return false
   if (e.tokenProgram === "spl-token") return true
-  return e.extensions.nonTransferable === false && e.extensions.defaultAccountStateFrozen === false &&
-    e.extensions.transferHook === null && (e.extensions.pausableAuthority ?? null) === null && e.extensions.paused !== true
+  return (
+    e.extensions.nonTransferable === false &&
+    e.extensions.defaultAccountStateFrozen === false &&
+    e.extensions.transferHook === null &&
+    (e.extensions.pausableAuthority ?? null) === null &&
+    e.extensions.paused !== true
+  )
 }
 
 const HOUR_MS = 60 * 60 * 1000
@@ -56,7 +62,10 @@ const countsTowardConcentration = (holder: Holder): boolean =>
   !(CONCENTRATION_EXCLUDED_KINDS as ReadonlyArray<string>).includes(holder.kind)
 
 const sumPct = (holders: ReadonlyArray<Holder>): number =>
-  Math.min(100, holders.reduce((total, holder) => total + holder.pct, 0))
+  Math.min(
+    100,
+    holders.reduce((total, holder) => total + holder.pct, 0)
+  )
 
 const top10PctOf = (holders: ReadonlyArray<Holder>): number => {
   const largestFirst = [...holders].sort((a, b) => b.pct - a.pct)

@@ -42,17 +42,27 @@ const flagsOf = (findings: ReadonlyArray<Finding>): ReadonlyArray<Flag> => [
   ...new Set(findings.flatMap((f) => (f.flag === null ? [] : [f.flag])))
 ]
 
-const ruleEntry = (finding: Finding): BreakdownEntry => ({ name: finding.rule, points: finding.points, reason: finding.reason })
+const ruleEntry = (finding: Finding): BreakdownEntry => ({
+  name: finding.rule,
+  points: finding.points,
+  reason: finding.reason
+})
 
 // Floor and cap adjustments are breakdown entries too, so that 100 + the sum of all points is the safety score.
 const adjustments = (penalised: number, cap: HardCap | null): ReadonlyArray<BreakdownEntry> => {
   const floored = Math.max(0, penalised)
-  const floor: ReadonlyArray<BreakdownEntry> = penalised < 0
-    ? [{ name: "score_floor", points: -penalised, reason: "The score does not go below 0" }]
-    : []
-  const capped: ReadonlyArray<BreakdownEntry> = cap !== null && cap.ceiling < floored
-    ? [{ name: "hard_cap", points: cap.ceiling - floored, reason: `Hard cap ${cap.name}:${cap.ceiling} limits the score to ${cap.ceiling}` }]
-    : []
+  const floor: ReadonlyArray<BreakdownEntry> =
+    penalised < 0 ? [{ name: "score_floor", points: -penalised, reason: "The score does not go below 0" }] : []
+  const capped: ReadonlyArray<BreakdownEntry> =
+    cap !== null && cap.ceiling < floored
+      ? [
+          {
+            name: "hard_cap",
+            points: cap.ceiling - floored,
+            reason: `Hard cap ${cap.name}:${cap.ceiling} limits the score to ${cap.ceiling}`
+          }
+        ]
+      : []
   return [...floor, ...capped]
 }
 

@@ -21,9 +21,10 @@ export const bySeverity = (findings: ReadonlyArray<Finding>): ReadonlyArray<Find
     .map(({ finding }) => finding)
 
 const headline = (input: SummaryInput): string => {
-  const incomplete = input.evidenceCompleteness < LOW_COMPLETENESS
-    ? ` (only ${Math.round(input.evidenceCompleteness * 100)}% of the weighted evidence was observed)`
-    : ""
+  const incomplete =
+    input.evidenceCompleteness < LOW_COMPLETENESS
+      ? ` (only ${Math.round(input.evidenceCompleteness * 100)}% of the weighted evidence was observed)`
+      : ""
   return `Safety score ${input.safetyScore}/100: ${input.riskLevel} risk, recommended action ${input.recommendedAction}${incomplete}.`
 }
 

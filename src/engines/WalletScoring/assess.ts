@@ -28,7 +28,10 @@ export const assessWallet = (evidence: WalletEvidence): WalletAssessment => {
   if (!hasEvidenceOf(evidence)) return { ...NO_EVIDENCE, summary: `${NO_EVIDENCE_SUMMARY} ${SCREENING_NOTICE}` }
   const findings = mostSevereFirst(SIGNAL_RULES.flatMap((rule) => rule(evidence)))
   const signals = findings.map((finding) => finding.signal)
-  const riskScore = Math.min(MAX_RISK_SCORE, signals.reduce((total, signal) => total + signal.points, 0))
+  const riskScore = Math.min(
+    MAX_RISK_SCORE,
+    signals.reduce((total, signal) => total + signal.points, 0)
+  )
   const riskLevel = riskLevelOf(riskScore)
   const recommendedAction = ACTION_BY_LEVEL[riskLevel]
   const sources = sourcesOf(evidence)

@@ -6,10 +6,10 @@ export const riskLevelOf = (riskScore: number): WalletRiskLevel =>
   riskScore >= RISK_LEVEL_THRESHOLDS.critical
     ? "critical"
     : riskScore >= RISK_LEVEL_THRESHOLDS.high
-    ? "high"
-    : riskScore >= RISK_LEVEL_THRESHOLDS.medium
-    ? "medium"
-    : "low"
+      ? "high"
+      : riskScore >= RISK_LEVEL_THRESHOLDS.medium
+        ? "medium"
+        : "low"
 
 export const ACTION_BY_LEVEL: Readonly<Record<WalletRiskLevel, WalletAction>> = {
   low: "allow",

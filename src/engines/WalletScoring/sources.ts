@@ -3,9 +3,11 @@ import type { WalletEvidence, WalletSource } from "./types.ts"
 // A source contributed when it holds evidence about the wallet or about a counterparty of its exposures.
 export const sourcesOf = (evidence: WalletEvidence): ReadonlyArray<WalletSource> => {
   const counterparties = evidence.exposures.map((exposure) => exposure.counterpartyAddress)
-  const labelled = evidence.labels.length > 0 ||
+  const labelled =
+    evidence.labels.length > 0 ||
     counterparties.some((address) => (evidence.counterpartyLabels.get(address)?.length ?? 0) > 0)
-  const scanned = evidence.deployedTokens.length > 0 ||
+  const scanned =
+    evidence.deployedTokens.length > 0 ||
     counterparties.some((address) => (evidence.counterpartyLaunches.get(address)?.launches ?? 0) > 0)
   return [
     ...(labelled ? ["wallet_labels" as const] : []),

@@ -24,15 +24,21 @@ export interface SummaryInput {
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? "" : "s"}`
 
 const benignLabels = (labels: ReadonlyArray<WalletLabel>): string => {
-  const names = [...new Set(labels.filter((label) => !isAdverse(label.severity)).map((label) => `${label.label} (${label.severity})`))]
+  const names = [
+    ...new Set(
+      labels.filter((label) => !isAdverse(label.severity)).map((label) => `${label.label} (${label.severity})`)
+    )
+  ]
   return names.length === 0 ? "" : ` Labels that add no risk: ${names.join(", ")}.`
 }
 
 const reasons = ({ evidence, findings }: SummaryInput): string => {
   if (findings.length === 0) {
     const { deployedTokens, exposures, labels } = evidence
-    return `No risk signal fired on ${plural(labels.length, "label")}, ${plural(exposures.length, "exposure")} and ` +
+    return (
+      `No risk signal fired on ${plural(labels.length, "label")}, ${plural(exposures.length, "exposure")} and ` +
       `${plural(deployedTokens.length, "deployed token")}.${benignLabels(labels)}`
+    )
   }
   const main = findings
     .slice(0, MAIN_SIGNALS)

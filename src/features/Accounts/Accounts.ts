@@ -41,10 +41,14 @@ export class InvalidPlan extends Data.TaggedError("InvalidPlan")<{ readonly mess
 const checkPlan = (change: PlanChange): Effect.Effect<PlanChange, InvalidPlan> => {
   const custom = change.monthlyQuota !== undefined || change.requestsPerMinute !== undefined
   if (change.plan === "enterprise" && (change.monthlyQuota === undefined || change.requestsPerMinute === undefined)) {
-    return Effect.fail(new InvalidPlan({ message: "an enterprise plan needs --monthly-quota and --requests-per-minute" }))
+    return Effect.fail(
+      new InvalidPlan({ message: "an enterprise plan needs --monthly-quota and --requests-per-minute" })
+    )
   }
   if (change.plan !== "enterprise" && custom) {
-    return Effect.fail(new InvalidPlan({ message: `the ${change.plan} plan has fixed limits; custom limits are for enterprise` }))
+    return Effect.fail(
+      new InvalidPlan({ message: `the ${change.plan} plan has fixed limits; custom limits are for enterprise` })
+    )
   }
   if ((change.monthlyQuota ?? 0) < 0 || (change.requestsPerMinute ?? 1) < 1) {
     return Effect.fail(new InvalidPlan({ message: "limits must be a quota >= 0 and >= 1 request per minute" }))
@@ -107,7 +111,7 @@ export const AUTHENTICATE = `
 // cached (KeyCache.ts): a keyed call does not look its key up again while the cache holds it.
 export class Accounts extends Effect.Service<Accounts>()("Accounts", {
   accessors: true,
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const keys = yield* makeKeyCache(yield* Effect.orDie(KeyCacheSize))
     const notFound = (id: string) => new AccountNotFound({ message: `no account ${id}` })
@@ -115,7 +119,9 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
     const find = (id: string): Effect.Effect<Account, AccountNotFound | SqlError.SqlError> => {
       if (!isUuid(id)) return Effect.fail(notFound(id))
       return sql<AccountRow>`select * from accounts where id = ${id}`.pipe(
-        Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(notFound(id)) : Effect.succeed(toAccount(rows[0])))
+        Effect.flatMap((rows) =>
+          rows[0] === undefined ? Effect.fail(notFound(id)) : Effect.succeed(toAccount(rows[0]))
+        )
       )
     }
 
@@ -123,8 +129,9 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       find,
       create: (name: string, change: PlanChange) =>
         checkPlan(change).pipe(
-          Effect.flatMap(() =>
-            sql<AccountRow>`
+          Effect.flatMap(
+            () =>
+              sql<AccountRow>`
               insert into accounts (id, name, plan, monthly_quota, requests_per_minute)
               values (${crypto.randomUUID()}, ${name}, ${change.plan}, ${change.monthlyQuota ?? null}, ${change.requestsPerMinute ?? null})
               returning *`
@@ -134,8 +141,9 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
       setPlan: (id: string, change: PlanChange) =>
         checkPlan(change).pipe(
           Effect.zipRight(find(id)),
-          Effect.flatMap(() =>
-            sql<AccountRow>`
+          Effect.flatMap(
+            () =>
+              sql<AccountRow>`
               update accounts set plan = ${change.plan}, monthly_quota = ${change.monthlyQuota ?? null},
                 requests_per_minute = ${change.requestsPerMinute ?? null}
               where id = ${id} returning *`
@@ -144,7 +152,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           Effect.ensuring(Effect.sync(() => keys.forgetAccount(id)))
         ),
       createKey: (accountId: string, scopes: ReadonlyArray<Scope>, expiresAt: Date | null) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* find(accountId)
           const key = generateKey()
           const rows = yield* sql<KeyRow>`
@@ -167,15 +175,23 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           update api_keys set revoked_at = coalesce(revoked_at, now())
           where ${isUuid(keyIdOrPrefix) ? sql`id = ${keyIdOrPrefix}` : sql`display_prefix = ${keyIdOrPrefix}`}
           returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
-            Effect.tap((rows) => Effect.sync(() => rows.forEach((row) => keys.forgetKey(row.id)))),
-            Effect.flatMap((rows) =>
+          Effect.tap((rows) => Effect.sync(() => rows.forEach((row) => keys.forgetKey(row.id)))),
+          Effect.flatMap((rows) =>
             rows.length === 1
               ? Effect.succeed(toKey(rows[0]!))
-              : Effect.fail(new KeyNotFound({ message: rows.length === 0 ? `no key ${keyIdOrPrefix}` : `${keyIdOrPrefix} names several keys; use the key id` }))
+              : Effect.fail(
+                  new KeyNotFound({
+                    message:
+                      rows.length === 0
+                        ? `no key ${keyIdOrPrefix}`
+                        : `${keyIdOrPrefix} names several keys; use the key id`
+                  })
+                )
           )
         ),
       /** The caller of a key the cache holds (fresh, unexpired), without waiting; undefined: `authenticate` it. */
-      cachedCaller: (key: string): Caller | undefined => isWellFormedKey(key) ? keys.get(hashKey(key), Date.now()) : undefined,
+      cachedCaller: (key: string): Caller | undefined =>
+        isWellFormedKey(key) ? keys.get(hashKey(key), Date.now()) : undefined,
       authenticate: (key: string): Effect.Effect<Option.Option<Caller>, SqlError.SqlError> => {
         if (!isWellFormedKey(key)) return Effect.succeed(Option.none())
         const hash = hashKey(key)
@@ -183,23 +199,32 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
         const cached = keys.get(hash, startedAt)
         if (cached !== undefined) return Effect.succeed(Option.some(cached))
         const generation = keys.generation()
-        return sql.unsafe<KeyRow & AccountRow & { readonly key_id: string; readonly version: string }>(AUTHENTICATE, [hash]).pipe(
-          Effect.map((rows) => {
-            const row = rows[0]
-            if (row === undefined) return Option.none()
-            const expiresAt = row.expires_at === null ? null : new Date(row.expires_at)
-            const revokedAt = row.revoked_at === null ? null : new Date(row.revoked_at)
-            if (!isUsable({ expiresAt, revokedAt }, Date.now())) return Option.none()
-            const caller: Caller = {
-              keyId: row.key_id,
-              accountId: row.account_id,
-              scopes: row.scopes,
-              limits: limitsOf(row.plan, { monthlyQuota: row.monthly_quota, requestsPerMinute: row.requests_per_minute })
-            }
-            keys.keep(hash, { caller, expiresAt: expiresAt?.getTime() ?? null, version: row.version }, { startedAt, generation })
-            return Option.some(caller)
-          })
-        )
+        return sql
+          .unsafe<KeyRow & AccountRow & { readonly key_id: string; readonly version: string }>(AUTHENTICATE, [hash])
+          .pipe(
+            Effect.map((rows) => {
+              const row = rows[0]
+              if (row === undefined) return Option.none()
+              const expiresAt = row.expires_at === null ? null : new Date(row.expires_at)
+              const revokedAt = row.revoked_at === null ? null : new Date(row.revoked_at)
+              if (!isUsable({ expiresAt, revokedAt }, Date.now())) return Option.none()
+              const caller: Caller = {
+                keyId: row.key_id,
+                accountId: row.account_id,
+                scopes: row.scopes,
+                limits: limitsOf(row.plan, {
+                  monthlyQuota: row.monthly_quota,
+                  requestsPerMinute: row.requests_per_minute
+                })
+              }
+              keys.keep(
+                hash,
+                { caller, expiresAt: expiresAt?.getTime() ?? null, version: row.version },
+                { startedAt, generation }
+              )
+              return Option.some(caller)
+            })
+          )
       }
     })
   })
@@ -212,16 +237,27 @@ export const AccountsMemory = Layer.sync(Accounts, () => {
   const find = (id: string) =>
     Effect.suspend(() => {
       const account = accounts.get(id)
-      return account === undefined ? Effect.fail(new AccountNotFound({ message: `no account ${id}` })) : Effect.succeed(account)
+      return account === undefined
+        ? Effect.fail(new AccountNotFound({ message: `no account ${id}` }))
+        : Effect.succeed(account)
     })
   const withoutHash = ({ hash: _hash, ...record }: KeyRecord & { readonly hash: string }): KeyRecord => record
   const stored = (change: PlanChange) =>
-    limitsOf(change.plan, { monthlyQuota: change.monthlyQuota ?? null, requestsPerMinute: change.requestsPerMinute ?? null })
+    limitsOf(change.plan, {
+      monthlyQuota: change.monthlyQuota ?? null,
+      requestsPerMinute: change.requestsPerMinute ?? null
+    })
   return Accounts.make({
     find,
     create: (name, change) =>
       Effect.map(checkPlan(change), () => {
-        const account = { id: crypto.randomUUID(), name, plan: change.plan, limits: stored(change), createdAt: new Date() }
+        const account = {
+          id: crypto.randomUUID(),
+          name,
+          plan: change.plan,
+          limits: stored(change),
+          createdAt: new Date()
+        }
         accounts.set(account.id, account)
         return account
       }),
@@ -252,14 +288,23 @@ export const AccountsMemory = Layer.sync(Accounts, () => {
         return { key, record: withoutHash(record) }
       }),
     listKeys: (accountId) =>
-      Effect.map(find(accountId), () => [...keys.values()].filter((key) => key.accountId === accountId).map(withoutHash)),
+      Effect.map(find(accountId), () =>
+        [...keys.values()].filter((key) => key.accountId === accountId).map(withoutHash)
+      ),
     cachedCaller: () => undefined,
     revokeKey: (keyIdOrPrefix) =>
       Effect.suspend(() => {
-        const matches = [...keys.values()].filter((key) => key.id === keyIdOrPrefix || key.displayPrefix === keyIdOrPrefix)
+        const matches = [...keys.values()].filter(
+          (key) => key.id === keyIdOrPrefix || key.displayPrefix === keyIdOrPrefix
+        )
         const match = matches[0]
         if (match === undefined || matches.length > 1) {
-          return Effect.fail(new KeyNotFound({ message: matches.length === 0 ? `no key ${keyIdOrPrefix}` : `${keyIdOrPrefix} names several keys; use the key id` }))
+          return Effect.fail(
+            new KeyNotFound({
+              message:
+                matches.length === 0 ? `no key ${keyIdOrPrefix}` : `${keyIdOrPrefix} names several keys; use the key id`
+            })
+          )
         }
         const revoked = { ...match, revokedAt: match.revokedAt ?? new Date() }
         keys.set(match.id, revoked)
@@ -272,7 +317,12 @@ export const AccountsMemory = Layer.sync(Accounts, () => {
         const record = [...keys.values()].find((candidate) => candidate.hash === hash)
         const account = record === undefined ? undefined : accounts.get(record.accountId)
         if (record === undefined || account === undefined || !isUsable(record, Date.now())) return Option.none()
-        return Option.some({ keyId: record.id, accountId: record.accountId, scopes: record.scopes, limits: account.limits })
+        return Option.some({
+          keyId: record.id,
+          accountId: record.accountId,
+          scopes: record.scopes,
+          limits: account.limits
+        })
       })
   })
 })

@@ -17,19 +17,19 @@ const unauthorized = new Unauthorized({
 const keyAuth = (scope: Scope) =>
   Effect.map(Accounts, (accounts) => ({
     bearer: (key: Redacted.Redacted<string>) =>
-      Effect.flatMap(accounts.authenticate(Redacted.value(key)), (found): Effect.Effect<
-        Caller & { readonly scope: Scope },
-        Unauthorized | Forbidden
-      > => {
-        if (Option.isNone(found)) return Effect.fail(unauthorized)
-        // The account (never the key) goes into the request log.
-        return Effect.zipRight(
-          FiberRef.set(CurrentAccountId, found.value.accountId),
-          found.value.scopes.includes(scope)
-            ? Effect.succeed({ ...found.value, scope })
-            : Effect.fail(new Forbidden({ message: `This key lacks the scope this route needs: ${scope}.` }))
-        )
-      })
+      Effect.flatMap(
+        accounts.authenticate(Redacted.value(key)),
+        (found): Effect.Effect<Caller & { readonly scope: Scope }, Unauthorized | Forbidden> => {
+          if (Option.isNone(found)) return Effect.fail(unauthorized)
+          // The account (never the key) goes into the request log.
+          return Effect.zipRight(
+            FiberRef.set(CurrentAccountId, found.value.accountId),
+            found.value.scopes.includes(scope)
+              ? Effect.succeed({ ...found.value, scope })
+              : Effect.fail(new Forbidden({ message: `This key lacks the scope this route needs: ${scope}.` }))
+          )
+        }
+      )
   }))
 
 export const TokenRiskAuthLive = Layer.effect(TokenRiskAuth, keyAuth(TokenRiskAuth.scope))
@@ -42,15 +42,18 @@ export const WebhookAuthLive = Layer.effect(WebhookAuth, keyAuth(WebhookAuth.sco
 export const PublicAccessLive = Layer.effect(
   PublicAccess,
   Effect.map(PublicTraffic, (traffic) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const apiKey = request.headers["x-api-key"]
       const account = apiKey === undefined ? Option.none() : yield* traffic.accountOf(apiKey)
-      const peer = Option.getOrUndefined(Option.orElse(yield* Effect.serviceOption(ClientAddress), () => request.remoteAddress))
+      const peer = Option.getOrUndefined(
+        Option.orElse(yield* Effect.serviceOption(ClientAddress), () => request.remoteAddress)
+      )
       const { accountId, decision } = admitPublic(traffic, account, request.headers["x-forwarded-for"], peer)
       if (accountId !== undefined) yield* FiberRef.set(CurrentAccountId, accountId)
       const standing = publicStandingOf(decision)
       if (standing !== undefined) yield* announce(standing)
       if (!decision.admitted) return yield* publicRateLimited(decision)
-    }))
+    })
+  )
 )

@@ -8,7 +8,11 @@ const fields = { message: Schema.String }
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   "Unauthorized",
   fields,
-  apiError("unauthorized", 401, "No valid API key: missing, malformed, unknown, revoked or expired (all answer the same).")
+  apiError(
+    "unauthorized",
+    401,
+    "No valid API key: missing, malformed, unknown, revoked or expired (all answer the same)."
+  )
 ) {}
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
@@ -45,5 +49,6 @@ export const meteredErrors = <
   Error,
   R,
   RE
->(endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>) =>
-  endpoint.addError(envelope(RateLimited)).addError(envelope(QuotaExceeded))
+>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+) => endpoint.addError(envelope(RateLimited)).addError(envelope(QuotaExceeded))

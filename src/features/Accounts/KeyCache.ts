@@ -6,7 +6,8 @@ import type { Caller } from "./Caller.ts"
  * A digest of everything that decides what a key may do: its scopes, expiry and revocation, and its
  * account's plan and limits. The lookup reads it with the key; the revalidation compares it.
  */
-export const KEY_VERSION = "md5(row(k.scopes, k.expires_at, k.revoked_at, a.plan, a.monthly_quota, a.requests_per_minute)::text)"
+export const KEY_VERSION =
+  "md5(row(k.scopes, k.expires_at, k.revoked_at, a.plan, a.monthly_quota, a.requests_per_minute)::text)"
 
 /** The cached keys ($1, with the versions $2 they were cached at) that changed since: revoked, re-planned, gone. */
 export const REVALIDATE_KEYS = `
@@ -48,7 +49,7 @@ export const KeyCacheSize = Config.integer("KEY_CACHE_SIZE").pipe(
  * database, whose socket carries no notifications, works the same.
  */
 export const makeKeyCache = (size: number): Effect.Effect<KeyCache, never, SqlClient.SqlClient | Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const entries = new Map<string, Entry>()
@@ -62,34 +63,47 @@ export const makeKeyCache = (size: number): Effect.Effect<KeyCache, never, SqlCl
       lastRevalidation = startedAt
       const held = [...entries]
       if (held.length === 0) return Effect.void
-      return sql.unsafe<{ readonly key_id: string }>(REVALIDATE_KEYS, [
-        held.map(([, entry]) => entry.caller.keyId),
-        held.map(([, entry]) => entry.version)
-      ]).pipe(
-        Effect.map((rows) => {
-          const changed = new Set(rows.map((row) => row.key_id))
-          for (const [hash, entry] of held) {
-            if (entries.get(hash) !== entry) continue
-            if (changed.has(entry.caller.keyId)) entries.delete(hash)
-            else entry.checkedAt = Math.max(entry.checkedAt, startedAt)
-          }
-        })
-      )
+      return sql
+        .unsafe<{ readonly key_id: string }>(REVALIDATE_KEYS, [
+          held.map(([, entry]) => entry.caller.keyId),
+          held.map(([, entry]) => entry.version)
+        ])
+        .pipe(
+          Effect.map((rows) => {
+            const changed = new Set(rows.map((row) => row.key_id))
+            for (const [hash, entry] of held) {
+              if (entries.get(hash) !== entry) continue
+              if (changed.has(entry.caller.keyId)) entries.delete(hash)
+              else entry.checkedAt = Math.max(entry.checkedAt, startedAt)
+            }
+          })
+        )
     })
 
     // Started by a timer and, since timers can starve under a saturating request stream, by requests.
     const revalidateSoon = (now: number) => {
       if (revalidating || now - lastRevalidation < REVALIDATE_MS || entries.size === 0) return
       revalidating = true
-      runFork(revalidate.pipe(
-        Effect.catchAllCause((cause) => Effect.logDebug("could not revalidate cached keys; they are looked up again after 1 s", cause)),
-        Effect.ensuring(Effect.sync(() => {
-          revalidating = false
-        }))
-      ))
+      runFork(
+        revalidate.pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logDebug("could not revalidate cached keys; they are looked up again after 1 s", cause)
+          ),
+          Effect.ensuring(
+            Effect.sync(() => {
+              revalidating = false
+            })
+          )
+        )
+      )
     }
     if (size > 0) {
-      yield* Effect.forkScoped(Effect.repeat(Effect.sync(() => revalidateSoon(Date.now())), Schedule.spaced(Duration.millis(REVALIDATE_MS))))
+      yield* Effect.forkScoped(
+        Effect.repeat(
+          Effect.sync(() => revalidateSoon(Date.now())),
+          Schedule.spaced(Duration.millis(REVALIDATE_MS))
+        )
+      )
     }
 
     const forget = (matches: (entry: Entry) => boolean) => {
@@ -126,7 +140,11 @@ export interface KeyCache {
   /** To be read before a lookup starts and given to `keep` with its result. */
   readonly generation: () => number
   /** Keeps a usable key read by a lookup that started at `startedAt`, unless this process changed keys meanwhile. */
-  readonly keep: (hash: string, key: CachedKey, lookup: { readonly startedAt: number; readonly generation: number }) => void
+  readonly keep: (
+    hash: string,
+    key: CachedKey,
+    lookup: { readonly startedAt: number; readonly generation: number }
+  ) => void
   readonly forgetKey: (keyId: string) => void
   readonly forgetAccount: (accountId: string) => void
 }

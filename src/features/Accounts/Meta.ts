@@ -31,11 +31,19 @@ export const metaOf = (call: {
   readonly now: number
   readonly contractVersion: string
 }) =>
-  Effect.map(currentRequestId, (requestId) => ({
-    requestId,
-    scope: call.scope,
-    quota: { limit: call.standing.quota.limit, used: call.standing.quota.used, remaining: call.standing.quota.remaining },
-    generatedAt: new Date(call.now).toISOString(),
-    contractVersion: call.contractVersion,
-    costUnits: call.cost
-  } satisfies Meta))
+  Effect.map(
+    currentRequestId,
+    (requestId) =>
+      ({
+        requestId,
+        scope: call.scope,
+        quota: {
+          limit: call.standing.quota.limit,
+          used: call.standing.quota.used,
+          remaining: call.standing.quota.remaining
+        },
+        generatedAt: new Date(call.now).toISOString(),
+        contractVersion: call.contractVersion,
+        costUnits: call.cost
+      }) satisfies Meta
+  )

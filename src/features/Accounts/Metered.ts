@@ -41,11 +41,13 @@ const refunded = (standing: Standing, cost: number): Standing => {
   return { ...standing, quota: { ...standing.quota, used, remaining: Math.max(0, standing.quota.limit - used) } }
 }
 
-
 // A 429: the limit that refused says when to retry.
 const refuse = (outcome: Extract<ChargeOutcome, { readonly _tag: "Refused" }>) => {
   const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
-  return Effect.zipRight(announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds }), Effect.fail(outcome.error))
+  return Effect.zipRight(
+    announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds }),
+    Effect.fail(outcome.error)
+  )
 }
 
 // Accounts this process saw refused, until the refusing window ends: a call that could only be refused
@@ -62,7 +64,11 @@ const remember = (caller: Caller, standing: Standing, now: number) => {
   exhausted.set(caller.accountId, { limits: limitsOf(caller), at: now, standing })
 }
 
-const knownRefusal = (caller: Caller, cost: number, now: number): Extract<ChargeOutcome, { readonly _tag: "Refused" }> | undefined => {
+const knownRefusal = (
+  caller: Caller,
+  cost: number,
+  now: number
+): Extract<ChargeOutcome, { readonly _tag: "Refused" }> | undefined => {
   const entry = exhausted.get(caller.accountId)
   if (entry === undefined || entry.limits !== limitsOf(caller)) return undefined
   const elapsed = Math.floor((now - entry.at) / 1000)
@@ -72,14 +78,17 @@ const knownRefusal = (caller: Caller, cost: number, now: number): Extract<Charge
     rate: { ...entry.standing.rate, resetSeconds: Math.max(1, rateReset) },
     quota: { ...entry.standing.quota, resetSeconds: Math.max(1, quotaReset) }
   }
-  if (entry.standing.rate.remaining === 0 && rateReset > 0) return { _tag: "Refused", standing, error: refusal(standing, false) }
-  if (entry.standing.quota.remaining < cost && quotaReset > 0) return { _tag: "Refused", standing, error: refusal(standing, true) }
+  if (entry.standing.rate.remaining === 0 && rateReset > 0)
+    return { _tag: "Refused", standing, error: refusal(standing, false) }
+  if (entry.standing.quota.remaining < cost && quotaReset > 0)
+    return { _tag: "Refused", standing, error: refusal(standing, true) }
   exhausted.delete(caller.accountId)
   return undefined
 }
 
 /** Whether this process saw the caller refused in a window still running: only `metered` answers those. */
-export const isKnownRefused = (caller: Caller, cost: number): boolean => knownRefusal(caller, cost, Date.now()) !== undefined
+export const isKnownRefused = (caller: Caller, cost: number): boolean =>
+  knownRefusal(caller, cost, Date.now()) !== undefined
 
 /**
  * The metering policy of a keyed read, around the part of its handler that does the paid work. The work
@@ -89,62 +98,67 @@ export const isKnownRefused = (caller: Caller, cost: number): boolean => knownRe
  * the rate-limit headers. A caller this process already saw refused is refused before any work. The
  * caller was authenticated, with its scope, by the group's middleware.
  */
-export const metered = (cost: number) =>
-<A, E, R>(
-  handler: (charge: ReadCharge) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller> =>
-  Effect.gen(function*() {
-    const caller = yield* CurrentCaller
-    const quota = yield* Quota
-    const known = knownRefusal(caller, cost, Date.now())
-    if (known !== undefined) return yield* refuse(known)
-    // Behind the Bun server the charge's transaction stays open until the answer has been written
-    // (RequestLifecycle); elsewhere (tests, in-process callers) it commits as the call succeeds.
-    const settlement = Option.getOrUndefined(yield* Effect.serviceOption(RequestLifecycle))
-    let held: { readonly charge: HeldCharge; readonly standing: Standing } | undefined
-    let refused = false
-    const pay: ReadCharge["pay"] = Effect.suspend(() => {
-      if (held !== undefined) return Effect.succeed(held.standing)
-      const charging = settlement === undefined
-        ? Effect.map(quota.charge(caller, cost), (outcome): HeldCharge => ({
-          outcome,
-          commit: Effect.void,
-          rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void,
-          settle: () => {}
-        }))
-        : quota.chargeHeld(caller, cost)
-      return Effect.flatMap(charging, (charge) => {
-        if (charge.outcome._tag === "Refused") {
-          refused = true
-          remember(caller, charge.outcome.standing, Date.now())
-          return refuse(charge.outcome)
-        }
-        held = { charge, standing: charge.outcome.standing }
-        return Effect.succeed(charge.outcome.standing)
+export const metered =
+  (cost: number) =>
+  <A, E, R>(
+    handler: (charge: ReadCharge) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller> =>
+    Effect.gen(function* () {
+      const caller = yield* CurrentCaller
+      const quota = yield* Quota
+      const known = knownRefusal(caller, cost, Date.now())
+      if (known !== undefined) return yield* refuse(known)
+      // Behind the Bun server the charge's transaction stays open until the answer has been written
+      // (RequestLifecycle); elsewhere (tests, in-process callers) it commits as the call succeeds.
+      const settlement = Option.getOrUndefined(yield* Effect.serviceOption(RequestLifecycle))
+      let held: { readonly charge: HeldCharge; readonly standing: Standing } | undefined
+      let refused = false
+      const pay: ReadCharge["pay"] = Effect.suspend(() => {
+        if (held !== undefined) return Effect.succeed(held.standing)
+        const charging =
+          settlement === undefined
+            ? Effect.map(
+                quota.charge(caller, cost),
+                (outcome): HeldCharge => ({
+                  outcome,
+                  commit: Effect.void,
+                  rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void,
+                  settle: () => {}
+                })
+              )
+            : quota.chargeHeld(caller, cost)
+        return Effect.flatMap(charging, (charge) => {
+          if (charge.outcome._tag === "Refused") {
+            refused = true
+            remember(caller, charge.outcome.standing, Date.now())
+            return refuse(charge.outcome)
+          }
+          held = { charge, standing: charge.outcome.standing }
+          return Effect.succeed(charge.outcome.standing)
+        })
       })
+      return yield* handler({ caller, cost, pay }).pipe(
+        Effect.tap(() => pay),
+        Effect.onExit((exit) => {
+          if (Exit.isSuccess(exit)) {
+            const { charge, standing } = held!
+            settlement?.defer(charge.settle)
+            return announce(standing)
+          }
+          if (refused) return Effect.void
+          // Failed after paying (it built its answer, then something else failed): the charge goes back.
+          if (held !== undefined) {
+            const { charge, standing } = held
+            return Effect.zipRight(charge.rollback, announce(refunded(standing, cost)))
+          }
+          // Failed before paying: nothing to charge; the call counts toward the minute limit.
+          return quota.charge(caller, 0).pipe(
+            Effect.flatMap((outcome) => announce(outcome.standing)),
+            Effect.catchAllCause((cause) => Effect.logDebug("rate window not counted for a failed call", cause))
+          )
+        })
+      )
     })
-    return yield* handler({ caller, cost, pay }).pipe(
-      Effect.tap(() => pay),
-      Effect.onExit((exit) => {
-        if (Exit.isSuccess(exit)) {
-          const { charge, standing } = held!
-          settlement?.defer(charge.settle)
-          return announce(standing)
-        }
-        if (refused) return Effect.void
-        // Failed after paying (it built its answer, then something else failed): the charge goes back.
-        if (held !== undefined) {
-          const { charge, standing } = held
-          return Effect.zipRight(charge.rollback, announce(refunded(standing, cost)))
-        }
-        // Failed before paying: nothing to charge; the call counts toward the minute limit.
-        return quota.charge(caller, 0).pipe(
-          Effect.flatMap((outcome) => announce(outcome.standing)),
-          Effect.catchAllCause((cause) => Effect.logDebug("rate window not counted for a failed call", cause))
-        )
-      })
-    )
-  })
 
 // The standing as it is after a charge that was rolled back: neither the call nor its cost counts.
 const rolledBack = (standing: Standing, cost: number): Standing => ({
@@ -157,38 +171,42 @@ const rolledBack = (standing: Standing, cost: number): Standing => ({
  * is charged exactly when its work is stored. A refusal, a failure, an interruption or a killed process
  * commits neither the charge nor the call's count in the minute window.
  */
-export const meteredWrite = (cost: number) =>
-<A, E, R>(
-  handler: (charge: Charge) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions> =>
-  Effect.gen(function*() {
-    const caller = yield* CurrentCaller
-    const quota = yield* Quota
-    const transactions = yield* Transactions
-    return yield* transactions.run(Effect.gen(function*() {
-      const outcome = yield* quota.charge(caller, cost)
-      if (outcome._tag === "Refused") return yield* refuse(outcome)
-      return yield* Effect.onExit(
-        handler({ caller, standing: outcome.standing, cost }),
-        (exit) => announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
+export const meteredWrite =
+  (cost: number) =>
+  <A, E, R>(
+    handler: (charge: Charge) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions> =>
+    Effect.gen(function* () {
+      const caller = yield* CurrentCaller
+      const quota = yield* Quota
+      const transactions = yield* Transactions
+      return yield* transactions.run(
+        Effect.gen(function* () {
+          const outcome = yield* quota.charge(caller, cost)
+          if (outcome._tag === "Refused") return yield* refuse(outcome)
+          return yield* Effect.onExit(handler({ caller, standing: outcome.standing, cost }), (exit) =>
+            announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
+          )
+        })
       )
-    }))
-  })
+    })
 
 // Free calls (cost 0) still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
 /** `metered` for a route that costs nothing. */
-export const meteredFree = (cost: 0) =>
-<A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
-  metered(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+export const meteredFree =
+  (cost: 0) =>
+  <A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
+    metered(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
 
 /** `meteredWrite` for a route that costs nothing. */
-export const meteredFreeWrite = (cost: 0) =>
-<A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
-  meteredWrite(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+export const meteredFreeWrite =
+  (cost: 0) =>
+  <A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
+    meteredWrite(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
 
 /** The `meta` of a metered call, now: a read pays here (its standing exists only once it has paid). */
 export const metaOfCharge = (charge: Charge | ReadCharge, contractVersion: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const standing = "pay" in charge ? yield* charge.pay : charge.standing
     const now = yield* Clock.currentTimeMillis
     return yield* metaOf({ scope: charge.caller.scope, standing, cost: charge.cost, now, contractVersion })

@@ -34,11 +34,11 @@ export type ChargeOutcome =
 export const refusal = (standing: Standing, rateAdmitted: boolean): RateLimited | QuotaExceeded =>
   rateAdmitted
     ? new QuotaExceeded({
-      message: `Monthly quota of ${standing.quota.limit} cost units is used up (${standing.quota.used} used); it resets in ${standing.quota.resetSeconds} s.`
-    })
+        message: `Monthly quota of ${standing.quota.limit} cost units is used up (${standing.quota.used} used); it resets in ${standing.quota.resetSeconds} s.`
+      })
     : new RateLimited({
-      message: `More than ${standing.rate.limit} requests this minute; retry in ${standing.rate.resetSeconds} s.`
-    })
+        message: `More than ${standing.rate.limit} requests this minute; retry in ${standing.rate.resetSeconds} s.`
+      })
 
 interface ChargeRow {
   readonly rate_count: number | null
@@ -107,7 +107,7 @@ const CHARGE_PARTS = CHARGE.split(/\$(\d)/)
  */
 export const beginAndCharge = (caller: Caller, cost: number): string => {
   const parameters = chargeParameters(caller, cost)
-  return `begin;${CHARGE_PARTS.map((part, i) => i % 2 === 0 ? part : literalOf(parameters[Number(part) - 1]!)).join("")}`
+  return `begin;${CHARGE_PARTS.map((part, i) => (i % 2 === 0 ? part : literalOf(parameters[Number(part) - 1]!))).join("")}`
 }
 
 const outcomeOf = (caller: Caller, cost: number, row: ChargeRow): ChargeOutcome => {
@@ -115,8 +115,17 @@ const outcomeOf = (caller: Caller, cost: number, row: ChargeRow): ChargeOutcome 
   const rateCount = row.rate_count ?? row.rate_current ?? requestsPerMinute
   const used = Number(row.used ?? row.used_current ?? 0)
   const standing: Standing = {
-    rate: { limit: requestsPerMinute, remaining: Math.max(0, requestsPerMinute - rateCount), resetSeconds: Math.max(1, row.rate_reset) },
-    quota: { limit: monthlyQuota, used, remaining: Math.max(0, monthlyQuota - used), resetSeconds: Math.max(1, row.quota_reset) }
+    rate: {
+      limit: requestsPerMinute,
+      remaining: Math.max(0, requestsPerMinute - rateCount),
+      resetSeconds: Math.max(1, row.rate_reset)
+    },
+    quota: {
+      limit: monthlyQuota,
+      used,
+      remaining: Math.max(0, monthlyQuota - used),
+      resetSeconds: Math.max(1, row.quota_reset)
+    }
   }
   return row.used === null
     ? { _tag: "Refused", standing, error: refusal(standing, row.rate_count !== null) }
@@ -125,34 +134,37 @@ const outcomeOf = (caller: Caller, cost: number, row: ChargeRow): ChargeOutcome 
 
 export class Quota extends Effect.Service<Quota>()("Quota", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // Settlements run on the service's runtime: forking from a request's fiber would copy its fiber refs.
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     const charge = (caller: Caller, cost: number) =>
-      Effect.map(sql.unsafe<ChargeRow>(CHARGE, chargeParameters(caller, cost)), ([row]) => outcomeOf(caller, cost, row!))
+      Effect.map(sql.unsafe<ChargeRow>(CHARGE, chargeParameters(caller, cost)), ([row]) =>
+        outcomeOf(caller, cost, row!)
+      )
     // The charge in a transaction left open on a connection of its own until the caller settles it: BEGIN
     // and the charge in one round trip, COMMIT or ROLLBACK in another. Refusals and failures roll back at
     // once, without the caller waiting. The connection goes back to the pool when the transaction ends,
     // whatever happens (interruption included), never inside it.
     const chargeHeld = (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> =>
       Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const scope = yield* Scope.make()
-          const end = (statement: string) =>
-            (connection: Connection) =>
-              connection.executeUnprepared(statement, [], undefined).pipe(
-                Effect.asVoid,
-                Effect.catchAllCause((cause) => Effect.logWarning(`quota ${statement.toLowerCase()} failed`, cause)),
-                Effect.ensuring(Scope.close(scope, Exit.void))
-              )
+          const end = (statement: string) => (connection: Connection) =>
+            connection.executeUnprepared(statement, [], undefined).pipe(
+              Effect.asVoid,
+              Effect.catchAllCause((cause) => Effect.logWarning(`quota ${statement.toLowerCase()} failed`, cause)),
+              Effect.ensuring(Scope.close(scope, Exit.void))
+            )
           const reserved = yield* Effect.exit(restore(Scope.extend(sql.reserve, scope)))
           if (Exit.isFailure(reserved)) {
             yield* Scope.close(scope, Exit.void)
             return yield* Effect.failCause(reserved.cause)
           }
           const connection = reserved.value
-          const charged = yield* Effect.exit(restore(connection.executeUnprepared(beginAndCharge(caller, cost), [], undefined)))
+          const charged = yield* Effect.exit(
+            restore(connection.executeUnprepared(beginAndCharge(caller, cost), [], undefined))
+          )
           if (Exit.isFailure(charged)) {
             runFork(end("ROLLBACK")(connection))
             return yield* Effect.failCause(charged.cause)
@@ -178,14 +190,10 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
           with clock as (select date_trunc('month', now() at time zone 'utc')::date as period)
           select to_char(clock.period, 'YYYY-MM-DD') as period,
                  (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used
-          from clock`.pipe(
-          Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) }))
-        ),
+          from clock`.pipe(Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) }))),
       refund: (reservation: Reservation) =>
         sql`update quota_usage set used = used - ${reservation.cost}
-            where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
-          Effect.asVoid
-        )
+            where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(Effect.asVoid)
     })
   })
 }) {}
@@ -196,7 +204,10 @@ const monthWindow = (now: number) => {
   const date = new Date(now)
   const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)
   const next = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
-  return { period: new Date(start).toISOString().slice(0, 10), resetSeconds: Math.max(1, Math.ceil((next - now) / 1000)) }
+  return {
+    period: new Date(start).toISOString().slice(0, 10),
+    resetSeconds: Math.max(1, Math.ceil((next - now) / 1000))
+  }
 }
 
 /** In-memory double with the same rules, for tests of code above the repository. */
@@ -204,29 +215,38 @@ export const QuotaMemory = Layer.sync(Quota, () => {
   const windows = new Map<string, { start: number; count: number }>()
   const usage = new Map<string, number>()
   const charge = (caller: Caller, cost: number) =>
-      Effect.sync((): ChargeOutcome => {
-        const now = Date.now()
-        const { monthlyQuota, requestsPerMinute } = caller.limits
-        const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS
-        const window = windows.get(caller.accountId)
-        const count = window !== undefined && window.start === minute ? window.count : 0
-        const month = monthWindow(now)
-        const usageKey = `${caller.accountId}/${month.period}`
-        const used = usage.get(usageKey) ?? 0
-        const rateAdmitted = count < requestsPerMinute
-        const quotaAdmitted = rateAdmitted && used + cost <= monthlyQuota
-        const rateCount = rateAdmitted ? count + 1 : count
-        const usedAfter = quotaAdmitted ? used + cost : used
-        if (rateAdmitted) windows.set(caller.accountId, { start: minute, count: rateCount })
-        if (quotaAdmitted) usage.set(usageKey, usedAfter)
-        const standing: Standing = {
-          rate: { limit: requestsPerMinute, remaining: Math.max(0, requestsPerMinute - rateCount), resetSeconds: Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000)) },
-          quota: { limit: monthlyQuota, used: usedAfter, remaining: Math.max(0, monthlyQuota - usedAfter), resetSeconds: month.resetSeconds }
+    Effect.sync((): ChargeOutcome => {
+      const now = Date.now()
+      const { monthlyQuota, requestsPerMinute } = caller.limits
+      const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS
+      const window = windows.get(caller.accountId)
+      const count = window !== undefined && window.start === minute ? window.count : 0
+      const month = monthWindow(now)
+      const usageKey = `${caller.accountId}/${month.period}`
+      const used = usage.get(usageKey) ?? 0
+      const rateAdmitted = count < requestsPerMinute
+      const quotaAdmitted = rateAdmitted && used + cost <= monthlyQuota
+      const rateCount = rateAdmitted ? count + 1 : count
+      const usedAfter = quotaAdmitted ? used + cost : used
+      if (rateAdmitted) windows.set(caller.accountId, { start: minute, count: rateCount })
+      if (quotaAdmitted) usage.set(usageKey, usedAfter)
+      const standing: Standing = {
+        rate: {
+          limit: requestsPerMinute,
+          remaining: Math.max(0, requestsPerMinute - rateCount),
+          resetSeconds: Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000))
+        },
+        quota: {
+          limit: monthlyQuota,
+          used: usedAfter,
+          remaining: Math.max(0, monthlyQuota - usedAfter),
+          resetSeconds: month.resetSeconds
         }
-        return quotaAdmitted
-          ? { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: month.period, cost } }
-          : { _tag: "Refused", standing, error: refusal(standing, rateAdmitted) }
-      })
+      }
+      return quotaAdmitted
+        ? { _tag: "Charged", standing, reservation: { accountId: caller.accountId, period: month.period, cost } }
+        : { _tag: "Refused", standing, error: refusal(standing, rateAdmitted) }
+    })
   const refund = (reservation: Reservation) =>
     Effect.sync(() => {
       const key = `${reservation.accountId}/${reservation.period}`
@@ -238,7 +258,12 @@ export const QuotaMemory = Layer.sync(Quota, () => {
     chargeHeld: (caller, cost) =>
       Effect.map(charge(caller, cost), (outcome) => {
         const rollback = outcome._tag === "Charged" ? refund(outcome.reservation) : Effect.void
-        return { outcome, commit: Effect.void, rollback, settle: (commit) => commit ? undefined : Effect.runSync(rollback) }
+        return {
+          outcome,
+          commit: Effect.void,
+          rollback,
+          settle: (commit) => (commit ? undefined : Effect.runSync(rollback))
+        }
       }),
     usedThisMonth: (accountId) =>
       Effect.sync(() => {

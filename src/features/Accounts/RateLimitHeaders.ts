@@ -12,7 +12,7 @@ export interface HeaderStanding {
 export const rateLimitHeadersOf = ({ quota, rate, retryAfterSeconds }: HeaderStanding): Record<string, string> => {
   const headers: Record<string, string> = {
     "ratelimit-policy": `"minute";q=${rate.limit};w=60${quota === undefined ? "" : `, "month";q=${quota.limit}`}`,
-    "ratelimit": `"minute";r=${rate.remaining};t=${rate.resetSeconds}`,
+    ratelimit: `"minute";r=${rate.remaining};t=${rate.resetSeconds}`,
     "x-ratelimit-limit": String(rate.limit),
     "x-ratelimit-remaining": String(rate.remaining),
     "x-ratelimit-reset": String(rate.resetSeconds)

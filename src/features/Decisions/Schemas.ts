@@ -31,7 +31,9 @@ export const DecisionToken = Schema.Struct({
 export const PreTradeRequest = Schema.Struct({
   mint: AddressInput("Mint address (base58, 32 bytes)."),
   side: Schema.Literal("buy", "sell"),
-  sizeUsd: Schema.optional(PositiveUsd).annotations({ description: "Trade size in USD; judged against pool liquidity." }),
+  sizeUsd: Schema.optional(PositiveUsd).annotations({
+    description: "Trade size in USD; judged against pool liquidity."
+  }),
   wallet: Schema.optional(AddressInput("Trader wallet to screen (base58, 32 bytes).")),
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
 }).annotations({ identifier: "PreTradeRequest", ...strict })
@@ -48,7 +50,8 @@ export const PreTradePacket = Schema.Struct({
   }),
   invalidation: Schema.Array(Schema.String).annotations({ description: "Conditions that would flip the decision." }),
   recommended_action: Schema.Literal("execute", "execute_reduced_size", "human_review", "do_not_trade").annotations({
-    description: "execute (proceed), execute_reduced_size (proceed_with_caution), human_review (review_required), do_not_trade (reject)."
+    description:
+      "execute (proceed), execute_reduced_size (proceed_with_caution), human_review (review_required), do_not_trade (reject)."
   }),
   next_check_after_seconds: Int,
   evidence_age_seconds: Int,
@@ -59,10 +62,13 @@ export const PreTradePacket = Schema.Struct({
   token: DecisionToken
 }).annotations({ identifier: "PreTradeDecision" })
 
-export const DecisionMeta = Schema.extend(Meta, Schema.Struct({
-  agentRequestId: Schema.String.annotations({ description: "Second identifier of this decision, for agent logs." }),
-  modelVersion: Schema.String.annotations({ description: "Version of the decision rules." })
-})).annotations({ identifier: "DecisionMeta" })
+export const DecisionMeta = Schema.extend(
+  Meta,
+  Schema.Struct({
+    agentRequestId: Schema.String.annotations({ description: "Second identifier of this decision, for agent logs." }),
+    modelVersion: Schema.String.annotations({ description: "Version of the decision rules." })
+  })
+).annotations({ identifier: "DecisionMeta" })
 
 export const PreTradeResponse = Schema.Struct({ data: PreTradePacket, meta: DecisionMeta }).annotations({
   identifier: "PreTradeResponse",
@@ -72,11 +78,16 @@ export const PreTradeResponse = Schema.Struct({ data: PreTradePacket, meta: Deci
 export const MonitorRequest = Schema.Struct({
   mint: AddressInput("Mint address of the position."),
   entryPriceUsd: Schema.optional(PositiveUsd),
-  entryTime: Schema.optional(Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time", maxLength: 35 } })).annotations({
-    description: "ISO 8601 date-time (e.g. 2026-11-23T12:00:00Z), not in the future; pressure is measured from the scan at entry."
+  entryTime: Schema.optional(
+    Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time", maxLength: 35 } })
+  ).annotations({
+    description:
+      "ISO 8601 date-time (e.g. 2026-11-23T12:00:00Z), not in the future; pressure is measured from the scan at entry."
   }),
   sizeUsd: Schema.optional(PositiveUsd),
-  watchId: Schema.optional(Schema.String.annotations({ jsonSchema: { type: "string", format: "uuid", maxLength: 36 } })).annotations({
+  watchId: Schema.optional(
+    Schema.String.annotations({ jsonSchema: { type: "string", format: "uuid", maxLength: 36 } })
+  ).annotations({
     description: "A watch of this account for the same mint; its rules are evaluated."
   }),
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
@@ -87,18 +98,29 @@ export const MonitorPacket = Schema.Struct({
   confidence: Schema.Number.pipe(Schema.between(0, 1)),
   risk: Risk,
   summary: Schema.String,
-  pressure: Schema.Array(Schema.Struct({
-    signal: Schema.Literal("liquidity_drain", "sell_pressure", "drawdown", "holder_concentration", "new_hard_caps", "deployer_activity"),
-    level: Schema.Literal("none", "low", "medium", "high"),
-    value: Schema.NullOr(Schema.Number),
-    detail: Schema.String
-  })).annotations({ description: "All six pressure signals from the scan history since entry." }),
-  watch_rules_hit: Schema.Array(Schema.Struct({
-    rule: WatchRuleSchema,
-    value: Schema.NullOr(Schema.Number),
-    hit: Schema.Boolean,
-    detail: Schema.String
-  })).annotations({ description: "Each rule of the watch, evaluated on the latest scan; empty without a watch." }),
+  pressure: Schema.Array(
+    Schema.Struct({
+      signal: Schema.Literal(
+        "liquidity_drain",
+        "sell_pressure",
+        "drawdown",
+        "holder_concentration",
+        "new_hard_caps",
+        "deployer_activity"
+      ),
+      level: Schema.Literal("none", "low", "medium", "high"),
+      value: Schema.NullOr(Schema.Number),
+      detail: Schema.String
+    })
+  ).annotations({ description: "All six pressure signals from the scan history since entry." }),
+  watch_rules_hit: Schema.Array(
+    Schema.Struct({
+      rule: WatchRuleSchema,
+      value: Schema.NullOr(Schema.Number),
+      hit: Schema.Boolean,
+      detail: Schema.String
+    })
+  ).annotations({ description: "Each rule of the watch, evaluated on the latest scan; empty without a watch." }),
   next_check_after_seconds: Int.annotations({ description: "Shortens as pressure rises." }),
   evidence_age_seconds: Int,
   scans_considered: Int,

@@ -24,10 +24,25 @@ const serialRuggerRecord = (random: Random): Omit<DeployerRecord, "address"> => 
 })
 
 export const deployerBookOf = (random: Random): DeployerBook => ({
-  clean: deployers(random, 40, () => ({ priorLaunches: random.int(0, 6), priorRugs: 0, priorHoneypots: 0, flagged: false })),
-  onceRugged: deployers(random, 6, () => ({ priorLaunches: random.int(2, 8), priorRugs: 1, priorHoneypots: 0, flagged: false })),
+  clean: deployers(random, 40, () => ({
+    priorLaunches: random.int(0, 6),
+    priorRugs: 0,
+    priorHoneypots: 0,
+    flagged: false
+  })),
+  onceRugged: deployers(random, 6, () => ({
+    priorLaunches: random.int(2, 8),
+    priorRugs: 1,
+    priorHoneypots: 0,
+    flagged: false
+  })),
   serialRuggers: deployers(random, 4, () => serialRuggerRecord(random)),
-  honeypotDeployers: deployers(random, 2, () => ({ priorLaunches: random.int(4, 12), priorRugs: 0, priorHoneypots: random.int(2, 4), flagged: true })),
+  honeypotDeployers: deployers(random, 2, () => ({
+    priorLaunches: random.int(4, 12),
+    priorRugs: 0,
+    priorHoneypots: random.int(2, 4),
+    flagged: true
+  })),
   notoriousRugger: { address: random.address(), ...serialRuggerRecord(random), priorLaunches: 24, priorRugs: 9 }
 })
 
@@ -54,14 +69,25 @@ const thinLiquidity: Issue = (p, r) => {
   const usd = round2(r.float(3_200, 9_500))
   return { ...p, liquidity: { ...p.liquidity, usd }, market: marketFor(usd, r) }
 }
-const freshLaunch: Issue = (p, r) => ({ ...p, ageHours: r.float(1.5, 20), holders: { ...p.holders, count: r.int(80, 600) } })
+const freshLaunch: Issue = (p, r) => ({
+  ...p,
+  ageHours: r.float(1.5, 20),
+  holders: { ...p.holders, count: r.int(80, 600) }
+})
 const partialLpLock: Issue = (p, r) => ({ ...p, liquidity: { ...p.liquidity, lpLockPct: r.int(20, 49) } })
 const unlockedLp: Issue = (p) => ({ ...p, liquidity: unlockedLiquidity(p.liquidity, p.liquidity.usd) })
-const expiringLpLock: Issue = (p, r) => ({ ...p, liquidity: { ...p.liquidity, lpLocked: true, lockExpiresInHours: r.float(6, 150) } })
+const expiringLpLock: Issue = (p, r) => ({
+  ...p,
+  liquidity: { ...p.liquidity, lpLocked: true, lockExpiresInHours: r.float(6, 150) }
+})
 const whaleWallets: Issue = (p, r) =>
   withHolders(
     p,
-    Array.from({ length: 3 }, () => ({ address: r.address(), pct: round2(r.float(10, 16)), kind: r.pick(["holder", "insider"] as const) }))
+    Array.from({ length: 3 }, () => ({
+      address: r.address(),
+      pct: round2(r.float(10, 16)),
+      kind: r.pick(["holder", "insider"] as const)
+    }))
   )
 const smallTaxes: Issue = (p, r) => ({ ...p, trading: { ...p.trading, buyTax: r.int(3, 6), sellTax: r.int(5, 9) } })
 const transferFee: Issue = (p, r) => ({
@@ -71,20 +97,33 @@ const transferFee: Issue = (p, r) => ({
 })
 const creatorBag: Issue = (p, r) => {
   const creatorPct = round2(r.float(6, 15))
-  return withHolders({ ...p, holders: { ...p.holders, creatorPct } }, [{ address: p.deployer.address, pct: creatorPct, kind: "creator" }])
+  return withHolders({ ...p, holders: { ...p.holders, creatorPct } }, [
+    { address: p.deployer.address, pct: creatorPct, kind: "creator" }
+  ])
 }
 const bundledLaunch: Issue = (p, r) => ({ ...p, holders: { ...p.holders, bundledPct: round2(r.float(11, 28)) } })
 const onceRuggedDeployer: Issue = (p, r, book) => ({ ...p, deployer: r.pick(book.onceRugged) })
 const mutableMetadata: Issue = (p) => ({ ...p, metadata: { ...p.metadata, mutable: true } })
 const pumped: Issue = (p, r) => ({
   ...p,
-  market: { ...p.market, priceChanges: [round2(r.float(-10, 10)), round2(r.float(-30, 40)), round2(r.float(-40, 80)), round2(r.float(60, 140))] }
+  market: {
+    ...p.market,
+    priceChanges: [
+      round2(r.float(-10, 10)),
+      round2(r.float(-30, 40)),
+      round2(r.float(-40, 80)),
+      round2(r.float(60, 140))
+    ]
+  }
 })
 const washVolume: Issue = (p, r) => ({
   ...p,
   market: { ...p.market, volume24h: round2(p.liquidity.usd * r.float(60, 120)), uniqueTraders: r.int(3, 12) }
 })
-const flaggedHolders: Issue = (p, r) => ({ ...p, aml: { flaggedHolderCount: r.int(1, 3), flaggedHolderPct: round2(r.float(0.5, 4)) } })
+const flaggedHolders: Issue = (p, r) => ({
+  ...p,
+  aml: { flaggedHolderCount: r.int(1, 3), flaggedHolderPct: round2(r.float(0.5, 4)) }
+})
 
 const MODERATE_ISSUES: ReadonlyArray<Issue> = [
   mintAuthorityKept,
@@ -120,8 +159,15 @@ const noMarket: Issue = (p) => ({
   liquidity: { ...unlockedLiquidity(p.liquidity, 0), poolCount: 0 },
   market: { ...p.market, volume24h: 0, buys: 0, sells: 0, uniqueTraders: 0 }
 })
-const extremeSellTax: Issue = (p, r) => ({ ...p, trading: { ...p.trading, buyTax: r.int(5, 15), sellTax: r.int(50, 95) } })
-const nonTransferable: Issue = (p) => ({ ...p, tokenProgram: "token-2022", extensions: { ...p.extensions, nonTransferable: true } })
+const extremeSellTax: Issue = (p, r) => ({
+  ...p,
+  trading: { ...p.trading, buyTax: r.int(5, 15), sellTax: r.int(50, 95) }
+})
+const nonTransferable: Issue = (p) => ({
+  ...p,
+  tokenProgram: "token-2022",
+  extensions: { ...p.extensions, nonTransferable: true }
+})
 const frozenByDefault: Issue = (p, r) => ({
   ...p,
   tokenProgram: "token-2022",
@@ -132,7 +178,13 @@ const abandoned: Issue = (p, r) => ({
   ...p,
   outcome: "abandoned",
   ageHours: r.float(60, 300) * 24,
-  market: { ...p.market, volume24h: round2(r.float(0, 40)), buys: r.int(0, 3), sells: r.int(0, 5), uniqueTraders: r.int(0, 3) }
+  market: {
+    ...p.market,
+    volume24h: round2(r.float(0, 40)),
+    buys: r.int(0, 3),
+    sells: r.int(0, 5),
+    uniqueTraders: r.int(0, 3)
+  }
 })
 const copycatLaunch: Issue = (p, r) => {
   const original = r.pick(IMITATED_TOKENS)
@@ -189,7 +241,12 @@ export const candidateFor = (
 }
 
 // Used when the draws keep missing the target verdict: each lands on it whatever the healthy base drew.
-export const fallbackFor = (target: Exclude<Verdict, "unknown">, random: Random, mint: string, book: DeployerBook): TokenProfile => {
+export const fallbackFor = (
+  target: Exclude<Verdict, "unknown">,
+  random: Random,
+  mint: string,
+  book: DeployerBook
+): TokenProfile => {
   const healthy: TokenProfile = { ...healthyProfile(random, mint, random.pick(book.clean)), scanDepth: "full" }
   switch (target) {
     case "ok":

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ScanEvidence, type ScanEvidenceEncoded } from "../../domain/ScanEvidence.ts"
-import { type Freshness, type Verdict, verdictOf } from "../../domain/Verdict.ts"
+import { type Freshness, type Verdict } from "../../domain/Verdict.ts"
 import { assessToken } from "../../engines/TokenScoring/index.ts"
 import { candidateFor, type DeployerBook, deployerBookOf, fallbackFor } from "./archetypes.ts"
 import type { TokenProfile } from "./profile.ts"
@@ -52,8 +52,7 @@ const scanAgeMs = (random: Random, freshness: Freshness): number => {
 
 const decodeScan = Schema.decodeUnknownSync(ScanEvidence)
 
-export const verdictOfScan = (scan: ScanEvidenceEncoded): ScoredVerdict =>
-  assessToken(decodeScan(scan)).verdict
+export const verdictOfScan = (scan: ScanEvidenceEncoded): ScoredVerdict => assessToken(decodeScan(scan)).verdict
 
 const drawCell = (random: Random): { verdict: ScoredVerdict; freshness: Freshness } => {
   const roll = random.next()
@@ -62,7 +61,13 @@ const drawCell = (random: Random): { verdict: ScoredVerdict; freshness: Freshnes
   return { verdict, freshness }
 }
 
-const profileFor = (random: Random, book: DeployerBook, mint: string, target: ScoredVerdict, latestMs: number): TokenProfile => {
+const profileFor = (
+  random: Random,
+  book: DeployerBook,
+  mint: string,
+  target: ScoredVerdict,
+  latestMs: number
+): TokenProfile => {
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const candidate = candidateFor(target, random, mint, book)
     if (verdictOfScan(scanOf(candidate, { latestMs, scannedAtMs: latestMs, drift: 1 })) === target) return candidate
@@ -70,7 +75,7 @@ const profileFor = (random: Random, book: DeployerBook, mint: string, target: Sc
   return fallbackFor(target, random, mint, book)
 }
 
-const mintFactory = (random: Random): () => string => {
+const mintFactory = (random: Random): (() => string) => {
   const taken = new Set<string>([USDC_MINT])
   return () => {
     let mint = random.address()
@@ -114,6 +119,6 @@ export const generateDemoDataset = (options: DemoOptions): DemoDataset => {
   }
 
   const neverScanned = Array.from({ length: NEVER_SCANNED_COUNT }, newMint)
-  showcase["never_scanned"] = neverScanned[0] ?? ""
+  showcase.never_scanned = neverScanned[0] ?? ""
   return { scans: scans.sort(byScanTime), neverScanned, showcase }
 }

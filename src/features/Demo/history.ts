@@ -8,7 +8,12 @@ const MIN_GAP_MS = 10 * 60 * 1000
 
 // Earlier scans a few hours or days apart, all after the token was created; a token's fate (outcome) is
 // only seen by its latest scan.
-const earlierScanTimes = (random: Random, profile: TokenProfile, latestMs: number, atLeast: number): ReadonlyArray<number> => {
+const earlierScanTimes = (
+  random: Random,
+  profile: TokenProfile,
+  latestMs: number,
+  atLeast: number
+): ReadonlyArray<number> => {
   const gaps = Array.from({ length: random.int(atLeast, 3) }, () => random.float(2, 72) * HOUR_MS)
   const span = gaps.reduce((total, gap) => total + gap, 0)
   const room = profile.ageHours * HOUR_MS * 0.8

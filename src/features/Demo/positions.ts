@@ -30,14 +30,26 @@ export const drainingPositionScans = (now: Date): ReadonlyArray<ScanEvidenceEnco
     mintAuthority: null,
     freezeAuthority: null,
     trading: { isHoneypot: false, buyTax: 0, sellTax: 0 },
-    liquidity: { liquidityUsd: step.liquidityUsd, lpLocked: true, lpLockPercentage: 100, lpLockExpiresAt: null, poolCount: 2 },
+    liquidity: {
+      liquidityUsd: step.liquidityUsd,
+      lpLocked: true,
+      lpLockPercentage: 100,
+      lpLockExpiresAt: null,
+      poolCount: 2
+    },
     holders: {
       holderCount: 9_000,
       top: [{ address: base58.encode(new Uint8Array(32).fill(7)), pct: step.top10, kind: "holder" }],
       creatorPct: 1,
       bundledLaunchPct: 0
     },
-    deployer: { address: base58.encode(new Uint8Array(32).fill(9)), priorLaunches: 2, priorRugs: 0, priorHoneypots: 0, flagged: false },
+    deployer: {
+      address: base58.encode(new Uint8Array(32).fill(9)),
+      priorLaunches: 2,
+      priorRugs: 0,
+      priorHoneypots: 0,
+      flagged: false
+    },
     market: {
       priceUsd: step.priceUsd,
       liquidityUsd: step.liquidityUsd,

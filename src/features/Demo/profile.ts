@@ -73,13 +73,17 @@ const roundTo = (value: number, decimals: number): number => Number(value.toFixe
 // Pools and lockers first, then ordinary wallets each well under 5%: nothing a concentration rule flags.
 const spreadHolders = (random: Random): ReadonlyArray<HolderShare> => {
   const vaults: Array<HolderShare> = [{ address: random.address(), pct: roundTo(random.float(8, 25), 2), kind: "pool" }]
-  if (random.chance(0.5)) vaults.push({ address: random.address(), pct: roundTo(random.float(3, 10), 2), kind: "locker" })
+  if (random.chance(0.5))
+    vaults.push({ address: random.address(), pct: roundTo(random.float(3, 10), 2), kind: "locker" })
   if (random.chance(0.3)) vaults.push({ address: random.address(), pct: roundTo(random.float(2, 10), 2), kind: "burn" })
-  const wallets = Array.from({ length: 10 }, (_, rank): HolderShare => ({
-    address: random.address(),
-    pct: roundTo(random.float(1.2, 2.6) / (1 + rank * 0.25), 2),
-    kind: random.chance(0.1) ? "exchange" : "holder"
-  }))
+  const wallets = Array.from(
+    { length: 10 },
+    (_, rank): HolderShare => ({
+      address: random.address(),
+      pct: roundTo(random.float(1.2, 2.6) / (1 + rank * 0.25), 2),
+      kind: random.chance(0.1) ? "exchange" : "holder"
+    })
+  )
   return [...vaults, ...wallets].sort((a, b) => b.pct - a.pct)
 }
 

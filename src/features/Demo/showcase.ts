@@ -17,7 +17,11 @@ export interface ShowcaseToken {
 
 const HOURS_PER_YEAR = 365 * 24
 
-const holder = (random: Random, pct: number, kind: HolderShare["kind"]): HolderShare => ({ address: random.address(), pct, kind })
+const holder = (random: Random, pct: number, kind: HolderShare["kind"]): HolderShare => ({
+  address: random.address(),
+  pct,
+  kind
+})
 
 // Keeps mint and freeze authority as a regulated issuer does; verified, so it must still come out ok.
 const verifiedStablecoin = (random: Random): TokenProfile => {
@@ -80,7 +84,13 @@ const ammVaultHolders = (random: Random, mint: string, book: DeployerBook): Toke
     ...base,
     holders: {
       ...base.holders,
-      top: [holder(random, 38, "pool"), holder(random, 22, "locker"), holder(random, 12, "burn"), holder(random, 6, "pool"), ...wallets]
+      top: [
+        holder(random, 38, "pool"),
+        holder(random, 22, "locker"),
+        holder(random, 12, "burn"),
+        holder(random, 6, "pool"),
+        ...wallets
+      ]
     },
     scanDepth: "full"
   }
@@ -112,7 +122,11 @@ const serialRuggerToken = (random: Random, mint: string, book: DeployerBook): To
   }
 }
 
-const ruggedToken = (random: Random, mint: string, book: DeployerBook): { profile: TokenProfile; before: TokenProfile } => {
+const ruggedToken = (
+  random: Random,
+  mint: string,
+  book: DeployerBook
+): { profile: TokenProfile; before: TokenProfile } => {
   const before: TokenProfile = {
     ...healthyProfile(random, mint, book.notoriousRugger),
     ageHours: 20 * 24,
@@ -129,14 +143,28 @@ const ruggedToken = (random: Random, mint: string, book: DeployerBook): { profil
   return { profile, before }
 }
 
-export const showcaseTokens = (random: Random, book: DeployerBook, newMint: () => string): ReadonlyArray<ShowcaseToken> => {
+export const showcaseTokens = (
+  random: Random,
+  book: DeployerBook,
+  newMint: () => string
+): ReadonlyArray<ShowcaseToken> => {
   const rugged = ruggedToken(random, newMint(), book)
   return [
     { key: "verified_stablecoin", freshness: "fresh", profile: verifiedStablecoin(random), before: null },
     { key: "amm_vault_holders", freshness: "fresh", profile: ammVaultHolders(random, newMint(), book), before: null },
-    { key: "token2022_fee_delegate", freshness: "fresh", profile: token2022FeeDelegate(random, newMint(), book), before: null },
+    {
+      key: "token2022_fee_delegate",
+      freshness: "fresh",
+      profile: token2022FeeDelegate(random, newMint(), book),
+      before: null
+    },
     { key: "honeypot", freshness: "fresh", profile: honeypot(random, newMint(), book), before: null },
-    { key: "serial_rugger_token", freshness: "fresh", profile: serialRuggerToken(random, newMint(), book), before: null },
+    {
+      key: "serial_rugger_token",
+      freshness: "fresh",
+      profile: serialRuggerToken(random, newMint(), book),
+      before: null
+    },
     { key: "rugged", freshness: "cold", profile: rugged.profile, before: rugged.before }
   ]
 }

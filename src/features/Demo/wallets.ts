@@ -36,7 +36,13 @@ const launch = (
   mintAuthority: null,
   freezeAuthority: null,
   trading: { isHoneypot: state.honeypot, buyTax: 0, sellTax: state.honeypot ? 100 : 0 },
-  liquidity: { liquidityUsd: state.liquidityUsd, lpLocked: false, lpLockPercentage: 0, lpLockExpiresAt: null, poolCount: 1 },
+  liquidity: {
+    liquidityUsd: state.liquidityUsd,
+    lpLocked: false,
+    lpLockPercentage: 0,
+    lpLockExpiresAt: null,
+    poolCount: 1
+  },
   deployer: { address: deployer, priorLaunches: 4, priorRugs: 2, priorHoneypots: 1, flagged: true },
   market: { liquidityUsd: state.liquidityUsd, volume24h: state.liquidityUsd * 2, marketCap: state.liquidityUsd * 8 }
 })
@@ -53,12 +59,18 @@ export const generateDemoWallets = (options: { readonly now: Date; readonly data
   const clean = addressOf("clean")
   const noEvidence = addressOf("no-evidence")
 
-  const label = (address: string, fields: Omit<typeof WalletLabel.Encoded, "type" | "address" | "observedAt">, hours: number) =>
-    ({ type: "label" as const, address, observedAt: ago(now, hours), ...fields })
+  const label = (
+    address: string,
+    fields: Omit<typeof WalletLabel.Encoded, "type" | "address" | "observedAt">,
+    hours: number
+  ) => ({ type: "label" as const, address, observedAt: ago(now, hours), ...fields })
   const exposure = (
     wallet: string,
     counterparty: string,
-    fields: Pick<typeof WalletExposure.Encoded, "category" | "hopDistance" | "exposureAmountUsd" | "exposurePct" | "txCount"> &
+    fields: Pick<
+      typeof WalletExposure.Encoded,
+      "category" | "hopDistance" | "exposureAmountUsd" | "exposurePct" | "txCount"
+    > &
       Partial<typeof WalletExposure.Encoded>
   ) => ({
     type: "exposure" as const,
@@ -71,25 +83,128 @@ export const generateDemoWallets = (options: { readonly now: Date; readonly data
   })
 
   const lines = [
-    label(sanctioned, { label: "sanctioned", category: "sanctions", severity: "critical", source: "ofac_list", detail: "Listed address (demo data)." }, 24 * 90),
-    label(mixer, { label: "mixer", category: "mixer", severity: "high", source: "manual_review", detail: "Coin mixing service (demo data)." }, 24 * 30),
-    label(exchange, { label: "exchange", category: "service", severity: "info", source: "manual_review", detail: "Centralised exchange hot wallet." }, 24 * 60),
-    label(serialRugger, { label: "rugger", category: "deployer", severity: "high", source: "community_report", detail: "Pulled liquidity from several launches." }, 24 * 5),
-    exposure(sanctioned, mixer, { category: "mixer", hopDistance: 1, exposureAmountUsd: 250_000, exposurePct: 40, txCount: 18 }),
-    exposure(oneHop, sanctioned, { category: "sanctions", counterpartyLabel: "sanctioned", hopDistance: 1, exposureAmountUsd: 42_000, exposurePct: 35, txCount: 6, direction: "inbound" }),
-    exposure(oneHop, exchange, { category: "exchange", counterpartyLabel: "exchange", hopDistance: 1, exposureAmountUsd: 60_000, exposurePct: 50, txCount: 40 }),
-    exposure(twoHop, sanctioned, { category: "sanctions", counterpartyLabel: "sanctioned", hopDistance: 2, exposureAmountUsd: 8_000, exposurePct: 12, txCount: 2 }),
-    exposure(twoHop, exchange, { category: "exchange", counterpartyLabel: "exchange", hopDistance: 1, exposureAmountUsd: 30_000, exposurePct: 60, txCount: 25 }),
-    exposure(twoHop, serialRugger, { category: "deployer", counterpartyLabel: "rugger", hopDistance: 1, exposureAmountUsd: 3_000, exposurePct: 5, txCount: 3, exposureType: "swap" }),
-    exposure(clean, exchange, { category: "exchange", counterpartyLabel: "exchange", hopDistance: 1, exposureAmountUsd: 120_000, exposurePct: 80, txCount: 140 }),
-    exposure(clean, oneHop, { category: "trader", hopDistance: 1, exposureAmountUsd: 900, exposurePct: 1, txCount: 2, exposureType: "swap" })
+    label(
+      sanctioned,
+      {
+        label: "sanctioned",
+        category: "sanctions",
+        severity: "critical",
+        source: "ofac_list",
+        detail: "Listed address (demo data)."
+      },
+      24 * 90
+    ),
+    label(
+      mixer,
+      {
+        label: "mixer",
+        category: "mixer",
+        severity: "high",
+        source: "manual_review",
+        detail: "Coin mixing service (demo data)."
+      },
+      24 * 30
+    ),
+    label(
+      exchange,
+      {
+        label: "exchange",
+        category: "service",
+        severity: "info",
+        source: "manual_review",
+        detail: "Centralised exchange hot wallet."
+      },
+      24 * 60
+    ),
+    label(
+      serialRugger,
+      {
+        label: "rugger",
+        category: "deployer",
+        severity: "high",
+        source: "community_report",
+        detail: "Pulled liquidity from several launches."
+      },
+      24 * 5
+    ),
+    exposure(sanctioned, mixer, {
+      category: "mixer",
+      hopDistance: 1,
+      exposureAmountUsd: 250_000,
+      exposurePct: 40,
+      txCount: 18
+    }),
+    exposure(oneHop, sanctioned, {
+      category: "sanctions",
+      counterpartyLabel: "sanctioned",
+      hopDistance: 1,
+      exposureAmountUsd: 42_000,
+      exposurePct: 35,
+      txCount: 6,
+      direction: "inbound"
+    }),
+    exposure(oneHop, exchange, {
+      category: "exchange",
+      counterpartyLabel: "exchange",
+      hopDistance: 1,
+      exposureAmountUsd: 60_000,
+      exposurePct: 50,
+      txCount: 40
+    }),
+    exposure(twoHop, sanctioned, {
+      category: "sanctions",
+      counterpartyLabel: "sanctioned",
+      hopDistance: 2,
+      exposureAmountUsd: 8_000,
+      exposurePct: 12,
+      txCount: 2
+    }),
+    exposure(twoHop, exchange, {
+      category: "exchange",
+      counterpartyLabel: "exchange",
+      hopDistance: 1,
+      exposureAmountUsd: 30_000,
+      exposurePct: 60,
+      txCount: 25
+    }),
+    exposure(twoHop, serialRugger, {
+      category: "deployer",
+      counterpartyLabel: "rugger",
+      hopDistance: 1,
+      exposureAmountUsd: 3_000,
+      exposurePct: 5,
+      txCount: 3,
+      exposureType: "swap"
+    }),
+    exposure(clean, exchange, {
+      category: "exchange",
+      counterpartyLabel: "exchange",
+      hopDistance: 1,
+      exposureAmountUsd: 120_000,
+      exposurePct: 80,
+      txCount: 140
+    }),
+    exposure(clean, oneHop, {
+      category: "trader",
+      hopDistance: 1,
+      exposureAmountUsd: 900,
+      exposurePct: 1,
+      txCount: 2,
+      exposureType: "swap"
+    })
   ]
 
   // Three more launches of the serial rugger: two drained after launch, one honeypot.
   const scans = [
-    ["Moon Drain", "MDRN", false], ["Rocket Pull", "RPUL", false], ["Trap Coin", "TRAP", true]
+    ["Moon Drain", "MDRN", false],
+    ["Rocket Pull", "RPUL", false],
+    ["Trap Coin", "TRAP", true]
   ].flatMap(([name, symbol, honeypot]) => [
-    launch(now, serialRugger, String(name), String(symbol), { hoursAgo: 24 * 6, liquidityUsd: 85_000, honeypot: false }),
+    launch(now, serialRugger, String(name), String(symbol), {
+      hoursAgo: 24 * 6,
+      liquidityUsd: 85_000,
+      honeypot: false
+    }),
     launch(now, serialRugger, String(name), String(symbol), {
       hoursAgo: 24 * 2,
       liquidityUsd: honeypot === true ? 40_000 : 120,

@@ -10,12 +10,14 @@ export const DEPLOYER_HISTORY_COST = 1
 export const DEPLOYER_CONTRACT_VERSION = "2026-11-01"
 
 const history = HttpApiEndpoint.get("history", "/api/v1/deployer/:wallet/history")
-  .setPath(Schema.Struct({
-    wallet: Schema.String.annotations({
-      description: "Deployer wallet (base58, 32 bytes).",
-      jsonSchema: ADDRESS_JSON_SCHEMA
+  .setPath(
+    Schema.Struct({
+      wallet: Schema.String.annotations({
+        description: "Deployer wallet (base58, 32 bytes).",
+        jsonSchema: ADDRESS_JSON_SCHEMA
+      })
     })
-  }))
+  )
   .setUrlParams(HistoryQuery)
   .addSuccess(DeployerHistoryResponse)
   .addError(envelope(InvalidAddress))
@@ -34,4 +36,7 @@ export class DeployerApi extends HttpApiGroup.make("deployer")
   .add(history)
   .middleware(DeployerHistoryAuth)
   .annotate(OpenApi.Title, "Deployer history")
-  .annotate(OpenApi.Description, "Launches observed for a deployer wallet, from cached token scans, with outcome rules and summary metrics.") {}
+  .annotate(
+    OpenApi.Description,
+    "Launches observed for a deployer wallet, from cached token scans, with outcome rules and summary metrics."
+  ) {}

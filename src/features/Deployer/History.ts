@@ -51,15 +51,23 @@ export interface DeployerSummary {
 const usd = (value: number) => `$${Math.round(value).toLocaleString("en-US")}`
 
 /** The outcome rule, first match wins (documented in the README and /openapi.json). */
-export const outcomeOf = (launch: Launch, now: number): { readonly outcome: LaunchOutcome; readonly reason: string } => {
+export const outcomeOf = (
+  launch: Launch,
+  now: number
+): { readonly outcome: LaunchOutcome; readonly reason: string } => {
   const evidence = launch.latest
   if (evidence.outcome === "rugged" || evidence.outcome === "abandoned") {
     return { outcome: evidence.outcome, reason: `the scanner reported it ${evidence.outcome}` }
   }
   const liquidity = evidence.liquidity.liquidityUsd ?? evidence.market.liquidityUsd
   const peak = launch.peakLiquidityUsd
-  if (peak !== null && liquidity !== null && peak >= RUG_PEAK_LIQUIDITY_USD &&
-    liquidity < peak * RUG_REMAINING_SHARE && liquidity < RUG_REMAINING_USD) {
+  if (
+    peak !== null &&
+    liquidity !== null &&
+    peak >= RUG_PEAK_LIQUIDITY_USD &&
+    liquidity < peak * RUG_REMAINING_SHARE &&
+    liquidity < RUG_REMAINING_USD
+  ) {
     return { outcome: "rugged", reason: `liquidity fell from ${usd(peak)} to ${usd(liquidity)}` }
   }
   const scannedAt = epochMillisOf(evidence.scannedAt)
@@ -105,7 +113,7 @@ const median = (values: ReadonlyArray<number>): number | null => {
   return sorted.length % 2 === 1 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2)
 }
 
-const rate = (count: number, total: number) => total === 0 ? 0 : Math.round((count / total) * 1000) / 1000
+const rate = (count: number, total: number) => (total === 0 ? 0 : Math.round((count / total) * 1000) / 1000)
 
 /** The deployer's risk level, first match wins. */
 export const deployerRiskOf = (
@@ -150,7 +158,8 @@ export const summaryOf = (records: ReadonlyArray<LaunchRecord>, now: number): De
 }
 
 // Launches are ordered newest first (firstSeenAt desc, then mint); a cursor is the last key of a page.
-export const cursorOf = (record: LaunchRecord): string => Buffer.from(`${record.firstSeenAt}|${record.mint}`).toString("base64url")
+export const cursorOf = (record: LaunchRecord): string =>
+  Buffer.from(`${record.firstSeenAt}|${record.mint}`).toString("base64url")
 
 export const parseCursor = (cursor: string): { readonly firstSeenAt: string; readonly mint: string } | undefined => {
   const [firstSeenAt, mint, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|")

@@ -10,17 +10,17 @@ import { launchRecordOf, pageOf, parseCursor, summaryOf } from "./History.ts"
 import { LaunchesRepo } from "./LaunchesRepo.ts"
 
 export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const launches = yield* LaunchesRepo
     return handlers.handle("history", ({ path, urlParams }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const wallet = yield* parseAddress(path.wallet)
         const cursor = urlParams.cursor === undefined ? undefined : parseCursor(urlParams.cursor)
         if (urlParams.cursor !== undefined && cursor === undefined) {
           return yield* new InvalidRequest({ message: "cursor: not a cursor this route returned; start without one" })
         }
         return yield* metered(DEPLOYER_HISTORY_COST)(({ caller, cost, pay }) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const records = (yield* launches.launchesOf(wallet)).map((launch) => launchRecordOf(launch, now))
             const page = pageOf(records, urlParams.limit, cursor)
@@ -31,9 +31,17 @@ export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers)
                 launches: page.launches,
                 page: { limit: urlParams.limit, nextCursor: page.nextCursor }
               },
-              meta: yield* metaOf({ scope: caller.scope, standing: yield* pay, cost, now, contractVersion: DEPLOYER_CONTRACT_VERSION })
+              meta: yield* metaOf({
+                scope: caller.scope,
+                standing: yield* pay,
+                cost,
+                now,
+                contractVersion: DEPLOYER_CONTRACT_VERSION
+              })
             }
           })
         )
-      }))
-  }))
+      })
+    )
+  })
+)

@@ -3,15 +3,14 @@ import { Effect, Layer } from "effect"
 import type { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { DeployerRecord } from "../../engines/WalletScoring/index.ts"
-import { type Launch, RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "./History.ts"
-
+import { RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "./History.ts"
 
 const iso = (value: Date | string): string => new Date(value).toISOString()
 
 // Launches read from token scans: every mint whose scans name a deployer, with its latest scan.
 export class LaunchesRepo extends Effect.Service<LaunchesRepo>()("LaunchesRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // The liquidity a scan observed, as the scoring reads it (pool figure, else market figure).
     const liquidityOf = sql.literal(
@@ -40,7 +39,8 @@ export class LaunchesRepo extends Effect.Service<LaunchesRepo>()("LaunchesRepo",
               peakLiquidityUsd: row.peak === null ? null : Number(row.peak),
               scanCount: Number(row.scans)
             }))
-          ) ),
+          )
+        ),
       /** Launch, rug and honeypot counts of each deployer, from the latest scan of each of their mints. */
       deployerRecords: (deployers: ReadonlyArray<string>) =>
         deployers.length === 0
@@ -60,21 +60,29 @@ export class LaunchesRepo extends Effect.Service<LaunchesRepo>()("LaunchesRepo",
                 where scans.mint = launched.mint order by scanned_at desc, id desc limit 1
               ) latest
               group by launched.deployer`.pipe(
-            Effect.map((rows) =>
-              new Map(rows.map((row) => [row.deployer, {
-                launches: Number(row.launches),
-                rugged: Number(row.rugged),
-                honeypots: Number(row.honeypots)
-              }]))
+              Effect.map(
+                (rows) =>
+                  new Map(
+                    rows.map((row) => [
+                      row.deployer,
+                      {
+                        launches: Number(row.launches),
+                        rugged: Number(row.rugged),
+                        honeypots: Number(row.honeypots)
+                      }
+                    ])
+                  )
+              )
             )
-          )
     })
   })
 }) {}
 
-
 /** No launches: for tests of routes that are not about deployers. */
-export const LaunchesEmpty = Layer.succeed(LaunchesRepo, LaunchesRepo.make({
-  launchesOf: () => Effect.succeed([]),
-  deployerRecords: () => Effect.succeed(new Map())
-}))
+export const LaunchesEmpty = Layer.succeed(
+  LaunchesRepo,
+  LaunchesRepo.make({
+    launchesOf: () => Effect.succeed([]),
+    deployerRecords: () => Effect.succeed(new Map())
+  })
+)

@@ -7,8 +7,12 @@ const Num = Schema.NullOr(Schema.Number)
 export const HistoryQuery = Schema.Struct({
   // On the wire: decimal digits only, read as an integer from 1 to 200 (documented as an integer parameter).
   limit: Schema.optionalWith(
-    Schema.String.pipe(Schema.pattern(/^[0-9]{1,3}$/), Schema.compose(Schema.NumberFromString), Schema.int(), Schema.between(1, 200))
-      .annotations({ jsonSchema: { type: "integer", format: "int32", minimum: 1, maximum: 200, default: 50 } }),
+    Schema.String.pipe(
+      Schema.pattern(/^[0-9]{1,3}$/),
+      Schema.compose(Schema.NumberFromString),
+      Schema.int(),
+      Schema.between(1, 200)
+    ).annotations({ jsonSchema: { type: "integer", format: "int32", minimum: 1, maximum: 200, default: 50 } }),
     { default: () => 50 }
   ).annotations({ description: "Launches per page, 1 to 200 (default 50)." }),
   cursor: Schema.optional(
@@ -69,7 +73,9 @@ export const DeployerHistoryResponse = Schema.Struct({
     launches: Schema.Array(LaunchRecord).annotations({ description: "Newest first." }),
     page: Schema.Struct({
       limit: Int,
-      nextCursor: Schema.NullOr(Schema.String).annotations({ description: "Pass as `cursor` for the next page; null on the last." })
+      nextCursor: Schema.NullOr(Schema.String).annotations({
+        description: "Pass as `cursor` for the next page; null on the last."
+      })
     })
   }),
   meta: Meta

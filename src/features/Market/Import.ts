@@ -15,9 +15,10 @@ class InvalidLines extends Data.TaggedError("InvalidLines")<{ readonly report: I
 export const feedLines = (path: string): Stream.Stream<string, Error> =>
   path === "-"
     ? Stream.fromReadableStream({
-      evaluate: () => Bun.stdin.stream(),
-      onError: (cause) => new Error(`cannot read standard input: ${cause instanceof Error ? cause.message : String(cause)}`)
-    }).pipe(Stream.decodeText(), Stream.splitLines)
+        evaluate: () => Bun.stdin.stream(),
+        onError: (cause) =>
+          new Error(`cannot read standard input: ${cause instanceof Error ? cause.message : String(cause)}`)
+      }).pipe(Stream.decodeText(), Stream.splitLines)
     : fileLines(path)
 
 /**
@@ -25,13 +26,18 @@ export const feedLines = (path: string): Stream.Stream<string, Error> =>
  * nothing, unless `skipInvalid`, when the valid lines are stored and the invalid ones only reported.
  */
 export const importMarketFigures = (lines: Stream.Stream<string, Error>, options: { readonly skipInvalid: boolean }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const transactions = yield* Transactions
     const repo = yield* MarketFiguresRepo
     return yield* importNdjson(lines, parseMarketLine, repo.record).pipe(
-      Effect.filterOrFail((report) => options.skipInvalid || report.invalid === 0, (report) => new InvalidLines({ report })),
+      Effect.filterOrFail(
+        (report) => options.skipInvalid || report.invalid === 0,
+        (report) => new InvalidLines({ report })
+      ),
       (work) => transactions.run(work),
       Effect.map((report): MarketImportReport => ({ ...report, written: true })),
-      Effect.catchTag("InvalidLines", ({ report }) => Effect.succeed<MarketImportReport>({ ...report, inserted: 0, duplicates: 0, written: false }))
+      Effect.catchTag("InvalidLines", ({ report }) =>
+        Effect.succeed<MarketImportReport>({ ...report, inserted: 0, duplicates: 0, written: false })
+      )
     )
   })

@@ -33,7 +33,7 @@ const latestPerMint = (lines: ReadonlyArray<MarketFeedLine>): ReadonlyArray<Mark
 }
 
 /** The repository over SQL; the scanner builds it on its own client (Scanner/Worker.ts). */
-export const makeMarketFiguresRepo = Effect.gen(function*() {
+export const makeMarketFiguresRepo = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return repository({
     /**
@@ -65,7 +65,9 @@ export const makeMarketFiguresRepo = Effect.gen(function*() {
               or (excluded.observed_at = m.observed_at
                 and (excluded.volume_24h_usd, excluded.trades_24h, excluded.price_change_24h_pct, excluded.source)
                   is distinct from (m.volume_24h_usd, m.trades_24h, m.price_change_24h_pct, m.source))
-            returning mint`.pipe(Effect.map((written) => ({ inserted: written.length, duplicates: lines.length - written.length })))
+            returning mint`.pipe(
+            Effect.map((written) => ({ inserted: written.length, duplicates: lines.length - written.length }))
+          )
     },
     /** The stored figures of a mint, however old. */
     latest: (mint: Address) =>

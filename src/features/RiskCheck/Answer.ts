@@ -17,7 +17,7 @@ const scannedMillis = new WeakMap<StoredScan, number>()
 /** The age of a scan's evidence at `now`, in whole seconds (never negative). */
 const ageSecondsOf = (scan: StoredScan, now: number): number => {
   let millis = scannedMillis.get(scan)
-  if (millis === undefined) scannedMillis.set(scan, millis = epochMillisOf(scan.evidence.scannedAt))
+  if (millis === undefined) scannedMillis.set(scan, (millis = epochMillisOf(scan.evidence.scannedAt)))
   return Math.max(0, Math.floor((now - millis) / 1000))
 }
 
@@ -78,8 +78,8 @@ export const cacheControlOf = (result: RiskCheckResult): string =>
   result.freshness === "fresh"
     ? "public, max-age=60, stale-while-revalidate=300"
     : result.freshness === "stale"
-    ? "public, max-age=15"
-    : "no-cache"
+      ? "public, max-age=15"
+      : "no-cache"
 
 export const MAX_BATCH = 50
 
@@ -91,11 +91,14 @@ const scanMisses = bound(scanLookups, { result: "miss" })
 // Checked against JSON.stringify once here; were it ever different, every answer would be stringified.
 const ADDRESS_MARK = "AddressMarkZq"
 const LATENCY_MARK = "987654321"
-const neverScannedPieces = JSON.stringify(riskCheckAt(ADDRESS_MARK, undefined, 0, Number(LATENCY_MARK))).split(new RegExp(`(${ADDRESS_MARK}|${LATENCY_MARK})`))
+const neverScannedPieces = JSON.stringify(riskCheckAt(ADDRESS_MARK, undefined, 0, Number(LATENCY_MARK))).split(
+  new RegExp(`(${ADDRESS_MARK}|${LATENCY_MARK})`)
+)
 const NEVER_SCANNED_CACHE_CONTROL = cacheControlOf(riskCheckAt(ADDRESS_MARK, undefined, 0, 0))
 const joinedNeverScanned = (address: string, latencyMs: number): string => {
   let json = ""
-  for (const piece of neverScannedPieces) json += piece === ADDRESS_MARK ? address : piece === LATENCY_MARK ? latencyMs : piece
+  for (const piece of neverScannedPieces)
+    json += piece === ADDRESS_MARK ? address : piece === LATENCY_MARK ? latencyMs : piece
   return json
 }
 const SAMPLE = "So11111111111111111111111111111111111111112"
@@ -132,9 +135,10 @@ export const batchOf = (
   const results: Record<string, BatchResponse["results"][string]> = {}
   for (const address of distinct) {
     const scan = scanOf(address)
-    results[address] = scan === undefined
-      ? { address, error: { code: "invalid_address", message: invalidAddressMessage(address) } }
-      : riskCheckOf(address, scan ?? undefined, now, latencyMs)
+    results[address] =
+      scan === undefined
+        ? { address, error: { code: "invalid_address", message: invalidAddressMessage(address) } }
+        : riskCheckOf(address, scan ?? undefined, now, latencyMs)
   }
   return { results, count: distinct.length, latency_ms: latencyMs }
 }
@@ -189,7 +193,13 @@ const cut = (address: string, scan: StoredScan, ageSeconds: number): Fragments |
   // A key in quotes followed by a colon only occurs as structure: inside a JSON string a quote is escaped.
   const age = json.indexOf(AGE_KEY)
   const latency = json.indexOf(LATENCY_KEY)
-  if (age === -1 || latency === -1 || json.indexOf(AGE_KEY, age + 1) !== -1 || json.indexOf(LATENCY_KEY, latency + 1) !== -1) return undefined
+  if (
+    age === -1 ||
+    latency === -1 ||
+    json.indexOf(AGE_KEY, age + 1) !== -1 ||
+    json.indexOf(LATENCY_KEY, latency + 1) !== -1
+  )
+    return undefined
   const ageEnd = age + AGE_KEY.length + String(ageSeconds).length
   const latencyEnd = latency + LATENCY_KEY.length + 1 // "0"
   return {
@@ -209,7 +219,7 @@ const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fra
   if (!Number.isInteger(ageSeconds)) return undefined
   const band = ageFactorPctOf(ageSeconds)
   let bands = fragmentsOf.get(scan)
-  if (bands === undefined) fragmentsOf.set(scan, bands = new Map())
+  if (bands === undefined) fragmentsOf.set(scan, (bands = new Map()))
   let fragments = bands.get(band)
   if (fragments === undefined) {
     fragments = cut(address, scan, ageSeconds)
@@ -225,12 +235,26 @@ const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: 
   const fragments = fragmentsAt(address, scan, ageSeconds)
   if (fragments === undefined) {
     const result = riskCheckAt(address, scan, ageSeconds, latencyMs)
-    return { ageSeconds, latencyMs, json: JSON.stringify(result), cacheControl: cacheControlOf(result), key: `${JSON.stringify(address)}:`, entry: undefined }
+    return {
+      ageSeconds,
+      latencyMs,
+      json: JSON.stringify(result),
+      cacheControl: cacheControlOf(result),
+      key: `${JSON.stringify(address)}:`,
+      entry: undefined
+    }
   }
   let last = fragments.last
   if (last === undefined || last.ageSeconds !== ageSeconds || last.latencyMs !== latencyMs) {
     const json = fragments.head + ageSeconds + fragments.middle + latencyMs + fragments.tail
-    fragments.last = last = { ageSeconds, latencyMs, json, cacheControl: fragments.cacheControl, key: fragments.key, entry: undefined }
+    fragments.last = last = {
+      ageSeconds,
+      latencyMs,
+      json,
+      cacheControl: fragments.cacheControl,
+      key: fragments.key,
+      entry: undefined
+    }
   }
   return last
 }
@@ -238,7 +262,7 @@ const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: 
 /** A scanned mint's batch entry, `"address":{…}`, kept with its JSON for the same second's batches. */
 const scannedEntry = (address: string, scan: StoredScan, now: number, latencyMs: number): string => {
   const joined = scannedJson(address, scan, now, latencyMs)
-  return joined.entry ??= joined.key + joined.json
+  return (joined.entry ??= joined.key + joined.json)
 }
 
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */
@@ -275,21 +299,23 @@ export const batchAnswer = (
   if (misses > 0) scanMisses.inc(misses)
   const now = Date.now()
   const latencyMs = Math.round(performance.now() - started)
-  if (distinct.some(isArrayIndex)) return { body: JSON.stringify(batchOf(distinct, scanOf, now, latencyMs)), cacheControl: "no-store" }
+  if (distinct.some(isArrayIndex))
+    return { body: JSON.stringify(batchOf(distinct, scanOf, now, latencyMs)), cacheControl: "no-store" }
   // JSON.stringify(batchOf(...)), joined from each verdict's fragments in one join (a flat string, not a
   // rope for the response to flatten): the head goes on the first entry, the tail on the last.
-  const head = "{\"results\":{"
+  const head = '{"results":{'
   const tail = `},"count":${distinct.length},"latency_ms":${latencyMs}}`
   if (distinct.length === 0) return { body: head + tail, cacheControl: "no-store" }
   const entries = new Array<string>(distinct.length)
   let i = 0
   for (const address of distinct) {
     const scan = scanOf(address)
-    entries[i++] = scan === undefined
-      ? `${JSON.stringify(address)}:${JSON.stringify({ address, error: { code: "invalid_address", message: invalidAddressMessage(address) } })}`
-      : scan === null
-      ? `${JSON.stringify(address)}:${neverScannedJson(address, latencyMs)}`
-      : scannedEntry(address, scan, now, latencyMs)
+    entries[i++] =
+      scan === undefined
+        ? `${JSON.stringify(address)}:${JSON.stringify({ address, error: { code: "invalid_address", message: invalidAddressMessage(address) } })}`
+        : scan === null
+          ? `${JSON.stringify(address)}:${neverScannedJson(address, latencyMs)}`
+          : scannedEntry(address, scan, now, latencyMs)
   }
   entries[0] = head + entries[0]
   entries[i - 1] += tail

@@ -79,4 +79,3 @@ export class RiskCheckApi extends HttpApiGroup.make("riskCheck")
       "`rate_limited` with Retry-After. Suggested use: refuse to route on block; on unknown or cold, queue a " +
       "scan and warn or block by policy; on warn, show the flags."
   ) {}
-

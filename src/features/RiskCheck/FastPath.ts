@@ -4,7 +4,14 @@ import { PUBLIC_CORS_HEADERS } from "../../platform/Request/Cors.ts"
 import { envelopeBodyOf, type Failure, failureOf, requestTimedOut, ServiceUnavailable } from "../../domain/Errors.ts"
 import { isJsonMediaType, requestIdFrom } from "../../platform/Request/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
-import { admitPublic, type Peer, type PublicCaller, type PublicTraffic, publicRateLimited, publicStandingOf } from "../Accounts/PublicTraffic.ts"
+import {
+  admitPublic,
+  type Peer,
+  type PublicCaller,
+  type PublicTraffic,
+  publicRateLimited,
+  publicStandingOf
+} from "../Accounts/PublicTraffic.ts"
 import { bound, boundRequests, refusals, scanCacheEvents } from "../../platform/Observability/Metrics.ts"
 import type { RequestRecord } from "../../platform/Observability/RequestLog.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
@@ -56,7 +63,14 @@ const answerHeaders = new Map<string, Headers>()
 const answerHeadersOf = (cacheControl: string): Headers => {
   let headers = answerHeaders.get(cacheControl)
   if (headers === undefined) {
-    answerHeaders.set(cacheControl, headers = new Headers({ "content-type": "application/json", "cache-control": cacheControl, ...PUBLIC_CORS_HEADERS }))
+    answerHeaders.set(
+      cacheControl,
+      (headers = new Headers({
+        "content-type": "application/json",
+        "cache-control": cacheControl,
+        ...PUBLIC_CORS_HEADERS
+      }))
+    )
   }
   return headers
 }
@@ -104,9 +118,10 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
   ): Response => {
     const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
     const refusal = caller.decision.admitted ? failed : Option.getOrThrow(failureOf(publicRateLimited(caller.decision)))
-    const wire = refusal === undefined
-      ? answer()
-      : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
+    const wire =
+      refusal === undefined
+        ? answer()
+        : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
     const standing = publicStandingOf(caller.decision)
     let headers: Headers | Record<string, string>
     if (refusal === undefined) {
@@ -133,7 +148,16 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     ;(route === CHECK_ROUTE ? countCheck : countBatch)(status, seconds)
     if (refusal !== undefined) refusalCounts[refusal.code]?.inc()
     if (log !== undefined) {
-      log({ method: request.method, path, route, status, seconds, requestId, accountId: caller.accountId, errorCode: refusal?.code })
+      log({
+        method: request.method,
+        path,
+        route,
+        status,
+        seconds,
+        requestId,
+        accountId: caller.accountId,
+        errorCode: refusal?.code
+      })
     }
     return new Response(wire.body, { status, headers })
   }
@@ -160,12 +184,22 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     // Not in memory: a refused caller is answered without a read; otherwise the cache's own lookup reads
     // through. A database that cannot answer is the same 503 envelope HttpApi gives (not a second wait
     // there); anything else unexpected goes to HttpApi (admitted there again, so given back here).
-    if (!caller.decision.admitted) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started))
+    if (!caller.decision.admitted)
+      return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started))
     return withinDeadline(scans.load(address as Address), settings.requestTimeoutMs).then((loaded) => {
-      if (Exit.isSuccess(loaded)) return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, loaded.value, started))
+      if (Exit.isSuccess(loaded))
+        return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, loaded.value, started))
       const unavailable = Option.flatMap(Cause.failureOption(loaded.cause), failureOf)
       if (Option.isSome(unavailable)) {
-        return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started), unavailable.value)
+        return respond(
+          request,
+          path,
+          CHECK_ROUTE,
+          started,
+          caller,
+          () => checkAnswer(address, null, started),
+          unavailable.value
+        )
       }
       traffic.release(caller.client, caller.accountId)
       return delegate(request)
@@ -182,11 +216,16 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const contentType = request.headers.get("content-type")
     const declared = request.headers.get("content-length")
     if (
-      contentType === null || !isJsonMediaType(contentType) ||
-      declared === null || !(Number(declared) <= settings.maxBodyBytes) || request.headers.has("transfer-encoding")
-    ) return delegate(request)
+      contentType === null ||
+      !isJsonMediaType(contentType) ||
+      declared === null ||
+      !(Number(declared) <= settings.maxBodyBytes) ||
+      request.headers.has("transfer-encoding")
+    )
+      return delegate(request)
     const text = await request.text()
-    const replay = () => delegate(new Request(request.url, { method: request.method, headers: request.headers, body: text }))
+    const replay = () =>
+      delegate(new Request(request.url, { method: request.method, headers: request.headers, body: text }))
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
@@ -215,7 +254,8 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     if (!path.startsWith(CHECK_PREFIX)) return undefined
     const started = performance.now()
     if (request.method === "GET") return inFlightWhileAsync(check(request, path, started, peer, delegate))
-    if (request.method === "POST" && path === BATCH_PATH) return inFlightWhileAsync(batch(request, path, started, peer, delegate))
+    if (request.method === "POST" && path === BATCH_PATH)
+      return inFlightWhileAsync(batch(request, path, started, peer, delegate))
     return undefined
   }
 }
@@ -223,10 +263,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
 // The read keeps going for the requests that share it; this one stops waiting at the deadline.
 const withinDeadline = <A>(read: Promise<Exit.Exit<A, ServiceUnavailable>>, milliseconds: number) =>
   new Promise<Exit.Exit<A, ServiceUnavailable>>((resolve) => {
-    const timer = setTimeout(
-      () => resolve(Exit.fail(requestTimedOut(milliseconds))),
-      milliseconds
-    )
+    const timer = setTimeout(() => resolve(Exit.fail(requestTimedOut(milliseconds))), milliseconds)
     void read.then((exit) => {
       clearTimeout(timer)
       resolve(exit)

@@ -22,20 +22,21 @@ const noStore = HttpApp.appendPreResponseHandler((_request, response) =>
 )
 
 export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const scans = yield* LatestScanCache
     const requests = yield* ScanRequestsRepo
 
     return handlers
       .handle("check", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const started = performance.now()
           const address = yield* parseAddress(path.address)
           const scan = yield* scans.latest(address)
           return respond(checkAnswer(address, Option.getOrNull(scan), started))
-        }))
+        })
+      )
       .handle("batch", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const started = performance.now()
           if (payload.addresses.length > MAX_BATCH) {
             return yield* new BatchTooLarge({
@@ -44,14 +45,17 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
           }
           const distinct = batchAddressesOf(payload.addresses)
           const found = yield* scans.latestMany(distinct.filter(isSolanaAddress) as Array<Address>)
-          return respond(batchAnswer(
-            distinct,
-            (address) => isSolanaAddress(address) ? found.get(address) ?? null : undefined,
-            started
-          ))
-        }))
+          return respond(
+            batchAnswer(
+              distinct,
+              (address) => (isSolanaAddress(address) ? (found.get(address) ?? null) : undefined),
+              started
+            )
+          )
+        })
+      )
       .handle("rescan", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const address = yield* parseAddress(path.address)
           const pending = yield* requests.request(address)
           yield* noStore
@@ -64,5 +68,7 @@ export const RiskCheckHttp = HttpApiBuilder.group(RiskApi, "riskCheck", (handler
             request_count: pending.requestCount,
             check_url: checkUrlOf(address)
           }
-        }))
-  }))
+        })
+      )
+  })
+)

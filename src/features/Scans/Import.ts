@@ -15,7 +15,9 @@ export const importScans = (lines: Stream.Stream<string, Error>) =>
 export const importWalletEvidence = (lines: Stream.Stream<string, Error>) =>
   Effect.flatMap(WalletRepo, (store) =>
     importNdjson(lines, parseWalletLine, (records) =>
-      Effect.map(store.record(records), (result) => ({ inserted: result.stored, duplicates: result.unchanged }))))
+      Effect.map(store.record(records), (result) => ({ inserted: result.stored, duplicates: result.unchanged }))
+    )
+  )
 
 /** Community list memberships from NDJSON lines (`{mint, list, source}`). */
 export const importListings = (lines: Stream.Stream<string, Error>) =>

@@ -27,7 +27,7 @@ const MAX_REPORTED_ERRORS = 1_000
 
 /** Streams NDJSON lines into storage: valid lines are stored in batches, invalid ones reported by line. */
 export const importNdjson = <A>(lines: Stream.Stream<string, Error>, parse: ParseLine<A>, store: Store<A>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     return yield* lines.pipe(
       Stream.zipWithIndex,
@@ -36,7 +36,7 @@ export const importNdjson = <A>(lines: Stream.Stream<string, Error>, parse: Pars
       Stream.runFoldEffect(
         { lines: 0, inserted: 0, duplicates: 0, invalid: 0, errors: [] as Array<LineError> },
         (report, chunk) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const valid: Array<A> = []
             let invalid = 0
             for (const parsed of Chunk.toReadonlyArray(chunk)) {

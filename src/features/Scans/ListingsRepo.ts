@@ -7,7 +7,7 @@ import { repository } from "../../platform/Sql/Unavailable.ts"
 // Community lists the operator imports; the scanner writes each mint's lists into its evidence (`listed`).
 export class ListingsRepo extends Effect.Service<ListingsRepo>()("ListingsRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return repository({
       /** Upserts lines; a line already present with the same source changes nothing. */
@@ -21,9 +21,14 @@ export class ListingsRepo extends Effect.Service<ListingsRepo>()("ListingsRepo",
               order by mint, list
               on conflict (mint, list) do update set source = excluded.source, imported_at = now()
               where listings.source is distinct from excluded.source
-              returning mint`.pipe(Effect.map((rows) => ({ inserted: rows.length, duplicates: lines.length - rows.length }))),
+              returning mint`.pipe(
+              Effect.map((rows) => ({ inserted: rows.length, duplicates: lines.length - rows.length }))
+            ),
       listsOf: (mint: Address) =>
-        sql<{ list: string; source: string }>`select list, source from listings where mint = ${mint} order by list limit 50`.pipe(
+        sql<{
+          list: string
+          source: string
+        }>`select list, source from listings where mint = ${mint} order by list limit 50`.pipe(
           Effect.map((rows) => rows.map((row) => ({ list: row.list, source: row.source })))
         )
     })

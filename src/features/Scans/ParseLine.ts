@@ -8,11 +8,14 @@ import type { LineError, ParseLine } from "./ImportNdjson.ts"
 import type { RecordedScan } from "./ScansRepo.ts"
 
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.map((key) => typeof key === "number" ? `[${key}]` : `.${String(key)}`).join("").replace(/^\./, "")
+  path
+    .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+    .join("")
+    .replace(/^\./, "")
 
 const describe = (error: ParseResult.ParseError): string =>
   ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => issue.path.length === 0 ? issue.message : `${formatPath(issue.path)}: ${issue.message}`)
+    .map((issue) => (issue.path.length === 0 ? issue.message : `${formatPath(issue.path)}: ${issue.message}`))
     .join("; ")
 
 // A source's clock may run a little ahead; a record further in the future would pin what we answer.
@@ -51,7 +54,10 @@ const lineParser = <A, I>(schema: Schema.Schema<A, I>, timestamps: Timestamps<A>
   }
 }
 
-const parseV1 = lineParser(ScanEvidence, (scan) => [["scannedAt", scan.scannedAt], ["createdAt", scan.createdAt]])
+const parseV1 = lineParser(ScanEvidence, (scan) => [
+  ["scannedAt", scan.scannedAt],
+  ["createdAt", scan.createdAt]
+])
 const parseV2 = lineParser(ScanEvidenceV2, (scan) => [
   ["scannedAt", scan.scannedAt],
   ["token.createdAt", scan.token.createdAt.status === "observed" ? scan.token.createdAt.value : null]
@@ -66,4 +72,5 @@ export const parseListingLine = lineParser(ListingLine, () => [])
 export const parseMarketLine = lineParser(MarketFeedLine, (line) => [["observedAt", line.observedAt]])
 
 export const parseWalletLine = lineParser(WalletEvidenceLine, (line) =>
-  line.type === "label" ? [["observedAt", line.observedAt]] : [["lastSeenAt", line.lastSeenAt]])
+  line.type === "label" ? [["observedAt", line.observedAt]] : [["lastSeenAt", line.lastSeenAt]]
+)

@@ -43,26 +43,34 @@ export const flushReadCounts = (counts: ReadonlyMap<string, number>) =>
       : sql`
           insert into mint_reads (mint, reads, last_read_at)
           select mint, reads, now() from unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::bigint[]) as t(mint, reads)
-          on conflict (mint) do update set reads = mint_reads.reads + excluded.reads, last_read_at = excluded.last_read_at`.pipe(Effect.asVoid))
+          on conflict (mint) do update set reads = mint_reads.reads + excluded.reads, last_read_at = excluded.last_read_at`.pipe(
+          Effect.asVoid
+        )
+  )
 
 const FlushInterval = Config.integer("READ_COUNT_FLUSH_MS").pipe(
-  Config.validate({ message: "READ_COUNT_FLUSH_MS must be between 100 and 600000", validation: (n) => n >= 100 && n <= 600_000 }),
+  Config.validate({
+    message: "READ_COUNT_FLUSH_MS must be between 100 and 600000",
+    validation: (n) => n >= 100 && n <= 600_000
+  }),
   Config.withDefault(5_000)
 )
 
 /** Writes the counts every READ_COUNT_FLUSH_MS, and once more when the server stops. */
-export const ReadCountsFlushLive = Layer.scopedDiscard(Effect.gen(function*() {
-  const counter = yield* ReadCounter
-  const sql = yield* SqlClient.SqlClient
-  const every = yield* FlushInterval
-  const flush = Effect.suspend(() => {
-    const counts = counter.drain()
-    return flushReadCounts(counts).pipe(
-      Effect.provideService(SqlClient.SqlClient, sql),
-      Effect.tapError(() => Effect.sync(() => counter.restore(counts))),
-      Effect.catchAllCause((cause) => Effect.logDebug("read counts not written; kept for the next flush", cause))
-    )
+export const ReadCountsFlushLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const counter = yield* ReadCounter
+    const sql = yield* SqlClient.SqlClient
+    const every = yield* FlushInterval
+    const flush = Effect.suspend(() => {
+      const counts = counter.drain()
+      return flushReadCounts(counts).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.tapError(() => Effect.sync(() => counter.restore(counts))),
+        Effect.catchAllCause((cause) => Effect.logDebug("read counts not written; kept for the next flush", cause))
+      )
+    })
+    yield* Effect.addFinalizer(() => flush)
+    yield* flush.pipe(Effect.repeat(Schedule.spaced(Duration.millis(every))), Effect.forkScoped)
   })
-  yield* Effect.addFinalizer(() => flush)
-  yield* flush.pipe(Effect.repeat(Schedule.spaced(Duration.millis(every))), Effect.forkScoped)
-}))
+)

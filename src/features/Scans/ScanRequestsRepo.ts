@@ -50,7 +50,7 @@ const PRIORITY: Record<ScanReason, number> = { rescan: 0, watch: 1, read: 2 }
 // The queue a scanner drains: one pending request per mint; asking again raises its count.
 export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRequestsRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return repository({
       request: (mint: Address) =>
@@ -84,7 +84,9 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
             for update skip locked
           )
           returning r.id, r.mint, r.reason, r.attempts`.pipe(
-          Effect.map((rows) => rows.map((row): ClaimedScan => ({ ...row, mint: row.mint as Address, attempts: Number(row.attempts) })))
+          Effect.map((rows) =>
+            rows.map((row): ClaimedScan => ({ ...row, mint: row.mint as Address, attempts: Number(row.attempts) }))
+          )
         ),
       /** A scan of a claimed request failed: retry after a backoff, or give up after `maxAttempts`. */
       fail: (id: string, worker: string, error: string, retryInMs: number, maxAttempts: number) =>
@@ -134,7 +136,12 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
         sql<{ pending: string; oldest: number | null }>`
           select count(*) as pending, extract(epoch from now() - min(requested_at))::float8 as oldest
           from scan_requests where status = 'pending'`.pipe(
-          Effect.map((rows): QueueDepth => ({ pending: Number(rows[0]?.pending ?? 0), oldestAgeSeconds: Number(rows[0]?.oldest ?? 0) }))
+          Effect.map(
+            (rows): QueueDepth => ({
+              pending: Number(rows[0]?.pending ?? 0),
+              oldestAgeSeconds: Number(rows[0]?.oldest ?? 0)
+            })
+          )
         )
     })
   })
@@ -152,24 +159,43 @@ export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
       Effect.sync(() => {
         const now = new Date()
         const existing = byMint.get(mint)
-        const next = existing === undefined
-          ? { id: crypto.randomUUID(), mint, requestedAt: now, lastRequestedAt: now, requestCount: 1, attempts: 0, leasedBy: null }
-          : { ...existing, lastRequestedAt: now, requestCount: existing.requestCount + 1 }
+        const next =
+          existing === undefined
+            ? {
+                id: crypto.randomUUID(),
+                mint,
+                requestedAt: now,
+                lastRequestedAt: now,
+                requestCount: 1,
+                attempts: 0,
+                leasedBy: null
+              }
+            : { ...existing, lastRequestedAt: now, requestCount: existing.requestCount + 1 }
         byMint.set(mint, next)
         const { attempts: _, leasedBy: __, ...pending } = next
         return pending
       }),
     pending: (limit) =>
       Effect.sync(() =>
-        pendingList().slice(0, limit).map(({ attempts: _, leasedBy: __, ...pending }) => pending)
+        pendingList()
+          .slice(0, limit)
+          .map(({ attempts: _, leasedBy: __, ...pending }) => pending)
       ),
     claim: (worker, limit) =>
       Effect.sync(() =>
-        pendingList().filter((request) => request.leasedBy === null).slice(0, limit).map((request) => {
-          request.leasedBy = worker
-          request.attempts++
-          return { id: request.id, mint: request.mint as Address, reason: "rescan" as const, attempts: request.attempts }
-        })
+        pendingList()
+          .filter((request) => request.leasedBy === null)
+          .slice(0, limit)
+          .map((request) => {
+            request.leasedBy = worker
+            request.attempts++
+            return {
+              id: request.id,
+              mint: request.mint as Address,
+              reason: "rescan" as const,
+              attempts: request.attempts
+            }
+          })
       ),
     fail: (id, worker, _error, _retryInMs, maxAttempts) =>
       Effect.sync(() => {
@@ -184,7 +210,10 @@ export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
     depth: () =>
       Effect.sync(() => {
         const oldest = pendingList()[0]
-        return { pending: byMint.size, oldestAgeSeconds: oldest === undefined ? 0 : (Date.now() - oldest.requestedAt.getTime()) / 1000 }
+        return {
+          pending: byMint.size,
+          oldestAgeSeconds: oldest === undefined ? 0 : (Date.now() - oldest.requestedAt.getTime()) / 1000
+        }
       })
   })
 })

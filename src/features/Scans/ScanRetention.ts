@@ -56,7 +56,7 @@ interface BatchRow {
 // Batches walk the scans_by_age index from the oldest, keyset-paginated, so scans kept at the start of
 // the range are passed once, not again by every batch; each batch is its own short transaction.
 export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetention", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     // Positions travel as text: a JavaScript Date would drop the microseconds of timestamptz.
@@ -105,13 +105,19 @@ export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetentio
         select (select count(*) from doomed) as deleted, ${progress}`
 
     const prune = (options: PruneOptions) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const [clock] = yield* sql<{ readonly cutoff: string; readonly cutoff_at: Date }>`
           select c::text as cutoff, c as cutoff_at from (select now() - ${options.keepDays} * interval '1 day' as c) t`
         const cutoff = clock!.cutoff
         const run = options.dryRun ? countBatch : deleteBatch
         let after: Position = { at: "-infinity", id: "0" }
-        let report: PruneReport = { cutoff: new Date(clock!.cutoff_at), deleted: 0, kept: 0, awaitingEvaluation: 0, batches: 0 }
+        let report: PruneReport = {
+          cutoff: new Date(clock!.cutoff_at),
+          deleted: 0,
+          kept: 0,
+          awaitingEvaluation: 0,
+          batches: 0
+        }
         while (true) {
           const [row] = yield* run(cutoff, after, options.batchSize)
           const examined = Number(row!.examined)

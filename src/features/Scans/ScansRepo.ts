@@ -2,7 +2,13 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { Address } from "../../domain/Address.ts"
-import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, scoringView, upgradeV1, valueOf } from "../../domain/EvidenceV2.ts"
+import {
+  type ScanEvidenceV2,
+  ScanEvidenceV2 as ScanEvidenceV2Schema,
+  scoringView,
+  upgradeV1,
+  valueOf
+} from "../../domain/EvidenceV2.ts"
 import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
 
 export interface StoredScan {
@@ -38,7 +44,7 @@ const prepare = (scan: RecordedScan): Prepared => {
   if (isV2(scan)) {
     const document = encodeV2(scan)
     const view = scoringView(scan)
-    const poolPrice = scan.liquidity.priceUsd === undefined ? null : valueOf(scan.liquidity.priceUsd)?.value ?? null
+    const poolPrice = scan.liquidity.priceUsd === undefined ? null : (valueOf(scan.liquidity.priceUsd)?.value ?? null)
     return { view, document, hash: hashOf(document), priceUsd: poolPrice ?? view.market.priceUsd }
   }
   const view = encodeEvidence(scan)
@@ -66,12 +72,14 @@ interface Row {
 const toStored = (row: Row): StoredScan => {
   const evidence = row.evidence as ScanEvidence
   const peak = numberOrNull(row.peak)
-  const change = evidence.market.priceChange24h === null
-    ? priceChangePct(numberOrNull(row.price) ?? evidence.market.priceUsd, numberOrNull(row.price_before))
-    : null
-  const withPeak = peak === null || evidence.liquidity.peak24hUsd !== undefined
-    ? evidence
-    : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
+  const change =
+    evidence.market.priceChange24h === null
+      ? priceChangePct(numberOrNull(row.price) ?? evidence.market.priceUsd, numberOrNull(row.price_before))
+      : null
+  const withPeak =
+    peak === null || evidence.liquidity.peak24hUsd !== undefined
+      ? evidence
+      : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
   return {
     id: String(row.id),
     evidence: change === null ? withPeak : { ...withPeak, market: { ...withPeak.market, priceChange24h: change } }
@@ -137,7 +145,7 @@ export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
 export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     const latestMany = (mints: ReadonlyArray<Address>) =>
@@ -151,17 +159,13 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
               where scans.mint = m.mint
               order by scanned_at desc, id desc
               limit 1
-            ) s`.pipe(
-          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
-        )
+            ) s`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))))
 
     const latest = (mint: Address) =>
-      latestScanStatement(sql, mint).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored))
-      )
+      latestScanStatement(sql, mint).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)))
 
     const record = (scans: ReadonlyArray<RecordedScan>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (scans.length === 0) return { inserted: 0, duplicates: 0 }
         const rows = scans.map((scan) => {
           const prepared = prepare(scan)
@@ -225,9 +229,7 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
         select evidence, evidence_v2 from scans
         where mint = ${mint}
         order by scanned_at desc, id desc
-        limit 1`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), documentOf))
-      )
+        limit 1`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), documentOf)))
 
     return repository({
       /** The latest scan of a mint (Scans/LatestScanCache.ts keeps them in memory for the routes). */
@@ -260,11 +262,19 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
   const hashes = new Set<string>()
   let nextId = 1
   const latestOf = (mint: string): StoredScan | undefined =>
-    byMint.get(mint)?.reduce<StoredScan | undefined>((best, scan) =>
-      best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt) ? scan : best, undefined)
+    byMint
+      .get(mint)
+      ?.reduce<StoredScan | undefined>(
+        (best, scan) =>
+          best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt)
+            ? scan
+            : best,
+        undefined
+      )
   const ordered = (mint: string) =>
-    [...(byMint.get(mint) ?? [])].sort((a, b) =>
-      epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id))
+    [...(byMint.get(mint) ?? [])].sort(
+      (a, b) => epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id)
+    )
   // The latest scan with its 24 h liquidity peak and price reference, as the SQL repository reads them.
   const newest = (mint: string): StoredScan | undefined => {
     const latest = latestOf(mint)
@@ -279,7 +289,8 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
       return usd === null ? [] : [usd]
     })
     const price = prices.get(latest.id) ?? null
-    const before = price === null ? null : day.map((scan) => prices.get(scan.id) ?? null).find((p) => p !== null) ?? null
+    const before =
+      price === null ? null : (day.map((scan) => prices.get(scan.id) ?? null).find((p) => p !== null) ?? null)
     return toStored({
       id: latest.id,
       mint,
@@ -294,10 +305,14 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
       Effect.sync(() => {
         const all = ordered(mint)
         const since = options.since === null ? null : epochMillisOf(options.since)
-        const atEntry = since === null
-          ? -1
-          : all.findLastIndex((scan) => epochMillisOf(scan.evidence.scannedAt) <= since)
-        const from = since === null ? 0 : atEntry === -1 ? all.findIndex((scan) => epochMillisOf(scan.evidence.scannedAt) >= since) : atEntry
+        const atEntry =
+          since === null ? -1 : all.findLastIndex((scan) => epochMillisOf(scan.evidence.scannedAt) <= since)
+        const from =
+          since === null
+            ? 0
+            : atEntry === -1
+              ? all.findIndex((scan) => epochMillisOf(scan.evidence.scannedAt) >= since)
+              : atEntry
         return (from === -1 ? [] : all.slice(from)).slice(-options.limit)
       }),
     latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
@@ -328,6 +343,8 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
         return { inserted, duplicates: scans.length - inserted }
       }),
     latestDocument: (mint) =>
-      Effect.sync(() => Option.flatMap(Option.fromNullable(latestOf(mint)), (scan) => Option.fromNullable(documents.get(scan.id))))
+      Effect.sync(() =>
+        Option.flatMap(Option.fromNullable(latestOf(mint)), (scan) => Option.fromNullable(documents.get(scan.id)))
+      )
   })
 })

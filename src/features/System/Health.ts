@@ -9,12 +9,11 @@ export interface Readiness {
   readonly expectedMigration: string
 }
 
-
 const expectedMigration = latestMigration
 
 // Readiness for a load balancer: the database answers within a second and every migration is applied.
 export class Health extends Effect.Service<Health>()("Health", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
       readiness: sql<{ migration_id: number; name: string }>`
@@ -26,12 +25,22 @@ export class Health extends Effect.Service<Health>()("Health", {
           const migration = row === undefined ? null : `${String(row.migration_id).padStart(4, "0")}_${row.name}`
           return { ready: migration === expectedMigration, database: "ok", migration, expectedMigration }
         }),
-        Effect.orElseSucceed((): Readiness => ({ ready: false, database: "unreachable", migration: null, expectedMigration }))
+        Effect.orElseSucceed(
+          (): Readiness => ({ ready: false, database: "unreachable", migration: null, expectedMigration })
+        )
       )
     }
   })
 }) {}
 
-export const HealthAlwaysReady = Layer.succeed(Health, Health.make({
-  readiness: Effect.succeed<Readiness>({ ready: true, database: "ok", migration: expectedMigration, expectedMigration })
-}))
+export const HealthAlwaysReady = Layer.succeed(
+  Health,
+  Health.make({
+    readiness: Effect.succeed<Readiness>({
+      ready: true,
+      database: "ok",
+      migration: expectedMigration,
+      expectedMigration
+    })
+  })
+)

@@ -9,17 +9,27 @@ import { lifecycle } from "./Lifecycle.ts"
 const startedAt = Date.now()
 
 const notReady = (readiness: Omit<Readiness, "ready">): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-  Effect.orDie(HttpServerResponse.json({ status: "not_ready", ...readiness }, {
-    status: 503,
-    headers: { "cache-control": "no-store", "retry-after": "5" }
-  }))
+  Effect.orDie(
+    HttpServerResponse.json(
+      { status: "not_ready", ...readiness },
+      {
+        status: 503,
+        headers: { "cache-control": "no-store", "retry-after": "5" }
+      }
+    )
+  )
 
 export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const health = yield* Health
     return handlers
       .handle("health", () =>
-        Effect.succeed({ status: "ok" as const, version: VERSION, uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000) }))
+        Effect.succeed({
+          status: "ok" as const,
+          version: VERSION,
+          uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000)
+        })
+      )
       .handle("ready", () =>
         Effect.flatMap(
           health.readiness,
@@ -28,5 +38,7 @@ export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
             ready && !lifecycle.draining
               ? Effect.succeed({ status: "ready" as const, ...readiness })
               : notReady(readiness)
-        ))
-  }))
+        )
+      )
+  })
+)

@@ -26,7 +26,7 @@ const recorded = examples as Record<string, OperationExamples>
 const messageOf = (code: string, scope: Scope | undefined): string => {
   switch (code) {
     case "invalid_address":
-      return "\"not-a-mint\" is not a Solana address (base58 of 32 bytes)."
+      return '"not-a-mint" is not a Solana address (base58 of 32 bytes).'
     case "invalid_request":
       return "addresses: at least one address is required"
     case "malformed_json":
@@ -71,7 +71,9 @@ const envelopeExample = (code: string, scope: Scope | undefined): Json => ({
     code,
     message: messageOf(code, scope),
     requestId: REQUEST_ID_EXAMPLE,
-    ...(code === "invalid_request" ? { details: [{ path: "addresses", message: "at least one address is required" }] } : {})
+    ...(code === "invalid_request"
+      ? { details: [{ path: "addresses", message: "at least one address is required" }] }
+      : {})
   }
 })
 
@@ -79,24 +81,36 @@ const envelopeExample = (code: string, scope: Scope | undefined): Json => ({
 const codesOf = (schema: unknown, components: Json): ReadonlyArray<string> => {
   const members = isJson(schema) && Array.isArray(schema.anyOf) ? schema.anyOf : [schema]
   return members.flatMap((member) => {
-    const target = isJson(member) && typeof member.$ref === "string"
-      ? components[member.$ref.replace("#/components/schemas/", "")]
-      : member
+    const target =
+      isJson(member) && typeof member.$ref === "string"
+        ? components[member.$ref.replace("#/components/schemas/", "")]
+        : member
     const error = isJson(target) && isJson(target.properties) ? target.properties.error : undefined
     const code = isJson(error) && isJson(error.properties) ? error.properties.code : undefined
     return isJson(code) && Array.isArray(code.enum) ? code.enum.map(String) : []
   })
 }
 
-const withContentExamples = (response: Json, status: string, example: unknown, scope: Scope | undefined, schemas: Json) => {
+const withContentExamples = (
+  response: Json,
+  status: string,
+  example: unknown,
+  scope: Scope | undefined,
+  schemas: Json
+) => {
   const content = isJson(response.content) ? response.content["application/json"] : undefined
   if (!isJson(content)) return response
   const codes = codesOf(content.schema, schemas)
-  const documented: Json = codes.length > 0
-    ? { examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: envelopeExample(code, scope) }])) }
-    : status.startsWith("2") && example !== undefined
-    ? { example }
-    : {}
+  const documented: Json =
+    codes.length > 0
+      ? {
+          examples: Object.fromEntries(
+            codes.map((code) => [code, { summary: code, value: envelopeExample(code, scope) }])
+          )
+        }
+      : status.startsWith("2") && example !== undefined
+        ? { example }
+        : {}
   return { ...response, content: { "application/json": { ...content, ...documented } } }
 }
 
@@ -106,9 +120,13 @@ const completeOperation = (path: string, operation: Json, scope: Scope | undefin
   const responses: Json = {}
   for (const [status, response] of Object.entries(isJson(operation.responses) ? operation.responses : {})) {
     if (!isJson(response)) continue
-    const isEnvelope = codesOf(isJson(response.content) && isJson(response.content["application/json"])
-      ? response.content["application/json"].schema
-      : undefined, schemas).length > 0
+    const isEnvelope =
+      codesOf(
+        isJson(response.content) && isJson(response.content["application/json"])
+          ? response.content["application/json"].schema
+          : undefined,
+        schemas
+      ).length > 0
     responses[status] = {
       ...withContentExamples(response, status, example?.response, scope, schemas),
       headers: responseHeadersOf(kind, status, isEnvelope)
@@ -120,17 +138,15 @@ const completeOperation = (path: string, operation: Json, scope: Scope | undefin
     const value = example?.parameters?.[String(parameter.name)]
     return value === undefined ? parameter : { ...parameter, example: value }
   })
-  const body = isJson(operation.requestBody) && isJson(operation.requestBody.content)
-    ? operation.requestBody.content["application/json"]
-    : undefined
-  const requestBody = isJson(body) && example?.request !== undefined
-    ? { ...operation.requestBody as Json, content: { "application/json": { ...body, example: example.request } } }
-    : operation.requestBody
-  const security = scope !== undefined
-    ? [{ bearer: [scope] }]
-    : kind === "public"
-    ? [{}, { apiKey: [] }]
-    : [{}]
+  const body =
+    isJson(operation.requestBody) && isJson(operation.requestBody.content)
+      ? operation.requestBody.content["application/json"]
+      : undefined
+  const requestBody =
+    isJson(body) && example?.request !== undefined
+      ? { ...(operation.requestBody as Json), content: { "application/json": { ...body, example: example.request } } }
+      : operation.requestBody
+  const security = scope !== undefined ? [{ bearer: [scope] }] : kind === "public" ? [{}, { apiKey: [] }] : [{}]
   return {
     ...operation,
     security,
@@ -166,7 +182,8 @@ const securitySchemes = (components: Json): Json => ({
     type: "apiKey",
     in: "header",
     name: "X-Api-Key",
-    description: "Optional on the public risk-check routes: attributes the traffic to your account (counted, never " +
+    description:
+      "Optional on the public risk-check routes: attributes the traffic to your account (counted, never " +
       "charged; a missing or bad key never fails the call, and the limit follows the account instead of the IP)."
   }
 })
@@ -202,7 +219,8 @@ export const completeContract = (generated: Json, scopes: ReadonlyMap<string, Sc
           name: "X-Request-Id",
           in: "header",
           required: false,
-          description: "Your own request id (letters, digits and `._:-`, up to 128 characters), echoed in the response; anything else is replaced.",
+          description:
+            "Your own request id (letters, digits and `._:-`, up to 128 characters), echoed in the response; anything else is replaced.",
           schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$", maxLength: 128 },
           example: REQUEST_ID_EXAMPLE
         }

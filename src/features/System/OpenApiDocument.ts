@@ -26,10 +26,13 @@ const codesOf = (schema: Json, components: Json): ReadonlyArray<string> => {
   return members.flatMap((member) => {
     if (!isJson(member) || typeof member.$ref !== "string") return []
     const target = components[member.$ref.replace("#/components/schemas/", "")]
-    const code = isJson(target) && isJson(target.properties) && isJson(target.properties.error) &&
-        isJson(target.properties.error.properties)
-      ? target.properties.error.properties.code
-      : undefined
+    const code =
+      isJson(target) &&
+      isJson(target.properties) &&
+      isJson(target.properties.error) &&
+      isJson(target.properties.error.properties)
+        ? target.properties.error.properties.code
+        : undefined
     return isJson(code) && Array.isArray(code.enum) ? code.enum.map(String) : []
   })
 }
@@ -42,9 +45,10 @@ const rewriteResponse = (response: Json, components: Json): Json | undefined => 
   const schema = withoutDecodeError(content.schema)
   if (schema === undefined) return undefined
   const codes = codesOf(schema, components)
-  const description = content.schema === schema || codes.length === 0
-    ? response.description
-    : `Error envelope; code ${codes.map((code) => `\`${code}\``).join(", ")}.`
+  const description =
+    content.schema === schema || codes.length === 0
+      ? response.description
+      : `Error envelope; code ${codes.map((code) => `\`${code}\``).join(", ")}.`
   return {
     ...response,
     description,
@@ -62,10 +66,7 @@ const rewriteOperation = (operation: Json, components: Json): Json => {
   const parameters = Array.isArray(operation.parameters) ? operation.parameters : []
   return {
     ...operation,
-    parameters: [
-      ...parameters,
-      { name: "X-Request-Id", in: "header", required: false, ...requestIdHeader }
-    ],
+    parameters: [...parameters, { name: "X-Request-Id", in: "header", required: false, ...requestIdHeader }],
     responses
   }
 }

@@ -21,28 +21,35 @@ const count = (description: string, example: number): Json => ({
 
 export const headerComponents: Json = {
   RequestId: {
-    description: "The request id: the client's own X-Request-Id when it sent a valid one (letters, digits and `._:-`, up to 128 characters), otherwise generated.",
+    description:
+      "The request id: the client's own X-Request-Id when it sent a valid one (letters, digits and `._:-`, up to 128 characters), otherwise generated.",
     schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$", maxLength: 128 },
     example: "6f1c2a4e-3b7d-4e0a-9d52-1f8e7c6b5a40"
   },
   RateLimit: {
-    description: "IETF RateLimit draft: requests left in the current minute (`r`) and seconds until it resets (`t`). Sent once the request reached the limiter.",
-    schema: { type: "string", pattern: "^\"minute\";r=[0-9]+;t=[0-9]+$", maxLength: 64 },
-    example: "\"minute\";r=29;t=41"
+    description:
+      "IETF RateLimit draft: requests left in the current minute (`r`) and seconds until it resets (`t`). Sent once the request reached the limiter.",
+    schema: { type: "string", pattern: '^"minute";r=[0-9]+;t=[0-9]+$', maxLength: 64 },
+    example: '"minute";r=29;t=41'
   },
   RateLimitPolicy: {
-    description: "IETF RateLimit draft: the per-minute quota (`q`, window `w` seconds) and, on keyed routes, the monthly cost units.",
-    schema: { type: "string", pattern: "^\"minute\";q=[0-9]+;w=60(, \"month\";q=[0-9]+)?$", maxLength: 96 },
-    example: "\"minute\";q=30;w=60, \"month\";q=5000"
+    description:
+      "IETF RateLimit draft: the per-minute quota (`q`, window `w` seconds) and, on keyed routes, the monthly cost units.",
+    schema: { type: "string", pattern: '^"minute";q=[0-9]+;w=60(, "month";q=[0-9]+)?$', maxLength: 96 },
+    example: '"minute";q=30;w=60, "month";q=5000'
   },
   XRateLimitLimit: count("Requests allowed in the current minute. Sent once the request reached the limiter.", 30),
   XRateLimitRemaining: count("Requests left in the current minute.", 29),
   XRateLimitReset: count("Seconds until the current minute resets.", 41),
-  XQuotaLimit: count("Cost units the plan allows this calendar month (UTC). Keyed routes, once the key is authenticated.", 5000),
+  XQuotaLimit: count(
+    "Cost units the plan allows this calendar month (UTC). Keyed routes, once the key is authenticated.",
+    5000
+  ),
   XQuotaRemaining: count("Cost units left this month.", 4989),
   RetryAfter: count("Seconds to wait before retrying: until the limit that refused resets (429), or 5 (503).", 41),
   CacheControlPublic: {
-    description: "`public, max-age=60, stale-while-revalidate=300` for a fresh verdict, `public, max-age=15` for a stale one, `no-cache` for cold and unknown; `no-store` on the batch, rescans and failures.",
+    description:
+      "`public, max-age=60, stale-while-revalidate=300` for a fresh verdict, `public, max-age=15` for a stale one, `no-cache` for cold and unknown; `no-store` on the batch, rescans and failures.",
     schema: {
       type: "string",
       enum: ["public, max-age=60, stale-while-revalidate=300", "public, max-age=15", "no-cache", "no-store"]
@@ -61,7 +68,8 @@ export const headerComponents: Json = {
     example: "*"
   },
   AllowOriginConfigured: {
-    description: "The request's Origin, sent only when it is one of CORS_ALLOWED_ORIGINS (none by default), with `Vary: Origin`.",
+    description:
+      "The request's Origin, sent only when it is one of CORS_ALLOWED_ORIGINS (none by default), with `Vary: Origin`.",
     schema: { type: "string", pattern: "^https?://[^/\\s]+$", maxLength: 2048 },
     example: "https://dashboard.example.org"
   },
@@ -75,7 +83,7 @@ export const headerComponents: Json = {
 const ref = (name: string): Json => ({ $ref: `#/components/headers/${name}` })
 
 const rateLimitHeaders = (kind: RouteKind): Json => ({
-  "RateLimit": ref("RateLimit"),
+  RateLimit: ref("RateLimit"),
   "RateLimit-Policy": ref("RateLimitPolicy"),
   "X-RateLimit-Limit": ref("XRateLimitLimit"),
   "X-RateLimit-Remaining": ref("XRateLimitRemaining"),
@@ -86,11 +94,12 @@ const rateLimitHeaders = (kind: RouteKind): Json => ({
 /** The headers of one response of an operation on a path of this kind. */
 export const responseHeadersOf = (kind: RouteKind, status: string, isEnvelope: boolean): Json => {
   const limited = kind !== "probe" && /^[24]/.test(status)
-  const cache = kind === "public"
-    ? ref("CacheControlPublic")
-    : kind === "keyed" || isEnvelope || status !== "200"
-    ? ref("CacheControlNoStore")
-    : undefined
+  const cache =
+    kind === "public"
+      ? ref("CacheControlPublic")
+      : kind === "keyed" || isEnvelope || status !== "200"
+        ? ref("CacheControlNoStore")
+        : undefined
   return {
     "X-Request-Id": ref("RequestId"),
     ...(limited ? rateLimitHeaders(kind) : {}),

@@ -60,9 +60,12 @@ const walk = (node: unknown, name: string | undefined): unknown => {
   if (!isJson(node)) return node
   const out: Json = {}
   for (const [key, value] of Object.entries(node)) {
-    if (key === "example" || key === "examples" || key === "const" || key === "enum" || key === "default") out[key] = value
+    if (key === "example" || key === "examples" || key === "const" || key === "enum" || key === "default")
+      out[key] = value
     else if (key === "properties" && isJson(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([property, schema]) => [property, walk(schema, property)]))
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([property, schema]) => [property, walk(schema, property)])
+      )
     } else if (key === "anyOf" || key === "oneOf") out[key] = walk(value, name)
     else out[key] = walk(value, undefined)
   }

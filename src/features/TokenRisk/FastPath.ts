@@ -68,15 +68,17 @@ const addressIn = (text: string): string | undefined => {
 const failedAnswer = (failure: Failure, requestId: string, cors: Record<string, string>): Response =>
   new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
     status: failure.status,
-    headers: { "content-type": "application/json", ...failure.headers, ...cors, "cache-control": "no-store", "x-request-id": requestId }
+    headers: {
+      "content-type": "application/json",
+      ...failure.headers,
+      ...cors,
+      "cache-control": "no-store",
+      "x-request-id": requestId
+    }
   })
 
 const lateAnswer = (requestId: string, milliseconds: number): Response =>
-  failedAnswer(
-    Option.getOrThrow(failureOf(requestTimedOut(milliseconds))),
-    requestId,
-    {}
-  )
+  failedAnswer(Option.getOrThrow(failureOf(requestTimedOut(milliseconds))), requestId, {})
 
 const isRoute = (url: string): boolean =>
   url.endsWith(PATH) && url.length - PATH.length === url.indexOf("/", url.indexOf("//") + 2)
@@ -107,7 +109,12 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
     return new Response(body, { status: 200, headers })
   }
 
-  const serve = (request: Request, started: number, caller: Caller, delegate: (request: Request) => Promise<Response>) =>
+  const serve = (
+    request: Request,
+    started: number,
+    caller: Caller,
+    delegate: (request: Request) => Promise<Response>
+  ) =>
     new Promise<Response>((resolve, reject) => {
       const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
       // Once answered (or handed on), nothing else answers; a charge made after the deadline rolls back.
@@ -126,7 +133,8 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
         const text = await request.text()
         if (done) return
         // HttpApi answers anything unusual with its exact error: it gets the request again, body and all.
-        const handOn = () => finish(delegate(new Request(request.url, { method: request.method, headers: request.headers, body: text })))
+        const handOn = () =>
+          finish(delegate(new Request(request.url, { method: request.method, headers: request.headers, body: text })))
         const address = addressIn(text)
         const scan = address === undefined ? undefined : scans.peek(address)
         if (scan === undefined || scan === null) return handOn()
@@ -139,7 +147,13 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
           // A database that cannot answer is HttpApi's 503, given here: handing on would wait for it again.
           const unavailable = Option.flatMap(Cause.failureOption(charged.cause), failureOf)
           if (Option.isNone(unavailable)) return handOn()
-          finish(failedAnswer(unavailable.value, requestId, corsHeadersOf(PATH, request.headers.get("origin") ?? undefined, settings.corsAllowedOrigins)))
+          finish(
+            failedAnswer(
+              unavailable.value,
+              requestId,
+              corsHeadersOf(PATH, request.headers.get("origin") ?? undefined, settings.corsAllowedOrigins)
+            )
+          )
           record(request, started, unavailable.value.status, requestId, caller.accountId, unavailable.value.code)
           return
         }
@@ -166,7 +180,14 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
       })
     })
 
-  const record = (request: Request, started: number, status: number, requestId: string, accountId: string, errorCode: string | undefined) => {
+  const record = (
+    request: Request,
+    started: number,
+    status: number,
+    requestId: string,
+    accountId: string,
+    errorCode: string | undefined
+  ) => {
     const seconds = (performance.now() - started) / 1000
     countRisk(status, seconds)
     log?.({ method: request.method, path: PATH, route: PATH, status, seconds, requestId, accountId, errorCode })
@@ -178,11 +199,18 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
     const declared = request.headers.get("content-length")
     const authorization = request.headers.get("authorization")
     if (
-      contentType === null || !isJsonMediaType(contentType) || declared === null || !(Number(declared) <= settings.maxBodyBytes) ||
-      request.headers.has("transfer-encoding") || authorization === null || !authorization.startsWith(BEARER)
-    ) return undefined
+      contentType === null ||
+      !isJsonMediaType(contentType) ||
+      declared === null ||
+      !(Number(declared) <= settings.maxBodyBytes) ||
+      request.headers.has("transfer-encoding") ||
+      authorization === null ||
+      !authorization.startsWith(BEARER)
+    )
+      return undefined
     const caller = accounts.cachedCaller(authorization.slice(BEARER.length))
-    if (caller === undefined || !caller.scopes.includes(TokenRiskAuth.scope) || isKnownRefused(caller, TOKEN_RISK_COST)) return undefined
+    if (caller === undefined || !caller.scopes.includes(TokenRiskAuth.scope) || isKnownRefused(caller, TOKEN_RISK_COST))
+      return undefined
     const done = requestInFlight()
     return serve(request, performance.now(), caller, delegate).finally(done)
   }

@@ -5,7 +5,7 @@ import { TokenRiskPacket } from "./Schemas.ts"
 import { assessTokenOnce, confidenceOf } from "../../engines/TokenScoring/index.ts"
 import { observe } from "../../engines/TokenScoring/observed.ts"
 
-const roundPct = (value: number | null): number | null => value === null ? null : Math.round(value * 100) / 100
+const roundPct = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100)
 
 export const TOKEN_RISK_SOURCES = ["svc_token_scans", "svc_scoring_engine"] as const
 
@@ -75,7 +75,7 @@ interface Kept {
 
 const kept = new WeakMap<ScanEvidence, Kept>()
 const encodePacket = Schema.encodeSync(TokenRiskPacket)
-const CONFIDENCE_KEY = ",\"confidence\":"
+const CONFIDENCE_KEY = ',"confidence":'
 
 const keptOf = (evidence: ScanEvidence): Kept => {
   let found = kept.get(evidence)
@@ -85,11 +85,16 @@ const keptOf = (evidence: ScanEvidence): Kept => {
     // A key in quotes followed by a colon only occurs as structure: inside a JSON string a quote is escaped.
     const at = json.indexOf(CONFIDENCE_KEY)
     const value = JSON.stringify(packet.confidence)
-    const cuttable = at !== -1 && json.indexOf(CONFIDENCE_KEY, at + 1) === -1 &&
-      json.startsWith(value, at + CONFIDENCE_KEY.length)
+    const cuttable =
+      at !== -1 && json.indexOf(CONFIDENCE_KEY, at + 1) === -1 && json.startsWith(value, at + CONFIDENCE_KEY.length)
     found = {
       packet,
-      json: cuttable ? { head: json.slice(0, at + CONFIDENCE_KEY.length), tail: json.slice(at + CONFIDENCE_KEY.length + value.length) } : undefined
+      json: cuttable
+        ? {
+            head: json.slice(0, at + CONFIDENCE_KEY.length),
+            tail: json.slice(at + CONFIDENCE_KEY.length + value.length)
+          }
+        : undefined
     }
     kept.set(evidence, found)
   }
@@ -106,9 +111,10 @@ export const tokenRiskPacketOf = (evidence: ScanEvidence, now: number): TokenRis
 export const tokenRiskBodyOf = (evidence: ScanEvidence, now: number, meta: Meta): string => {
   const { json, packet } = keptOf(evidence)
   const confidence = confidenceOf(assessTokenOnce(evidence), evidence, ageSecondsOf(evidence, now))
-  const data = json === undefined
-    ? JSON.stringify(encodePacket({ ...packet, confidence }))
-    : json.head + JSON.stringify(confidence) + json.tail
+  const data =
+    json === undefined
+      ? JSON.stringify(encodePacket({ ...packet, confidence }))
+      : json.head + JSON.stringify(confidence) + json.tail
   return `{"data":${data},"meta":${metaJsonOf(meta)}}`
 }
 

@@ -11,12 +11,15 @@ export const WalletRiskRequest = Schema.Struct({
 
 export const WalletSignal = Schema.Struct({
   label: Schema.String.annotations({
-    description: "adverse_label, flagged_counterparty_exposure, repeat_deployer_exposure, deployed_honeypots, deployed_rugs, … (docs/wallet-model.md)."
+    description:
+      "adverse_label, flagged_counterparty_exposure, repeat_deployer_exposure, deployed_honeypots, deployed_rugs, … (docs/wallet-model.md)."
   }),
   severity: Severity,
   points: Int,
   detail: Schema.String,
-  source: Schema.String.annotations({ description: "Where the evidence came from: a label's source, wallet_exposures or token_scans." })
+  source: Schema.String.annotations({
+    description: "Where the evidence came from: a label's source, wallet_exposures or token_scans."
+  })
 }).annotations({ identifier: "WalletSignal" })
 
 export const Exposure = Schema.Struct({
@@ -57,7 +60,8 @@ export const WalletRiskPacket = Schema.Struct({
   }),
   summary: Schema.String,
   recommendedAction: Schema.Literal("allow", "monitor", "review", "escalate").annotations({
-    description: "For routing operator review: allow (low), monitor (medium or no evidence), review (high), escalate (critical)."
+    description:
+      "For routing operator review: allow (low), monitor (medium or no evidence), review (high), escalate (critical)."
   }),
   signals: Schema.Array(WalletSignal),
   exposures: Schema.Array(Exposure),

@@ -63,7 +63,7 @@ const toExposure = (row: ExposureRow): WalletExposure => ({
 // Wallet labels and counterparty exposures, imported as NDJSON (docs/wallet-evidence.md).
 export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // An upsert that changes nothing when the stored observation is as new and identical.
     const storeLabel = (label: WalletLabel) =>
@@ -95,7 +95,7 @@ export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
 
     return repository({
       record: (lines: ReadonlyArray<WalletEvidenceLine>) =>
-        Effect.forEach(lines, (line) => line.type === "label" ? storeLabel(line) : storeExposure(line)).pipe(
+        Effect.forEach(lines, (line) => (line.type === "label" ? storeLabel(line) : storeExposure(line))).pipe(
           Effect.map((results) => {
             const stored = results.filter((rows) => rows.length > 0).length
             return { stored, unchanged: lines.length - stored }
@@ -106,8 +106,8 @@ export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
         addresses.length === 0
           ? Effect.succeed<ReadonlyArray<WalletLabel>>([])
           : sql<LabelRow>`select * from wallet_labels where address = any(${addresses}::text[]) order by address, observed_at desc, label`.pipe(
-            Effect.map((rows) => rows.map(toLabel))
-          ),
+              Effect.map((rows) => rows.map(toLabel))
+            ),
       exposuresOf: (wallet: string) =>
         sql<ExposureRow>`
           select * from wallet_exposures where wallet_address = ${wallet}
@@ -119,8 +119,11 @@ export class WalletRepo extends Effect.Service<WalletRepo>()("WalletRepo", {
 }) {}
 
 /** A repository that holds no evidence: for tests of routes that are not about wallets. */
-export const WalletRepoEmpty = Layer.succeed(WalletRepo, WalletRepo.make({
-  record: (lines) => Effect.succeed({ stored: 0, unchanged: lines.length }),
-  labelsOf: () => Effect.succeed([]),
-  exposuresOf: () => Effect.succeed([])
-}))
+export const WalletRepoEmpty = Layer.succeed(
+  WalletRepo,
+  WalletRepo.make({
+    record: (lines) => Effect.succeed({ stored: 0, unchanged: lines.length }),
+    labelsOf: () => Effect.succeed([]),
+    exposuresOf: () => Effect.succeed([])
+  })
+)

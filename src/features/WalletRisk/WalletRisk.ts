@@ -11,18 +11,18 @@ import { WalletRepo } from "./WalletRepo.ts"
 type Packet = typeof WalletRiskPacket.Type
 
 // The deployer-history outcome rule decides rugs (also from drained liquidity); "unknown" is no finding.
-const outcomeAsReported = (outcome: LaunchOutcome) => outcome === "unknown" ? null : outcome
+const outcomeAsReported = (outcome: LaunchOutcome) => (outcome === "unknown" ? null : outcome)
 
 // Gathers a wallet's cached evidence (labels, exposures, counterparties' labels and launch records,
 // its own launches) and runs the pure wallet model over it.
 export class WalletRisk extends Effect.Service<WalletRisk>()("WalletRisk", {
   dependencies: [WalletRepo.Default, LaunchesRepo.Default],
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const store = yield* WalletRepo
     const launchHistory = yield* LaunchesRepo
     return {
       packet: (wallet: Address, now: number): Effect.Effect<Packet, ServiceUnavailable> =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const exposures = yield* store.exposuresOf(wallet)
           const counterparties = [...new Set(exposures.map((exposure) => exposure.counterpartyAddress))]
           const [labels, records, launches] = yield* Effect.all([

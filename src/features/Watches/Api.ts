@@ -41,7 +41,10 @@ const listWatches = HttpApiEndpoint.get("listWatches", "/api/v1/decision/watches
   .addSuccess(WatchListResponse)
   .addError(envelope(RateLimited))
   .annotate(OpenApi.Summary, "List the account's watches")
-  .annotate(OpenApi.Description, "Scope `watch:write`. Free (counts toward the minute limit). Unexpired watches, newest first.")
+  .annotate(
+    OpenApi.Description,
+    "Scope `watch:write`. Free (counts toward the minute limit). Unexpired watches, newest first."
+  )
 
 const getWatch = HttpApiEndpoint.get("getWatch", "/api/v1/decision/watches/:id")
   .setPath(WatchId)

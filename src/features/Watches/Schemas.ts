@@ -16,7 +16,9 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** Alerts of a watch: every endpoint of the account (true), one endpoint (its id) or none (false). */
 export const Notify = Schema.Union(
   Schema.Boolean,
-  Schema.String.pipe(Schema.pattern(UUID, { message: () => "notify: true, false or a webhook endpoint id (uuid)" })).annotations({
+  Schema.String.pipe(
+    Schema.pattern(UUID, { message: () => "notify: true, false or a webhook endpoint id (uuid)" })
+  ).annotations({
     jsonSchema: { type: "string", format: "uuid", pattern: UUID.source, maxLength: 36 }
   })
 )
@@ -40,10 +42,13 @@ export const SetWatchRequest = Schema.Struct({
     description: "How often the caller intends to call monitor-position (default 300 s)."
   }),
   label: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(100), Schema.filter(storable)).annotations({ jsonSchema: { pattern: "^[^\\u0000]*$" } })
+    Schema.String.pipe(Schema.maxLength(100), Schema.filter(storable)).annotations({
+      jsonSchema: { pattern: "^[^\\u0000]*$" }
+    })
   ).annotations({ description: "Your name for the watch, up to 100 characters." }),
   notify: Schema.optional(Notify).annotations({
-    description: "Webhook alerts when a new scan makes a rule hold (watch.triggered) or stop holding (watch.cleared): " +
+    description:
+      "Webhook alerts when a new scan makes a rule hold (watch.triggered) or stop holding (watch.cleared): " +
       "true for every webhook endpoint of the account, an endpoint id for that one, false (default) for none."
   })
 }).annotations({ identifier: "SetWatchRequest", ...strict })
@@ -56,14 +61,20 @@ export const WatchRecord = Schema.Struct({
   poll_seconds: Int,
   created_at: Schema.String,
   expires_at: Schema.String,
-  next_check_at: Schema.String.annotations({ description: "created_at + poll_seconds: when to call monitor-position." }),
-  notify: Notify.annotations({ description: "Webhook alerts: true (every endpoint of the account), an endpoint id, or false." }),
+  next_check_at: Schema.String.annotations({
+    description: "created_at + poll_seconds: when to call monitor-position."
+  }),
+  notify: Notify.annotations({
+    description: "Webhook alerts: true (every endpoint of the account), an endpoint id, or false."
+  }),
   stored_only: Schema.Literal(true).annotations({
     description: "A watch is a stored contract: it triggers no scan and creates no dashboard list."
   })
 }).annotations({ identifier: "Watch" })
 
-export const WatchResponse = Schema.Struct({ data: WatchRecord, meta: Meta }).annotations({ identifier: "WatchResponse" })
+export const WatchResponse = Schema.Struct({ data: WatchRecord, meta: Meta }).annotations({
+  identifier: "WatchResponse"
+})
 export const WatchListResponse = Schema.Struct({ data: Schema.Array(WatchRecord), meta: Meta }).annotations({
   identifier: "WatchListResponse"
 })

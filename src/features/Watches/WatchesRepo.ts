@@ -56,7 +56,7 @@ const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-
 // Watch contracts, owned by an account: another account's watch does not exist for the caller.
 export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return repository({
       /**
@@ -64,37 +64,37 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
        * insert run under a lock of the account's watches, so concurrent calls on any process cannot pass it.
        */
       create: (accountId: string, watch: NewWatch, limit: number) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* sql`select pg_advisory_xact_lock(hashtextextended(${`watches:${accountId}`}, 0))`
-          const [active] = yield* sql<{ count: string }>`
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`select pg_advisory_xact_lock(hashtextextended(${`watches:${accountId}`}, 0))`
+            const [active] = yield* sql<{ count: string }>`
             select count(*) from watches where account_id = ${accountId} and expires_at > now()`
-          if (Number(active?.count ?? 0) >= limit) return Option.none<Watch>()
-          const rows = yield* sql<Row>`
+            if (Number(active?.count ?? 0) >= limit) return Option.none<Watch>()
+            const rows = yield* sql<Row>`
             insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at, notify, notify_endpoint_id)
             values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
               ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}), ${watch.notify !== false},
               ${typeof watch.notify === "string" ? watch.notify : null}::uuid)
             returning *`
-          return Option.some(toWatch(rows[0]!))
-        })),
+            return Option.some(toWatch(rows[0]!))
+          })
+        ),
       find: (accountId: string, id: string): Effect.Effect<Option.Option<Watch>, SqlError.SqlError> =>
         isUuid(id)
           ? sql<Row>`select * from watches where id = ${id} and account_id = ${accountId}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWatch))
-          )
+              Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWatch))
+            )
           : Effect.succeedNone,
       /** Unexpired watches, newest first. */
       list: (accountId: string) =>
         sql<Row>`
           select * from watches where account_id = ${accountId} and expires_at > now()
-          order by created_at desc, id limit 1000`.pipe(
-          Effect.map((rows) => rows.map(toWatch))
-        ),
+          order by created_at desc, id limit 1000`.pipe(Effect.map((rows) => rows.map(toWatch))),
       remove: (accountId: string, id: string): Effect.Effect<boolean, SqlError.SqlError> =>
         isUuid(id)
           ? sql`delete from watches where id = ${id} and account_id = ${accountId} returning id`.pipe(
-            Effect.map((rows) => rows.length > 0)
-          )
+              Effect.map((rows) => rows.length > 0)
+            )
           : Effect.succeed(false)
     })
   })
@@ -141,4 +141,5 @@ export const ownedWatch = (watches: WatchesRepo, accountId: string, id: string) 
   Effect.flatMap(watches.find(accountId, id), (found) =>
     Option.isSome(found)
       ? Effect.succeed(found.value)
-      : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` })))
+      : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` }))
+  )

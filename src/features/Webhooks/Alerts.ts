@@ -1,4 +1,9 @@
-import { type EntryReference, evaluateWatchRules, metricsOf, type WatchRule } from "../../engines/DecisionRules/index.ts"
+import {
+  type EntryReference,
+  evaluateWatchRules,
+  metricsOf,
+  type WatchRule
+} from "../../engines/DecisionRules/index.ts"
 import type { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import type { Verdict } from "../../domain/Verdict.ts"
 import { observe } from "../../engines/TokenScoring/observed.ts"
@@ -70,7 +75,14 @@ export const alertsOf = (before: AlertState, after: ReturnType<typeof stateOf>):
   after.hits.flatMap((hit): ReadonlyArray<Alert> => {
     const held = before.hits[ruleKey(hit.rule)] ?? false
     if (held === hit.hit) return []
-    return [{ type: hit.hit ? "watch.triggered" : "watch.cleared", rule: hit.rule, observedValue: hit.value, detail: hit.detail }]
+    return [
+      {
+        type: hit.hit ? "watch.triggered" : "watch.cleared",
+        rule: hit.rule,
+        observedValue: hit.value,
+        detail: hit.detail
+      }
+    ]
   })
 
 /** The JSON body of an event (Standard Webhooks shape: type, timestamp, data); sent byte for byte on every attempt. */
@@ -94,7 +106,8 @@ export const eventBody = (event: {
       observed_value: event.alert.observedValue,
       detail: event.alert.detail,
       scan: { id: event.after.scanId, scanned_at: event.after.scannedAt },
-      previous_scan: event.before.scanId === "0" ? null : { id: event.before.scanId, scanned_at: event.before.scannedAt },
+      previous_scan:
+        event.before.scanId === "0" ? null : { id: event.before.scanId, scanned_at: event.before.scannedAt },
       verdict: { before: event.before.verdict, after: event.after.verdict },
       safety_score: { before: event.before.safetyScore, after: event.after.safetyScore }
     }

@@ -9,7 +9,7 @@ import { makeDeliveryWorker } from "./Worker.ts"
  * unless WEBHOOK_WORKERS=0, the delivery worker. Both stop with the scope.
  */
 export const runWebhookBackground = (config: WebhookConfig) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* Effect.forkScoped(runWatchAlerts(config.evaluateMs))
     if (config.workers > 0) yield* Effect.forkScoped(Effect.flatMap(makeDeliveryWorker(config), (worker) => worker.run))
   }).pipe(Effect.provide(Layer.merge(WatchAlerts.Default, WebhookOutbox.Default)))

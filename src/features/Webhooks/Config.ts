@@ -40,5 +40,8 @@ export class WebhookSettings extends Context.Tag("WebhookSettings")<WebhookSetti
  * The wait after failed attempt `attempt` (1-based): base × 3^(attempt-1), at most the cap, ±20% jitter.
  * With the defaults, 12 attempts span about 22.6 hours (5 s, 15 s, 45 s, ... then 6 h waits).
  */
-export const retryDelayMs = (config: Pick<WebhookConfig, "retryBaseMs" | "retryMaxMs">, attempt: number, random = Math.random()): number =>
-  Math.round(Math.min(config.retryBaseMs * 3 ** (attempt - 1), config.retryMaxMs) * (0.8 + 0.4 * random))
+export const retryDelayMs = (
+  config: Pick<WebhookConfig, "retryBaseMs" | "retryMaxMs">,
+  attempt: number,
+  random = Math.random()
+): number => Math.round(Math.min(config.retryBaseMs * 3 ** (attempt - 1), config.retryMaxMs) * (0.8 + 0.4 * random))

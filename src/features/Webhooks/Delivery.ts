@@ -18,10 +18,15 @@ export interface DeliveryRequest {
   readonly allowLoopback: boolean
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<LookupAddress>, family?: number) => void
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<LookupAddress>,
+  family?: number
+) => void
 
 // node:http asks this instead of DNS, so the socket goes to an address the guard accepted.
-const pinnedLookup = (addresses: ReadonlyArray<LookupAddress>) =>
+const pinnedLookup =
+  (addresses: ReadonlyArray<LookupAddress>) =>
   (_host: string, options: { readonly all?: boolean }, callback: LookupCallback) => {
     const first = addresses[0]!
     if (options.all === true) callback(null, [...addresses])
@@ -31,24 +36,28 @@ const pinnedLookup = (addresses: ReadonlyArray<LookupAddress>) =>
 const post = (request: DeliveryRequest, url: URL, addresses: ReadonlyArray<LookupAddress>) =>
   Effect.async<number, Error>((resume, signal) => {
     const transport = url.protocol === "https:" ? https : http
-    const outgoing = transport.request(url, {
-      method: "POST",
-      agent: false,
-      lookup: pinnedLookup(addresses) as never,
-      headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
-      signal
-    }, (response) => {
-      // The status is the answer; the body is read and dropped.
-      response.resume()
-      response.on("error", () => {})
-      resume(Effect.succeed(response.statusCode ?? 0))
-    })
+    const outgoing = transport.request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        lookup: pinnedLookup(addresses) as never,
+        headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
+        signal
+      },
+      (response) => {
+        // The status is the answer; the body is read and dropped.
+        response.resume()
+        response.on("error", () => {})
+        resume(Effect.succeed(response.statusCode ?? 0))
+      }
+    )
     outgoing.on("error", (error) => resume(Effect.fail(error)))
     outgoing.end(request.body)
   })
 
 export const deliver = (request: DeliveryRequest): Effect.Effect<AttemptOutcome> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const started = performance.now()
     const elapsed = () => performance.now() - started
     const checked = targetOf(request.url, request.allowLoopback)
@@ -56,10 +65,14 @@ export const deliver = (request: DeliveryRequest): Effect.Effect<AttemptOutcome>
     const resolved = yield* resolveTarget(checked.target, request.allowLoopback)
     if ("refused" in resolved) return { statusCode: null, latencyMs: elapsed(), error: `refused: ${resolved.refused}` }
     const answer = yield* post(request, checked.target.url, resolved.addresses).pipe(
-      Effect.timeoutFail({ duration: request.timeoutMs, onTimeout: () => new Error(`no answer within ${request.timeoutMs} ms`) }),
+      Effect.timeoutFail({
+        duration: request.timeoutMs,
+        onTimeout: () => new Error(`no answer within ${request.timeoutMs} ms`)
+      }),
       Effect.either
     )
-    if (answer._tag === "Left") return { statusCode: null, latencyMs: elapsed(), error: answer.left.message || String(answer.left) }
+    if (answer._tag === "Left")
+      return { statusCode: null, latencyMs: elapsed(), error: answer.left.message || String(answer.left) }
     const status = answer.right
     if (status >= 200 && status < 300) return { statusCode: status, latencyMs: elapsed(), error: null }
     return {

@@ -60,13 +60,15 @@ interface EventRow {
   readonly created_at: Date
   readonly delivered_at: Date | null
   readonly last_error: string | null
-  readonly recent: ReadonlyArray<{
-    readonly attempt: number
-    readonly attempted_at: string
-    readonly status_code: number | null
-    readonly latency_ms: number
-    readonly error: string | null
-  }> | string
+  readonly recent:
+    | ReadonlyArray<{
+        readonly attempt: number
+        readonly attempted_at: string
+        readonly status_code: number | null
+        readonly latency_ms: number
+        readonly error: string | null
+      }>
+    | string
 }
 
 const iso = (date: Date | string): string => new Date(date).toISOString()
@@ -83,7 +85,8 @@ const toEndpoint = (row: EndpointRow): Endpoint => ({
 })
 
 const toEvent = (row: EventRow): SentEvent => {
-  const recent = typeof row.recent === "string" ? JSON.parse(row.recent) as Exclude<EventRow["recent"], string> : row.recent
+  const recent =
+    typeof row.recent === "string" ? (JSON.parse(row.recent) as Exclude<EventRow["recent"], string>) : row.recent
   return {
     id: row.id,
     type: row.type,
@@ -105,7 +108,8 @@ const toEvent = (row: EventRow): SentEvent => {
   }
 }
 
-export const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
+export const isUuid = (text: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
 const ENDPOINT_COLUMNS = "id, account_id, url, description, status, disabled_reason, disabled_at, created_at"
 
@@ -114,7 +118,7 @@ export const ROTATION_GRACE_SECONDS = 24 * 3600
 
 export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()("WebhookEndpointsRepo", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(ENDPOINT_COLUMNS)
     const events = (endpointId: string, limit: number, eventId: string | null) =>
@@ -135,22 +139,30 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
        * Stores an endpoint unless the account already has `limit` (none then): counted and inserted under a
        * lock of the account's endpoints, so concurrent calls on any process cannot pass the cap.
        */
-      create: (accountId: string, endpoint: { readonly url: string; readonly description: string | null; readonly sealedSecret: string }, limit: number) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${accountId}`}, 0))`
-          const [count] = yield* sql<{ count: string }>`select count(*) from webhook_endpoints where account_id = ${accountId}`
-          if (Number(count?.count ?? 0) >= limit) return Option.none<Endpoint>()
-          const rows = yield* sql<EndpointRow>`
+      create: (
+        accountId: string,
+        endpoint: { readonly url: string; readonly description: string | null; readonly sealedSecret: string },
+        limit: number
+      ) =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${accountId}`}, 0))`
+            const [count] = yield* sql<{
+              count: string
+            }>`select count(*) from webhook_endpoints where account_id = ${accountId}`
+            if (Number(count?.count ?? 0) >= limit) return Option.none<Endpoint>()
+            const rows = yield* sql<EndpointRow>`
             insert into webhook_endpoints (id, account_id, url, description, secret)
             values (${crypto.randomUUID()}, ${accountId}, ${endpoint.url}, ${endpoint.description}, ${endpoint.sealedSecret})
             returning ${columns}`
-          return Option.some(toEndpoint(rows[0]!))
-        })),
+            return Option.some(toEndpoint(rows[0]!))
+          })
+        ),
       find: (accountId: string, id: string) =>
         isUuid(id)
           ? sql<EndpointRow>`select ${columns} from webhook_endpoints where id = ${id} and account_id = ${accountId}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEndpoint))
-          )
+              Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEndpoint))
+            )
           : Effect.succeed(Option.none<Endpoint>()),
       list: (accountId: string) =>
         sql<EndpointRow>`
@@ -160,8 +172,8 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
       remove: (accountId: string, id: string) =>
         isUuid(id)
           ? sql`delete from webhook_endpoints where id = ${id} and account_id = ${accountId} returning id`.pipe(
-            Effect.map((rows) => rows.length > 0)
-          )
+              Effect.map((rows) => rows.length > 0)
+            )
           : Effect.succeed(false),
       /** A new secret; the old one keeps signing for ROTATION_GRACE_SECONDS. */
       rotate: (accountId: string, id: string, sealedSecret: string) =>
@@ -181,30 +193,35 @@ export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()
        */
       redeliver: (endpointId: string, eventId: string) =>
         isUuid(eventId)
-          ? sql.withTransaction(Effect.gen(function*() {
-            const updated = yield* sql`
+          ? sql.withTransaction(
+              Effect.gen(function* () {
+                const updated = yield* sql`
               update webhook_events set status = 'pending', attempts = 0, not_before = now(), leased_by = null,
                 lease_until = null, delivered_at = null
               where id = ${eventId} and endpoint_id = ${endpointId}
               returning id`
-            if (updated.length === 0) return Option.none<SentEvent>()
-            yield* sql`
+                if (updated.length === 0) return Option.none<SentEvent>()
+                yield* sql`
               update webhook_endpoints set status = 'enabled', disabled_reason = null, disabled_at = null
               where id = ${endpointId}`
-            return Option.fromNullable((yield* events(endpointId, 1, eventId))[0])
-          }))
+                return Option.fromNullable((yield* events(endpointId, 1, eventId))[0])
+              })
+            )
           : Effect.succeed(Option.none<SentEvent>())
     })
   })
 }) {}
 
 /** For apps and tests without a database: no endpoints, and none can be made. */
-export const WebhookEndpointsNone = Layer.succeed(WebhookEndpointsRepo, WebhookEndpointsRepo.make({
-  create: () => Effect.succeed(Option.none()),
-  find: () => Effect.succeed(Option.none()),
-  list: () => Effect.succeed([]),
-  remove: () => Effect.succeed(false),
-  rotate: () => Effect.succeed(Option.none()),
-  events: () => Effect.succeed([]),
-  redeliver: () => Effect.succeed(Option.none())
-}))
+export const WebhookEndpointsNone = Layer.succeed(
+  WebhookEndpointsRepo,
+  WebhookEndpointsRepo.make({
+    create: () => Effect.succeed(Option.none()),
+    find: () => Effect.succeed(Option.none()),
+    list: () => Effect.succeed([]),
+    remove: () => Effect.succeed(false),
+    rotate: () => Effect.succeed(Option.none()),
+    events: () => Effect.succeed([]),
+    redeliver: () => Effect.succeed(Option.none())
+  })
+)

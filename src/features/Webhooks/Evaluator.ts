@@ -48,16 +48,16 @@ const storedState = (row: WatchRow): AlertState | undefined =>
   row.state_scan_id === null
     ? undefined
     : {
-      scanId: String(row.state_scan_id),
-      scannedAt: new Date(row.state_scanned_at!).toISOString(),
-      verdict: row.verdict ?? "unknown",
-      safetyScore: row.safety_score,
-      hits: row.hits ?? {},
-      entry: { priceUsd: row.entry_price_usd, liquidityUsd: row.entry_liquidity_usd }
-    }
+        scanId: String(row.state_scan_id),
+        scannedAt: new Date(row.state_scanned_at!).toISOString(),
+        verdict: row.verdict ?? "unknown",
+        safetyScore: row.safety_score,
+        hits: row.hits ?? {},
+        entry: { priceUsd: row.entry_price_usd, liquidityUsd: row.entry_liquidity_usd }
+      }
 
 export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     const pending = sql<{ cursor: string; newest: string }>`
@@ -65,12 +65,16 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
         (select coalesce(max(id), 0) from scans)::text as newest`.pipe(Effect.map((rows) => rows[0]!))
 
     // Undefined while a long write (a bulk import) holds the table past the lock timeout: the next tick tries again.
-    const highWater = sql.withTransaction(Effect.gen(function*() {
-      yield* sql`set local lock_timeout = '1s'`
-      yield* sql`lock table scans in share mode`
-      const rows = yield* sql<{ id: string }>`select coalesce(max(id), 0)::text as id from scans`
-      return rows[0]!.id as string | undefined
-    })).pipe(Effect.catchIf(isLockTimeout, () => Effect.succeed(undefined)))
+    const highWater = sql
+      .withTransaction(
+        Effect.gen(function* () {
+          yield* sql`set local lock_timeout = '1s'`
+          yield* sql`lock table scans in share mode`
+          const rows = yield* sql<{ id: string }>`select coalesce(max(id), 0)::text as id from scans`
+          return rows[0]!.id as string | undefined
+        })
+      )
+      .pipe(Effect.catchIf(isLockTimeout, () => Effect.succeed(undefined)))
 
     // The state a watch was in before `scan` when it has none yet: the mint's previous scan, if any.
     const baselineOf = (watch: WatchRow, scan: ScanRow) =>
@@ -87,7 +91,7 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
       )
 
     const evaluateScan = (scan: ScanRow) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const watches = yield* sql<WatchRow>`
           select w.id, w.account_id, w.mint, w.label, w.rules, w.notify_endpoint_id,
             st.scan_id::text as state_scan_id, st.scanned_at as state_scanned_at, st.verdict, st.safety_score, st.hits,
@@ -132,28 +136,30 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
 
     /** Evaluates the scans after the cursor up to `upTo`, one batch; how many scans and events. */
     const evaluateBatch = (upTo: string) =>
-      sql.withTransaction(Effect.gen(function*() {
-        // One evaluator at a time across processes; the others find the row locked and let it work.
-        const cursor = yield* sql<{ id: string }>`
+      sql.withTransaction(
+        Effect.gen(function* () {
+          // One evaluator at a time across processes; the others find the row locked and let it work.
+          const cursor = yield* sql<{ id: string }>`
           select last_scan_id::text as id from webhook_scan_cursor where id = 1 for update skip locked`
-        const from = cursor[0]?.id
-        if (from === undefined || BigInt(from) >= BigInt(upTo)) return { scans: 0, events: 0, done: true }
-        const scans = yield* sql<ScanRow>`
+          const from = cursor[0]?.id
+          if (from === undefined || BigInt(from) >= BigInt(upTo)) return { scans: 0, events: 0, done: true }
+          const scans = yield* sql<ScanRow>`
           select s.id::text as id, s.mint, s.scanned_at, s.evidence from scans s
           where s.id > ${from}::bigint and s.id <= ${upTo}::bigint
             and exists (select 1 from watches w where w.mint = s.mint and w.notify and w.expires_at > now())
           order by s.id limit ${BATCH}`
-        let events = 0
-        for (const scan of scans) events += yield* evaluateScan(scan)
-        const reached = scans.length === BATCH ? scans[BATCH - 1]!.id : upTo
-        yield* sql`update webhook_scan_cursor set last_scan_id = ${reached}::bigint where id = 1`
-        return { scans: scans.length, events, done: reached === upTo }
-      }))
+          let events = 0
+          for (const scan of scans) events += yield* evaluateScan(scan)
+          const reached = scans.length === BATCH ? scans[BATCH - 1]!.id : upTo
+          yield* sql`update webhook_scan_cursor set last_scan_id = ${reached}::bigint where id = 1`
+          return { scans: scans.length, events, done: reached === upTo }
+        })
+      )
 
     return repository({
       /** Evaluates every scan stored so far; how many scans were evaluated and events stored. */
       evaluate: () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { cursor, newest } = yield* pending
           if (BigInt(newest) <= BigInt(cursor)) return { scans: 0, events: 0 }
           const upTo = yield* highWater
@@ -173,11 +179,11 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
 
 /** Evaluates new scans every `everyMs` until interrupted. */
 export const runWatchAlerts = (everyMs: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const alerts = yield* WatchAlerts
     while (true) {
       yield* alerts.evaluate().pipe(
-        Effect.tap(({ events }) => events > 0 ? Effect.logDebug(`${events} watch alert events stored`) : Effect.void),
+        Effect.tap(({ events }) => (events > 0 ? Effect.logDebug(`${events} watch alert events stored`) : Effect.void)),
         Effect.catchAllCause((cause) => Effect.logWarning("watch alert evaluation failed; retrying", cause))
       )
       yield* Effect.sleep(Duration.millis(everyMs))

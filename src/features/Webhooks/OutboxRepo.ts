@@ -34,7 +34,7 @@ interface ClaimRow {
 }
 
 export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("WebhookOutbox", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const recordAttempt = (id: string, attempt: number, outcome: AttemptOutcome) =>
       sql`
@@ -60,50 +60,59 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("WebhookOutbo
           returning e.id, e.endpoint_id, ep.url, e.body, e.attempts, ep.secret,
             case when ep.previous_secret_until > now() then ep.previous_secret end as previous_secret`.pipe(
           Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row): ClaimedEvent => ({
-              id: row.id,
-              endpointId: row.endpoint_id,
-              url: row.url,
-              body: row.body,
-              attempt: Number(row.attempts),
-              secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret]
-            }))
+            Option.map(
+              Option.fromNullable(rows[0]),
+              (row): ClaimedEvent => ({
+                id: row.id,
+                endpointId: row.endpoint_id,
+                url: row.url,
+                body: row.body,
+                attempt: Number(row.attempts),
+                secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret]
+              })
+            )
           )
         ),
       /** Delivered: recorded even if the lease had passed to another worker (delivery is at least once). */
       delivered: (event: ClaimedEvent, outcome: AttemptOutcome) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* recordAttempt(event.id, event.attempt, outcome)
-          yield* sql`
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* recordAttempt(event.id, event.attempt, outcome)
+            yield* sql`
             update webhook_events
             set status = 'delivered', delivered_at = now(), last_status = ${outcome.statusCode}, last_error = null,
               leased_by = null, lease_until = null
             where id = ${event.id} and status = 'pending'`
-        })),
+          })
+        ),
       /**
        * A failed attempt: retried after `retryInMs`, or, after `maxAttempts`, the event fails and its endpoint
        * is disabled with the reason (true then).
        */
       failed: (event: ClaimedEvent, worker: string, outcome: AttemptOutcome, retryInMs: number, maxAttempts: number) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* recordAttempt(event.id, event.attempt, outcome)
-          const rows = yield* sql<{ status: string; attempts: number }>`
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* recordAttempt(event.id, event.attempt, outcome)
+            const rows = yield* sql<{ status: string; attempts: number }>`
             update webhook_events
             set last_error = ${outcome.error?.slice(0, 500) ?? null}, last_status = ${outcome.statusCode},
               leased_by = null, lease_until = null, not_before = now() + ${retryInMs} * interval '1 millisecond',
               status = case when attempts >= ${maxAttempts} then 'failed' else status end
             where id = ${event.id} and leased_by = ${worker} and status = 'pending'
             returning status, attempts`
-          if (rows[0]?.status !== "failed") return false
-          const since = yield* sql<{ first: Date }>`select min(attempted_at) as first from webhook_attempts where event_id = ${event.id}`
-          const hours = ((Date.now() - new Date(since[0]?.first ?? Date.now()).getTime()) / 3_600_000).toFixed(1)
-          yield* sql`
+            if (rows[0]?.status !== "failed") return false
+            const since = yield* sql<{
+              first: Date
+            }>`select min(attempted_at) as first from webhook_attempts where event_id = ${event.id}`
+            const hours = ((Date.now() - new Date(since[0]?.first ?? Date.now()).getTime()) / 3_600_000).toFixed(1)
+            yield* sql`
             update webhook_endpoints
             set status = 'disabled', disabled_at = now(),
               disabled_reason = ${`event ${event.id} failed ${rows[0].attempts} attempts over ${hours} h; last: ${outcome.error ?? `HTTP ${outcome.statusCode}`}`.slice(0, 500)}
             where id = ${event.endpointId}`
-          return true
-        }))
+            return true
+          })
+        )
     })
   })
 }) {}

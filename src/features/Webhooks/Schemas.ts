@@ -22,12 +22,15 @@ export const UUID_JSON_SCHEMA = {
 
 export const CreateWebhookRequest = Schema.Struct({
   url: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_URL_LENGTH), Schema.filter(storable)).annotations({
-    description: "Where events are POSTed: https (http only to loopback when the operator enables it). " +
+    description:
+      "Where events are POSTed: https (http only to loopback when the operator enables it). " +
       "Private, link-local, multicast and reserved addresses are refused.",
     jsonSchema: { format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$" }
   }),
   description: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(200), Schema.filter(storable)).annotations({ jsonSchema: { pattern: "^[^\\u0000]*$" } })
+    Schema.String.pipe(Schema.maxLength(200), Schema.filter(storable)).annotations({
+      jsonSchema: { pattern: "^[^\\u0000]*$" }
+    })
   ).annotations({ description: "Your note about the endpoint, up to 200 characters." })
 }).annotations({ identifier: "CreateWebhookRequest", ...strict })
 
@@ -36,7 +39,8 @@ const endpointFields = {
   url: Schema.String,
   description: Schema.NullOr(Schema.String),
   status: Schema.Literal("enabled", "disabled").annotations({
-    description: "disabled: an event failed every attempt (about 24 hours); see disabled_reason. Redelivering an event enables it again."
+    description:
+      "disabled: an event failed every attempt (about 24 hours); see disabled_reason. Redelivering an event enables it again."
   }),
   disabled_reason: Schema.NullOr(Schema.String),
   disabled_at: Schema.NullOr(Schema.String),
@@ -48,7 +52,8 @@ export const WebhookEndpoint = Schema.Struct(endpointFields).annotations({ ident
 export const WebhookEndpointWithSecret = Schema.Struct({
   ...endpointFields,
   secret: Schema.String.annotations({
-    description: "The signing secret (`whsec_` + base64), shown only in this answer: store it now. It signs " +
+    description:
+      "The signing secret (`whsec_` + base64), shown only in this answer: store it now. It signs " +
       "`webhook-signature` (Standard Webhooks). After a rotation the old secret signs too, for 24 hours.",
     jsonSchema: { pattern: "^whsec_[A-Za-z0-9+/=]{32}$", maxLength: 38 }
   })
@@ -57,13 +62,18 @@ export const WebhookEndpointWithSecret = Schema.Struct({
 export const WebhookAttempt = Schema.Struct({
   attempt: Int,
   attempted_at: Schema.String,
-  status_code: Schema.NullOr(Int).annotations({ description: "The receiver's HTTP status; null when it did not answer." }),
+  status_code: Schema.NullOr(Int).annotations({
+    description: "The receiver's HTTP status; null when it did not answer."
+  }),
   latency_ms: Int,
   error: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "WebhookAttempt" })
 
 export const WebhookDelivery = Schema.Struct({
-  event_id: Schema.String.annotations({ description: "The event id, sent as webhook-id: dedupe on it.", jsonSchema: UUID_JSON_SCHEMA }),
+  event_id: Schema.String.annotations({
+    description: "The event id, sent as webhook-id: dedupe on it.",
+    jsonSchema: UUID_JSON_SCHEMA
+  }),
   type: Schema.Literal("watch.triggered", "watch.cleared"),
   watch_id: Schema.String,
   scan_id: Schema.String,
@@ -78,13 +88,19 @@ export const WebhookDelivery = Schema.Struct({
 
 export const DeliveriesQuery = Schema.Struct({
   limit: Schema.optionalWith(
-    Schema.String.pipe(Schema.pattern(/^[0-9]{1,3}$/), Schema.compose(Schema.NumberFromString), Schema.int(), Schema.between(1, 100))
-      .annotations({ jsonSchema: { type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 } }),
+    Schema.String.pipe(
+      Schema.pattern(/^[0-9]{1,3}$/),
+      Schema.compose(Schema.NumberFromString),
+      Schema.int(),
+      Schema.between(1, 100)
+    ).annotations({ jsonSchema: { type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 } }),
     { default: () => 20 }
   ).annotations({ description: "Events, newest first, 1 to 100 (default 20)." })
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
-export const WebhookResponse = Schema.Struct({ data: WebhookEndpoint, meta: Meta }).annotations({ identifier: "WebhookResponse" })
+export const WebhookResponse = Schema.Struct({ data: WebhookEndpoint, meta: Meta }).annotations({
+  identifier: "WebhookResponse"
+})
 export const WebhookCreatedResponse = Schema.Struct({ data: WebhookEndpointWithSecret, meta: Meta }).annotations({
   identifier: "WebhookCreatedResponse"
 })
@@ -95,9 +111,11 @@ export const WebhookDeletedResponse = Schema.Struct({
   data: Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) }),
   meta: Meta
 }).annotations({ identifier: "WebhookDeletedResponse" })
-export const WebhookDeliveriesResponse = Schema.Struct({ data: Schema.Array(WebhookDelivery), meta: Meta }).annotations({
-  identifier: "WebhookDeliveriesResponse"
-})
+export const WebhookDeliveriesResponse = Schema.Struct({ data: Schema.Array(WebhookDelivery), meta: Meta }).annotations(
+  {
+    identifier: "WebhookDeliveriesResponse"
+  }
+)
 export const WebhookRedeliveryResponse = Schema.Struct({ data: WebhookDelivery, meta: Meta }).annotations({
   identifier: "WebhookRedeliveryResponse"
 })

@@ -8,7 +8,9 @@ import { Option, Redacted } from "effect"
 export const newSecret = (): string => `whsec_${randomBytes(24).toString("base64")}`
 
 export const signatureOf = (secret: string, id: string, timestamp: number, body: string): string =>
-  `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`${id}.${timestamp}.${body}`).digest("base64")}`
+  `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest("base64")}`
 
 /** The webhook-signature header: one signature per secret in use (two while a rotation rolls over). */
 export const signatureHeader = (secrets: ReadonlyArray<string>, id: string, timestamp: number, body: string): string =>
@@ -32,7 +34,11 @@ export const openSecret = (key: SecretKey, stored: string): string => {
   if (stored.startsWith("plain:")) return stored.slice("plain:".length)
   if (Option.isNone(key)) throw new Error("a webhook secret is encrypted but WEBHOOK_SECRET_KEY is not set")
   const [iv, sealed, tag] = stored.slice("enc:v1:".length).split(".")
-  const decipher = createDecipheriv("aes-256-gcm", Buffer.from(Redacted.value(key.value), "base64"), Buffer.from(iv ?? "", "base64"))
+  const decipher = createDecipheriv(
+    "aes-256-gcm",
+    Buffer.from(Redacted.value(key.value), "base64"),
+    Buffer.from(iv ?? "", "base64")
+  )
   decipher.setAuthTag(Buffer.from(tag ?? "", "base64"))
   return Buffer.concat([decipher.update(Buffer.from(sealed ?? "", "base64")), decipher.final()]).toString("utf8")
 }

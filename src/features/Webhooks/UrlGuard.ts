@@ -30,14 +30,15 @@ const V4_REFUSED: ReadonlyArray<readonly [number, number, string]> = [
   [0xf0000000, 4, "a reserved or broadcast address (240.0.0.0/4)"]
 ]
 
-const v4Number = (address: string): number =>
-  address.split(".").reduce((n, part) => n * 256 + Number(part), 0)
+const v4Number = (address: string): number => address.split(".").reduce((n, part) => n * 256 + Number(part), 0)
 
-const inV4 = (n: number, base: number, bits: number): boolean => Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits))
+const inV4 = (n: number, base: number, bits: number): boolean =>
+  Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits))
 
 const refuseV4 = (address: string, allowLoopback: boolean): string | undefined => {
   const n = v4Number(address)
-  if (inV4(n, 0x7f000000, 8)) return allowLoopback ? undefined : "a loopback address (127.0.0.0/8; WEBHOOK_ALLOW_LOOPBACK is off)"
+  if (inV4(n, 0x7f000000, 8))
+    return allowLoopback ? undefined : "a loopback address (127.0.0.0/8; WEBHOOK_ALLOW_LOOPBACK is off)"
   return V4_REFUSED.find(([base, bits]) => inV4(n, base, bits))?.[2]
 }
 
@@ -45,13 +46,14 @@ const refuseV4 = (address: string, allowLoopback: boolean): string | undefined =
 const v6Groups = (address: string): ReadonlyArray<number> => {
   const withoutZone = address.split("%")[0] ?? address
   const dotted = withoutZone.match(/(\d+\.\d+\.\d+\.\d+)$/)
-  const text = dotted === null
-    ? withoutZone
-    : withoutZone.slice(0, -dotted[1]!.length) +
-      (() => {
-        const n = v4Number(dotted[1]!)
-        return `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`
-      })()
+  const text =
+    dotted === null
+      ? withoutZone
+      : withoutZone.slice(0, -dotted[1]!.length) +
+        (() => {
+          const n = v4Number(dotted[1]!)
+          return `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`
+        })()
   const [head = "", tail] = text.split("::")
   const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)))
   const left = parse(head)
@@ -66,7 +68,8 @@ const refuseV6 = (address: string, allowLoopback: boolean): string | undefined =
   const [g0 = 0, g1 = 0, , , , g5 = 0, g6 = 0, g7 = 0] = g
   const zeroUntil = (n: number) => g.slice(0, n).every((group) => group === 0)
   if (zeroUntil(8)) return "the unspecified address (::)"
-  if (zeroUntil(7) && g7 === 1) return allowLoopback ? undefined : "a loopback address (::1; WEBHOOK_ALLOW_LOOPBACK is off)"
+  if (zeroUntil(7) && g7 === 1)
+    return allowLoopback ? undefined : "a loopback address (::1; WEBHOOK_ALLOW_LOOPBACK is off)"
   // Addresses that carry an IPv4 address are judged by it.
   if (zeroUntil(5) && g5 === 0xffff) return refuseV4(v4Of(g6, g7), allowLoopback)
   if (g0 === 0x64 && g1 === 0xff9b) return refuseV4(v4Of(g6, g7), allowLoopback)
@@ -83,18 +86,27 @@ const refuseV6 = (address: string, allowLoopback: boolean): string | undefined =
 
 /** Why a webhook may not be delivered to this address, or undefined when it may. */
 export const addressRefusal = (address: string, allowLoopback: boolean): string | undefined =>
-  isIP(address) === 4 ? refuseV4(address, allowLoopback) : isIP(address) === 6 ? refuseV6(address, allowLoopback) : "not an IP address"
+  isIP(address) === 4
+    ? refuseV4(address, allowLoopback)
+    : isIP(address) === 6
+      ? refuseV6(address, allowLoopback)
+      : "not an IP address"
 
 const isLoopbackName = (host: string): boolean => host === "localhost" || host.endsWith(".localhost")
 
 /** The URL's own rules, before DNS: scheme, credentials, length, loopback names and address literals. */
-export const targetOf = (text: string, allowLoopback: boolean): { readonly target: WebhookTarget } | { readonly refused: string } => {
+export const targetOf = (
+  text: string,
+  allowLoopback: boolean
+): { readonly target: WebhookTarget } | { readonly refused: string } => {
   if (text.length > MAX_URL_LENGTH) return { refused: `the URL is longer than ${MAX_URL_LENGTH} characters` }
   if (!URL.canParse(text)) return { refused: "not an absolute URL" }
   const url = new URL(text)
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase()
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { refused: `the scheme ${url.protocol} is not https` }
-  if (url.username !== "" || url.password !== "") return { refused: "the URL carries credentials; put them in the path or a query instead" }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { refused: `the scheme ${url.protocol} is not https` }
+  if (url.username !== "" || url.password !== "")
+    return { refused: "the URL carries credentials; put them in the path or a query instead" }
   if (host === "") return { refused: "the URL has no host" }
   const literal = isIP(host) !== 0
   const loopbackName = isLoopbackName(host)
@@ -105,14 +117,15 @@ export const targetOf = (text: string, allowLoopback: boolean): { readonly targe
   }
   if (url.protocol === "http:") {
     const loopback = loopbackName || (literal && (isIP(host) === 4 ? host.startsWith("127.") : host === "::1"))
-    if (!(allowLoopback && loopback)) return { refused: "http is allowed only to loopback with WEBHOOK_ALLOW_LOOPBACK; use https" }
+    if (!(allowLoopback && loopback))
+      return { refused: "http is allowed only to loopback with WEBHOOK_ALLOW_LOOPBACK; use https" }
   }
   return { target: { url, host } }
 }
 
 /** Resolved addresses of a target, every one allowed; otherwise why not. Literals resolve to themselves. */
 export const resolveTarget = (target: WebhookTarget, allowLoopback: boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (isIP(target.host) !== 0) return { addresses: [{ address: target.host, family: isIP(target.host) }] } as const
     // localhost is loopback whatever the resolver says.
     if (isLoopbackName(target.host)) return { addresses: [{ address: "127.0.0.1", family: 4 }] } as const
@@ -120,7 +133,8 @@ export const resolveTarget = (target: WebhookTarget, allowLoopback: boolean) =>
       Effect.timeout("2 seconds"),
       Effect.either
     )
-    if (answer._tag === "Left" || answer.right.length === 0) return { refused: `${target.host} does not resolve` } as const
+    if (answer._tag === "Left" || answer.right.length === 0)
+      return { refused: `${target.host} does not resolve` } as const
     for (const { address } of answer.right) {
       const refusal = addressRefusal(address, allowLoopback)
       if (refusal !== undefined) return { refused: `${target.host} resolves to ${address}, ${refusal}` } as const

@@ -17,10 +17,13 @@ const McpConfig = Config.all({
 })
 
 // stdout carries the protocol: logs go to stderr, warnings and worse only.
-const StderrLogging = Layer.merge(Logger.replace(Logger.defaultLogger, cliLogger), Logger.minimumLogLevel(LogLevel.Warning))
+const StderrLogging = Layer.merge(
+  Logger.replace(Logger.defaultLogger, cliLogger),
+  Logger.minimumLogLevel(LogLevel.Warning)
+)
 
 // The app in process, as the server runs it (migrations applied, a new embedded database seeded).
-const inProcess = Effect.gen(function*() {
+const inProcess = Effect.gen(function* () {
   const services = yield* Layer.build(
     Layer.merge(ServicesLive, SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]))).pipe(
       Layer.provideMerge(DatabaseLive)
@@ -34,13 +37,15 @@ const inProcess = Effect.gen(function*() {
 })
 
 // A running server: each tool call is its HTTP request to RISK_API_URL.
-const remote = (base: URL): Upstream => (request) => {
-  const { pathname, search } = new URL(request.url)
-  return fetch(new Request(new URL(`${pathname}${search}`, base).href, request))
-}
+const remote =
+  (base: URL): Upstream =>
+  (request) => {
+    const { pathname, search } = new URL(request.url)
+    return fetch(new Request(new URL(`${pathname}${search}`, base).href, request))
+  }
 
 export const mcpCommand = Command.make("mcp", {}, () =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { apiKey, apiUrl } = yield* McpConfig
     const upstream = Option.isSome(apiUrl) ? remote(apiUrl.value) : yield* inProcess
     const headers: Record<string, string> = Option.match(apiKey, {

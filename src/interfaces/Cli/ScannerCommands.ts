@@ -18,8 +18,13 @@ export class ScannerNotConfigured extends Data.TaggedError("ScannerNotConfigured
 
 const configured = Effect.flatMap(ScannerConfig, (config) =>
   endpointsOf(config).length === 0
-    ? Effect.fail(new ScannerNotConfigured({ message: "SOLANA_RPC_URL is not set (a Solana JSON-RPC endpoint, e.g. your provider's URL)" }))
-    : Effect.succeed(config))
+    ? Effect.fail(
+        new ScannerNotConfigured({
+          message: "SOLANA_RPC_URL is not set (a Solana JSON-RPC endpoint, e.g. your provider's URL)"
+        })
+      )
+    : Effect.succeed(config)
+)
 
 const Repositories = Layer.mergeAll(ScansRepo.Default, ScanRequestsRepo.Default, ListingsRepo.Default)
 
@@ -29,7 +34,7 @@ const metricsPort = Options.integer("metrics-port").pipe(
 )
 
 export const scannerCommand = Command.make("scanner", { metricsPort }, ({ metricsPort }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* configured
     if (Option.isSome(metricsPort)) {
       const server = Bun.serve({
@@ -50,9 +55,11 @@ export const scannerCommand = Command.make("scanner", { metricsPort }, ({ metric
     Effect.provide(Repositories.pipe(Layer.provideMerge(databaseLayer("forever")))),
     Effect.provide(ServerLoggingLive)
   )
-).pipe(Command.withDescription(
-  "Run the scanner: drain rescan requests, due watches and stale popular mints, reading Solana over SOLANA_RPC_URL."
-))
+).pipe(
+  Command.withDescription(
+    "Run the scanner: drain rescan requests, due watches and stale popular mints, reading Solana over SOLANA_RPC_URL."
+  )
+)
 
 const mint = Args.text({ name: "mint" }).pipe(Args.withDescription("The mint address to scan."))
 const print = Options.boolean("print").pipe(
@@ -62,11 +69,11 @@ const print = Options.boolean("print").pipe(
 const encodeV2 = Schema.encodeSync(ScanEvidenceV2)
 
 export const scanCommand = Command.make("scan", { mint, print }, ({ mint, print }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const address = yield* parseAddress(mint)
     const config = yield* configured
     const scanner = yield* makeScanner(config)
-    const evidence = yield* (print ? scanner.scan(address) : scanner.scanAndStore(address))
+    const evidence = yield* print ? scanner.scan(address) : scanner.scanAndStore(address)
     if (print) return yield* Console.log(JSON.stringify(encodeV2(evidence)))
     yield* Console.log(
       `stored a ${evidence.scanDepth} scan of ${address} at slot ${evidence.provenance.slot} ` +
@@ -74,4 +81,6 @@ export const scanCommand = Command.make("scan", { mint, print }, ({ mint, print 
         (evidence.provenance.partial.length === 0 ? "" : `; not observed: ${evidence.provenance.partial.join("; ")}`)
     )
   }).pipe(Effect.provide(Repositories.pipe(Layer.provideMerge(DatabaseLive))))
-).pipe(Command.withDescription("Scan one mint now over SOLANA_RPC_URL and store the evidence (or print it with --print)."))
+).pipe(
+  Command.withDescription("Scan one mint now over SOLANA_RPC_URL and store the evidence (or print it with --print).")
+)

@@ -28,7 +28,12 @@ export {
 export { BatchTooLarge } from "../../features/RiskCheck/Errors.ts"
 export { NotScanned } from "../../features/Scans/Errors.ts"
 export { WatchLimitReached, WatchNotFound } from "../../features/Watches/Errors.ts"
-export { WebhookEventNotFound, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused } from "../../features/Webhooks/Errors.ts"
+export {
+  WebhookEventNotFound,
+  WebhookLimitReached,
+  WebhookNotFound,
+  WebhookUrlRefused
+} from "../../features/Webhooks/Errors.ts"
 
 /** What the error envelope says besides the message, kept on every typed API error. */
 export interface ErrorEnvelope {
@@ -38,9 +43,11 @@ export interface ErrorEnvelope {
 }
 
 /** An API error class as the client decodes it: the class, plus its envelope's code, request id and details. */
-export type WithEnvelope<E> = E extends ParseResult.ParseError | HttpClientError.HttpClientError ? E
-  : E extends { readonly _tag: string; readonly message: string } ? E & ErrorEnvelope
-  : E
+export type WithEnvelope<E> = E extends ParseResult.ParseError | HttpClientError.HttpClientError
+  ? E
+  : E extends { readonly _tag: string; readonly message: string }
+    ? E & ErrorEnvelope
+    : E
 
 // Request fields the server defaults, by endpoint: optional on input (test/interfaces/Client checks this table against
 // the schemas' defaults).
@@ -51,40 +58,47 @@ interface Defaulted {
 }
 
 type DefaultedKeys<Name, Part extends string> = Name extends keyof Defaulted
-  ? Part extends keyof Defaulted[Name] ? Defaulted[Name][Part] : never
+  ? Part extends keyof Defaulted[Name]
+    ? Defaulted[Name][Part]
+    : never
   : never
 
-type Optional<T, K> = [T] extends [never] ? never
-  : [K] extends [never] ? T
-  : Omit<T, K & keyof T> & Partial<Pick<T, K & keyof T>>
+type Optional<T, K> = [T] extends [never]
+  ? never
+  : [K] extends [never]
+    ? T
+    : Omit<T, K & keyof T> & Partial<Pick<T, K & keyof T>>
 
-type ClientEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
-  infer Name,
-  infer Method,
-  infer Path,
-  infer UrlParams,
-  infer Payload,
-  infer Headers,
-  infer Success,
-  infer Error,
-  infer _R,
-  infer _RE
-> ? HttpApiEndpoint.HttpApiEndpoint<
-    Name,
-    Method,
-    Path,
-    Optional<UrlParams, DefaultedKeys<Name, "urlParams">>,
-    Optional<Payload, DefaultedKeys<Name, "payload">>,
-    Headers,
-    Success,
-    WithEnvelope<Error>
+type ClientEndpoint<E> =
+  E extends HttpApiEndpoint.HttpApiEndpoint<
+    infer Name,
+    infer Method,
+    infer Path,
+    infer UrlParams,
+    infer Payload,
+    infer Headers,
+    infer Success,
+    infer Error,
+    infer _R,
+    infer _RE
   >
-  : never
+    ? HttpApiEndpoint.HttpApiEndpoint<
+        Name,
+        Method,
+        Path,
+        Optional<UrlParams, DefaultedKeys<Name, "urlParams">>,
+        Optional<Payload, DefaultedKeys<Name, "payload">>,
+        Headers,
+        Success,
+        WithEnvelope<Error>
+      >
+    : never
 
 // The server's middleware and services leave the group types: a client needs none of them.
-type ClientGroup<G> = G extends HttpApiGroup.HttpApiGroup<infer Id, infer Endpoints, infer Error, infer _R, infer TopLevel>
-  ? HttpApiGroup.HttpApiGroup<Id, ClientEndpoint<Endpoints>, WithEnvelope<Error>, never, TopLevel>
-  : never
+type ClientGroup<G> =
+  G extends HttpApiGroup.HttpApiGroup<infer Id, infer Endpoints, infer Error, infer _R, infer TopLevel>
+    ? HttpApiGroup.HttpApiGroup<Id, ClientEndpoint<Endpoints>, WithEnvelope<Error>, never, TopLevel>
+    : never
 
 type ApiGroups = typeof RiskApi extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R> ? Groups : never
 type ApiError = typeof RiskApi extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
@@ -115,7 +129,10 @@ const defaultsOf = (schema: Option.Option<Schema.Schema.Any>): Record<string, un
 
 /** The server's defaults of each endpoint's query and body fields, by group and endpoint. */
 export const requestDefaults: Readonly<
-  Record<string, Record<string, { readonly urlParams: Record<string, unknown>; readonly payload: Record<string, unknown> }>>
+  Record<
+    string,
+    Record<string, { readonly urlParams: Record<string, unknown>; readonly payload: Record<string, unknown> }>
+  >
 > = Object.fromEntries(
   Object.entries(RiskApi.groups).map(([groupName, group]) => [
     groupName,
@@ -135,15 +152,19 @@ const withDefaults = (client: Record<string, Record<string, Call>>): RiskClient 
   Object.fromEntries(
     Object.entries(client).map(([groupName, methods]) => [
       groupName,
-      Object.fromEntries(Object.entries(methods).map(([name, call]) => {
-        const defaults = requestDefaults[groupName]?.[name]
-        const filled: Call = (request = {}) => {
-          const fill = (part: "payload" | "urlParams") =>
-            Object.keys(defaults?.[part] ?? {}).length === 0 ? {} : { [part]: { ...defaults?.[part], ...(request[part] as object) } }
-          return call({ ...request, ...fill("payload"), ...fill("urlParams") })
-        }
-        return [name, filled]
-      }))
+      Object.fromEntries(
+        Object.entries(methods).map(([name, call]) => {
+          const defaults = requestDefaults[groupName]?.[name]
+          const filled: Call = (request = {}) => {
+            const fill = (part: "payload" | "urlParams") =>
+              Object.keys(defaults?.[part] ?? {}).length === 0
+                ? {}
+                : { [part]: { ...defaults?.[part], ...(request[part] as object) } }
+            return call({ ...request, ...fill("payload"), ...fill("urlParams") })
+          }
+          return [name, filled]
+        })
+      )
     ])
   ) as unknown as RiskClient
 
@@ -158,10 +179,11 @@ export const makeClient = (options: ClientOptions): RiskClient => {
     ...(apiKey === undefined
       ? {}
       : {
-        transformClient: (http: HttpClient.HttpClient) =>
-          HttpClient.mapRequest(http, (request) =>
-            HttpClientRequest.setHeader(HttpClientRequest.bearerToken(request, apiKey), "x-api-key", apiKey))
-      })
+          transformClient: (http: HttpClient.HttpClient) =>
+            HttpClient.mapRequest(http, (request) =>
+              HttpClientRequest.setHeader(HttpClientRequest.bearerToken(request, apiKey), "x-api-key", apiKey)
+            )
+        })
   }).pipe(
     Effect.provide(FetchHttpClient.layer),
     options.fetch === undefined ? (effect) => effect : Effect.provideService(FetchHttpClient.Fetch, options.fetch)

@@ -11,16 +11,20 @@ const FORWARDED = ["authorization", "x-api-key"] as const
 // A tool call re-enters the whole app as its own request (its own id, envelope, log line and metrics),
 // in the runtime of the MCP request, so it keeps the client's address for the public rate limit.
 const upstreamOf = (api: HttpApp.Default) =>
-  Effect.map(Effect.runtime<never>(), (runtime): Upstream => (call) =>
-    Runtime.runPromise(runtime)(
-      api.pipe(
-        Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(call)),
-        Effect.map((response) => HttpServerResponse.toWeb(response, { runtime }))
-      )
-    ))
+  Effect.map(
+    Effect.runtime<never>(),
+    (runtime): Upstream =>
+      (call) =>
+        Runtime.runPromise(runtime)(
+          api.pipe(
+            Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(call)),
+            Effect.map((response) => HttpServerResponse.toWeb(response, { runtime }))
+          )
+        )
+  )
 
 const serve = (request: HttpServerRequest.HttpServerRequest, api: HttpApp.Default) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const headers: Record<string, string> = {}
     for (const name of FORWARDED) {
       const value = request.headers[name]
@@ -33,7 +37,11 @@ const serve = (request: HttpServerRequest.HttpServerRequest, api: HttpApp.Defaul
     const web = new Request(`http://localhost${MCP_PATH}`, { method: "POST", headers: request.headers, body })
     return yield* Effect.acquireUseRelease(
       Effect.promise(() => server.connect(transport)),
-      () => Effect.map(Effect.promise(() => transport.handleRequest(web)), HttpServerResponse.fromWeb),
+      () =>
+        Effect.map(
+          Effect.promise(() => transport.handleRequest(web)),
+          HttpServerResponse.fromWeb
+        ),
       () => Effect.promise(() => server.close())
     )
   })
@@ -44,4 +52,5 @@ const serve = (request: HttpServerRequest.HttpServerRequest, api: HttpApp.Defaul
  */
 export const withMcp = (app: HttpApp.Default, api: () => HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    request.method === "POST" && request.url.split("?")[0] === MCP_PATH ? serve(request, api()) : app)
+    request.method === "POST" && request.url.split("?")[0] === MCP_PATH ? serve(request, api()) : app
+  )

@@ -1,5 +1,11 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { type CallToolResult, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError
+} from "@modelcontextprotocol/sdk/types.js"
 import { VERSION } from "../../features/System/Version.ts"
 import { requestOf, tools } from "./Tools.ts"
 
@@ -28,7 +34,11 @@ interface Envelope {
 }
 
 const isEnvelope = (body: unknown): body is Envelope =>
-  typeof body === "object" && body !== null && "error" in body && typeof body.error === "object" && body.error !== null &&
+  typeof body === "object" &&
+  body !== null &&
+  "error" in body &&
+  typeof body.error === "object" &&
+  body.error !== null &&
   "code" in body.error
 
 // A refusal is a tool error the model can act on: the envelope's code, message and request id, as text (a
@@ -37,7 +47,13 @@ const failure = (status: number, body: unknown, requestId: string | null): CallT
   const text = isEnvelope(body)
     ? `Failed with ${body.error.code} (HTTP ${status}): ${body.error.message} Request id ${body.error.requestId}.`
     : `Failed with HTTP ${status}${requestId === null ? "" : ` (request id ${requestId})`}.`
-  return { isError: true, content: [{ type: "text", text }, { type: "text", text: JSON.stringify(body) }] }
+  return {
+    isError: true,
+    content: [
+      { type: "text", text },
+      { type: "text", text: JSON.stringify(body) }
+    ]
+  }
 }
 
 const parsed = (text: string): unknown => {
@@ -58,7 +74,8 @@ export const makeMcpServer = (settings: McpSettings): Server => {
     { name: "risk-evidence-api", title: "Solana Risk Evidence API", version: VERSION },
     {
       capabilities: { tools: {} },
-      instructions: "Cached Solana token and wallet risk evidence. risk_check and risk_check_batch are free and need no " +
+      instructions:
+        "Cached Solana token and wallet risk evidence. risk_check and risk_check_batch are free and need no " +
         "key; the other tools need an API key with the scope their description names and are charged as over HTTP. " +
         "Nothing scans live and nothing executes a trade."
     }
@@ -67,7 +84,9 @@ export const makeMcpServer = (settings: McpSettings): Server => {
   server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
     const tool = byName.get(params.name)
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${params.name}.`)
-    const response = await settings.upstream(requestOf(tool, params.arguments ?? {}, "http://mcp.internal", settings.headers))
+    const response = await settings.upstream(
+      requestOf(tool, params.arguments ?? {}, "http://mcp.internal", settings.headers)
+    )
     const text = await response.text()
     const body = parsed(text)
     if (!response.ok) return failure(response.status, body, response.headers.get("x-request-id"))

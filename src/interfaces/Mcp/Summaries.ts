@@ -31,10 +31,12 @@ export const riskCheckBatch = (batch: typeof BatchResponse.Type): string => {
     const key = "verdict" in entry ? entry.verdict : "invalid"
     counts.set(key, (counts.get(key) ?? 0) + 1)
   }
-  const blocked = entries.flatMap((entry) => "verdict" in entry && entry.verdict === "block" ? [entry.address] : [])
+  const blocked = entries.flatMap((entry) => ("verdict" in entry && entry.verdict === "block" ? [entry.address] : []))
   const tally = [...counts].map(([verdict, count]) => `${count} ${verdict}`).join(", ")
-  return `${batch.count} addresses checked: ${tally}.` +
+  return (
+    `${batch.count} addresses checked: ${tally}.` +
     (blocked.length === 0 ? " None is blocked." : ` Blocked: ${blocked.join(", ")}.`)
+  )
 }
 
 export const tokenRisk = ({ data, meta }: typeof TokenRiskResponse.Type): string =>
@@ -46,11 +48,13 @@ export const walletRisk = ({ data, meta }: typeof WalletRiskResponse.Type): stri
 
 export const deployerHistory = ({ data, meta }: typeof DeployerHistoryResponse.Type): string => {
   const { summary } = data
-  return `Deployer ${data.deployer}: ${count(summary.launchCount, "launch")} (${summary.ruggedCount} rugged, ` +
+  return (
+    `Deployer ${data.deployer}: ${count(summary.launchCount, "launch")} (${summary.ruggedCount} rugged, ` +
     `${count(summary.honeypotCount, "honeypot")}, ${summary.abandonedCount} abandoned), risk level ${summary.riskLevel}: ${summary.riskReason}. ` +
     `This page lists ${data.launches.length}` +
     `${data.page.nextCursor === null ? "; it is the last page." : `; pass cursor "${data.page.nextCursor}" for the next.`} ` +
     charged(meta)
+  )
 }
 
 export const preTrade = ({ data, meta }: typeof PreTradeResponse.Type): string =>

@@ -25,7 +25,12 @@ export interface McpTool {
 
 // JSONSchema.make puts a named root behind `$ref`; MCP wants an object schema at the root.
 const objectSchemaOf = (schema: Schema.Schema.Any): JsonObject & { readonly type: "object" } => {
-  const { $schema: _dialect, $ref, $defs, ...root } = JSONSchema.make(schema) as unknown as JsonObject & {
+  const {
+    $schema: _dialect,
+    $ref,
+    $defs,
+    ...root
+  } = JSONSchema.make(schema) as unknown as JsonObject & {
     readonly $ref?: string
     readonly $defs?: Record<string, JsonObject>
   }
@@ -39,8 +44,8 @@ const inputSchemaOf = (endpoint: Endpoint): JsonObject & { readonly type: "objec
   const parts = [endpoint.pathSchema, endpoint.urlParamsSchema, endpoint.payloadSchema].flatMap((schema) =>
     Option.isSome(schema) ? [objectSchemaOf(schema.value)] : []
   )
-  const properties = Object.assign({}, ...parts.map((part) => part["properties"] ?? {}))
-  const required = parts.flatMap((part) => (part["required"] as ReadonlyArray<string> | undefined) ?? [])
+  const properties = Object.assign({}, ...parts.map((part) => part.properties ?? {}))
+  const required = parts.flatMap((part) => (part.required as ReadonlyArray<string> | undefined) ?? [])
   return Object.assign({}, ...parts, { type: "object", properties, required, additionalProperties: false })
 }
 
@@ -50,7 +55,9 @@ const tool = <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(
   summarize: (body: HttpApiEndpoint.HttpApiEndpoint.Success<E>) => string
 ): McpTool => {
   const endpoint = route as unknown as Endpoint
-  const decode = Schema.decodeUnknownOption(endpoint.successSchema as Schema.Schema<HttpApiEndpoint.HttpApiEndpoint.Success<E>>)
+  const decode = Schema.decodeUnknownOption(
+    endpoint.successSchema as Schema.Schema<HttpApiEndpoint.HttpApiEndpoint.Success<E>>
+  )
   return {
     name,
     title: Option.getOrElse(Context.getOption(endpoint.annotations, OpenApi.Summary), () => name),
@@ -70,11 +77,13 @@ const tool = <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(
 const route = <
   G extends HttpApiGroup.HttpApiGroup.Any,
   N extends HttpApiEndpoint.HttpApiEndpoint.Name<HttpApiGroup.HttpApiGroup.Endpoints<G>>
->(group: G, name: N) =>
-  (group as unknown as HttpApiGroup.HttpApiGroup.AnyWithProps).endpoints[name] as unknown as HttpApiEndpoint.HttpApiEndpoint.WithName<
-    HttpApiGroup.HttpApiGroup.Endpoints<G>,
-    N
-  >
+>(
+  group: G,
+  name: N
+) =>
+  (group as unknown as HttpApiGroup.HttpApiGroup.AnyWithProps).endpoints[
+    name
+  ] as unknown as HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<G>, N>
 
 /** The tools, each an HTTP route: same schemas, same key, same scope, same charge. */
 export const tools: ReadonlyArray<McpTool> = [
@@ -108,7 +117,8 @@ export const requestOf = (
   const url = new URL(path, origin)
   if (Option.isNone(endpoint.payloadSchema)) {
     for (const [name, value] of Object.entries(rest)) {
-      if (value !== undefined && value !== null) url.searchParams.set(name, typeof value === "string" ? value : JSON.stringify(value))
+      if (value !== undefined && value !== null)
+        url.searchParams.set(name, typeof value === "string" ? value : JSON.stringify(value))
     }
     return new Request(url.href, { method: endpoint.method, headers })
   }

@@ -38,7 +38,14 @@ import { ApiMiddlewareLive } from "./Middleware.ts"
 /** Each group's handlers and middleware: the API as a table of contents. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
   Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp, WebhookHttp]),
-  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, WebhookAuthLive, PublicAccessLive])
+  Layer.provide([
+    TokenRiskAuthLive,
+    WalletRiskAuthLive,
+    DeployerHistoryAuthLive,
+    WatchAuthLive,
+    WebhookAuthLive,
+    PublicAccessLive
+  ])
 )
 
 /**
@@ -70,8 +77,10 @@ export type AppServices = Layer.Layer.Success<typeof ServicesLive>
 const MetricsLive = HttpApiBuilder.Router.use((router) =>
   router.get(
     "/metrics",
-    Effect.map(Effect.promise(() => registry.metrics()), (text) =>
-      HttpServerResponse.text(text, { contentType: registry.contentType }))
+    Effect.map(
+      Effect.promise(() => registry.metrics()),
+      (text) => HttpServerResponse.text(text, { contentType: registry.contentType })
+    )
   )
 )
 
@@ -80,10 +89,12 @@ const evidenceSchema = JSON.stringify(JSONSchema.make(ScanEvidenceV2))
 const EvidenceSchemaLive = HttpApiBuilder.Router.use((router) =>
   router.get(
     "/schemas/scan-evidence-v2.json",
-    Effect.succeed(HttpServerResponse.text(evidenceSchema, {
-      contentType: "application/schema+json",
-      headers: { "cache-control": "public, max-age=3600" }
-    }))
+    Effect.succeed(
+      HttpServerResponse.text(evidenceSchema, {
+        contentType: "application/schema+json",
+        headers: { "cache-control": "public, max-age=3600" }
+      })
+    )
   )
 )
 

@@ -21,9 +21,10 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.length === 0
     ? "body"
     : path.reduce<string>(
-      (text, key) => typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`,
-      ""
-    )
+        (text, key) =>
+          typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`,
+        ""
+      )
 
 // A rejected value is quoted in the issue's message; a huge one is cut, not echoed whole.
 const MAX_ISSUE_MESSAGE = 300
@@ -48,11 +49,11 @@ const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest): Failur
   return allowed.length === 0
     ? { status: 404, code: "not_found", message: `No route for ${request.method} ${path}.` }
     : {
-      status: 405,
-      code: "method_not_allowed",
-      message: `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
-      headers: { allow: allowed.join(", ") }
-    }
+        status: 405,
+        code: "method_not_allowed",
+        message: `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
+        headers: { allow: allowed.join(", ") }
+      }
 }
 
 const internal: Failure = {
@@ -108,6 +109,9 @@ export const renderCause = (
   const { defect, failure } = classify(cause, request)
   const rendered = { failure, response: envelopeResponse(failure, requestId) }
   return defect
-    ? Effect.as(Effect.logError("request failed with a defect", cause).pipe(Effect.annotateLogs({ requestId })), rendered)
+    ? Effect.as(
+        Effect.logError("request failed with a defect", cause).pipe(Effect.annotateLogs({ requestId })),
+        rendered
+      )
     : Effect.succeed(rendered)
 }

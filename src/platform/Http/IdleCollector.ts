@@ -12,7 +12,7 @@ const WORTH_COLLECTING = 1_000
  * collection takes 10-30 ms, at most once every 10 s, and only when nobody is waiting; a load balancer's
  * probes alone never trigger it.
  */
-export const makeIdleCollector = Effect.gen(function*() {
+export const makeIdleCollector = Effect.gen(function* () {
   let served = WORTH_COLLECTING // the start's own garbage (modules, migrations, a demo seeding) goes first
   let seen = 0
   let lastCollected = 0

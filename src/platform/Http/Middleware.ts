@@ -47,7 +47,8 @@ const precheck = (
       message: `Content-Type ${contentType} is not accepted; send application/json.`
     })
   }
-  if (declared !== undefined && Number(declared) > maxBodyBytes) return Effect.succeed(tooLarge(Number(declared), maxBodyBytes))
+  if (declared !== undefined && Number(declared) > maxBodyBytes)
+    return Effect.succeed(tooLarge(Number(declared), maxBodyBytes))
   if (!hasBody) return Effect.succeed(undefined)
   // The body is read here (the request keeps it for the handler): measured when chunked, and its nesting
   // bounded before anything decodes it.
@@ -70,7 +71,12 @@ const routingRefusal = (method: string, path: string): Failure | undefined => {
   try {
     decodeURIComponent(path)
   } catch {
-    return { status: 400, code: "invalid_request", message: "The path is not valid percent-encoding.", details: [{ path: "path", message: "invalid percent-encoding" }] }
+    return {
+      status: 400,
+      code: "invalid_request",
+      message: "The path is not valid percent-encoding.",
+      details: [{ path: "path", message: "invalid percent-encoding" }]
+    }
   }
   const keyedHead = method === "HEAD" && path.startsWith("/api/v1/")
   if (!keyedHead && routeOf(method, path) !== "unmatched") return undefined
@@ -78,17 +84,20 @@ const routingRefusal = (method: string, path: string): Failure | undefined => {
   return allowed.length === 0
     ? { status: 404, code: "not_found", message: `No route for ${method} ${path}.` }
     : {
-      status: 405,
-      code: "method_not_allowed",
-      message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
-      headers: { allow: allowed.join(", ") }
-    }
+        status: 405,
+        code: "method_not_allowed",
+        message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
+        headers: { allow: allowed.join(", ") }
+      }
 }
 
 // The request's metrics, and its log line when info is logged.
 const observe = (record: RequestRecord) => {
   countRequest(record)
-  return Effect.whenLogLevel(Effect.suspend(() => requestLine(record)), "Info")
+  return Effect.whenLogLevel(
+    Effect.suspend(() => requestLine(record)),
+    "Info"
+  )
 }
 
 interface Settings {
@@ -101,32 +110,42 @@ const preflight = (path: string, origin: string | undefined, settings: Settings)
   const methods = allowedMethods(path)
   return methods.length === 0
     ? undefined
-    : HttpServerResponse.empty({ status: 204, headers: preflightHeadersOf(path, origin, settings.corsAllowedOrigins, methods) })
+    : HttpServerResponse.empty({
+        status: 204,
+        headers: preflightHeadersOf(path, origin, settings.corsAllowedOrigins, methods)
+      })
 }
 
 const handle = (app: HttpApp.Default, settings: Settings) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
     const path = request.url.split("?")[0] ?? request.url
-    const origin = request.headers["origin"]
+    const origin = request.headers.origin
     const preflighted = request.method === "OPTIONS" ? preflight(path, origin, settings) : undefined
-    const rejected = preflighted !== undefined
-      ? undefined
-      : routingRefusal(request.method, path) ?? (yield* precheck(request, settings.maxBodyBytes))
+    const rejected =
+      preflighted !== undefined
+        ? undefined
+        : (routingRefusal(request.method, path) ?? (yield* precheck(request, settings.maxBodyBytes)))
     const render = (cause: Cause.Cause<unknown>) => renderCause(cause, request, requestId)
-    const [response, errorCode, accountId] = preflighted !== undefined
-      ? [preflighted, undefined, undefined]
-      : rejected !== undefined
-      ? [envelopeResponse(rejected, requestId), rejected.code, undefined]
-      : yield* app.pipe(
-        Effect.map((response) => [response, undefined] as const),
-        Effect.catchAllCause((cause) => Effect.map(render(cause), ({ failure, response }) => [response, failure.code] as const)),
-        Effect.zipWith(FiberRef.get(CurrentAccountId), ([response, code], account) => [response, code, account] as const),
-        Effect.locally(CurrentRequestId, requestId),
-        Effect.locally(CurrentAccountId, undefined)
-      )
+    const [response, errorCode, accountId] =
+      preflighted !== undefined
+        ? [preflighted, undefined, undefined]
+        : rejected !== undefined
+          ? [envelopeResponse(rejected, requestId), rejected.code, undefined]
+          : yield* app.pipe(
+              Effect.map((response) => [response, undefined] as const),
+              Effect.catchAllCause((cause) =>
+                Effect.map(render(cause), ({ failure, response }) => [response, failure.code] as const)
+              ),
+              Effect.zipWith(
+                FiberRef.get(CurrentAccountId),
+                ([response, code], account) => [response, code, account] as const
+              ),
+              Effect.locally(CurrentRequestId, requestId),
+              Effect.locally(CurrentAccountId, undefined)
+            )
     yield* observe({
       method: request.method,
       path,
@@ -137,12 +156,17 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
       accountId,
       errorCode
     })
-    const answered = HttpServerResponse.setHeaders(withValidators(request.method, path, request.headers["if-none-match"], response), {
-      ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
-      // Keyed answers are one account's: never stored by a shared cache.
-      ...(path.startsWith("/api/v1/") && response.headers["cache-control"] === undefined ? { "cache-control": "no-store" } : {}),
-      "x-request-id": requestId
-    })
+    const answered = HttpServerResponse.setHeaders(
+      withValidators(request.method, path, request.headers["if-none-match"], response),
+      {
+        ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
+        // Keyed answers are one account's: never stored by a shared cache.
+        ...(path.startsWith("/api/v1/") && response.headers["cache-control"] === undefined
+          ? { "cache-control": "no-store" }
+          : {}),
+        "x-request-id": requestId
+      }
+    )
     return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
   })
 
@@ -150,11 +174,15 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
  * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
  * (Http/Envelope.ts), the request's metrics and log line, and in-flight counting for the shutdown drain.
  */
-export const withEnvelope = (settings: Settings) => (app: HttpApp.Default): HttpApp.Default =>
-  Effect.suspend(() => Effect.ensuring(handle(app, settings), Effect.sync(requestInFlight())))
+export const withEnvelope =
+  (settings: Settings) =>
+  (app: HttpApp.Default): HttpApp.Default =>
+    Effect.suspend(() => Effect.ensuring(handle(app, settings), Effect.sync(requestInFlight())))
 
 // POST /mcp is answered inside the envelope, and each of its tool calls re-enters the envelope (Mcp/Http.ts).
-export const ApiMiddlewareLive = HttpApiBuilder.middleware(Effect.map(AppConfig, (settings) => (app: HttpApp.Default) => {
-  const enveloped: HttpApp.Default = withEnvelope(settings)(withMcp(app, () => enveloped))
-  return enveloped
-}))
+export const ApiMiddlewareLive = HttpApiBuilder.middleware(
+  Effect.map(AppConfig, (settings) => (app: HttpApp.Default) => {
+    const enveloped: HttpApp.Default = withEnvelope(settings)(withMcp(app, () => enveloped))
+    return enveloped
+  })
+)

@@ -9,7 +9,12 @@ interface RoutePattern {
 }
 
 const compile = (path: string): RegExp =>
-  new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : escape(segment)).join("/")}/?$`)
+  new RegExp(
+    `^${path
+      .split("/")
+      .map((segment) => (segment.startsWith(":") ? "[^/]+" : escape(segment)))
+      .join("/")}/?$`
+  )
 
 const escape = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 

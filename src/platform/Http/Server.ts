@@ -1,9 +1,28 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { type ConfigError, Context, Duration, Effect, FiberRef, FiberRefs, Layer, LogLevel, Option, Runtime, type Scope } from "effect"
+import {
+  type ConfigError,
+  Context,
+  Duration,
+  Effect,
+  FiberRef,
+  FiberRefs,
+  Layer,
+  LogLevel,
+  Option,
+  Runtime,
+  type Scope
+} from "effect"
 import { Accounts } from "../../features/Accounts/Accounts.ts"
 import { type Peer, peerAddress, PublicTraffic } from "../../features/Accounts/PublicTraffic.ts"
 import { Quota } from "../../features/Accounts/Quota.ts"
-import { envelopeBodyOf, failureOf, InternalError, PayloadTooLarge, requestTimedOut, ServiceUnavailable } from "../../domain/Errors.ts"
+import {
+  envelopeBodyOf,
+  failureOf,
+  InternalError,
+  PayloadTooLarge,
+  requestTimedOut,
+  ServiceUnavailable
+} from "../../domain/Errors.ts"
 import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Request/Request.ts"
 import { LogConfig, writeJsonLine } from "../Observability/Logging.ts"
 import { countRequest, requestFields, requestLine, type RequestRecord } from "../Observability/RequestLog.ts"
@@ -21,7 +40,7 @@ import { routeOf } from "./Routes.ts"
 const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
 const waitUntil = (done: () => boolean, deadline: number): Effect.Effect<boolean> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     while (!done()) {
       if (Date.now() >= deadline) return false
       yield* nextTurn // spins one event-loop turn at a time: only while shutting down
@@ -36,14 +55,16 @@ const drain = (
   server: Bun.Server<undefined>,
   timing: { readonly grace: Duration.Duration; readonly deadline: Duration.Duration }
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     lifecycle.draining = true
     yield* Effect.logInfo("shutting down: not ready, closing connections after each response").pipe(
       Effect.annotateLogs({ inFlight: lifecycle.inFlight, graceSeconds: Duration.toSeconds(timing.grace) })
     )
     yield* waitUntil(() => false, Date.now() + Duration.toMillis(timing.grace))
     server.stop(false)
-    yield* Effect.logInfo("shutting down: stopped accepting connections").pipe(Effect.annotateLogs({ inFlight: lifecycle.inFlight }))
+    yield* Effect.logInfo("shutting down: stopped accepting connections").pipe(
+      Effect.annotateLogs({ inFlight: lifecycle.inFlight })
+    )
     const finished = yield* waitUntil(() => lifecycle.inFlight === 0, Date.now() + Duration.toMillis(timing.deadline))
     if (!finished) {
       yield* Effect.logWarning("shutdown deadline reached; closing remaining requests").pipe(
@@ -64,7 +85,13 @@ const refusalOf = (
   const failure = Option.getOrThrow(failureOf(error))
   const response = new Response(JSON.stringify(envelopeBodyOf(failure, requestId)), {
     status: failure.status,
-    headers: { "content-type": "application/json", "cache-control": "no-store", ...failure.headers, ...headers, "x-request-id": requestId }
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      ...failure.headers,
+      ...headers,
+      "x-request-id": requestId
+    }
   })
   return { failure, requestId, response }
 }
@@ -74,7 +101,10 @@ const refusalOf = (
  * answers its own 500 page (HTML with the stack outside production); with it, the 500 envelope, and the
  * error is logged with the request id the client is given. Bun passes the error only, not the request.
  */
-export const unexpectedFailure = (error: unknown, log: (line: Record<string, unknown>) => void = writeErrorLine): Response => {
+export const unexpectedFailure = (
+  error: unknown,
+  log: (line: Record<string, unknown>) => void = writeErrorLine
+): Response => {
   const { requestId, response } = refusalOf(
     new InternalError({ message: "An unexpected error occurred; quote the requestId to support." }),
     undefined,
@@ -84,7 +114,8 @@ export const unexpectedFailure = (error: unknown, log: (line: Record<string, unk
   return response
 }
 
-const writeErrorLine = (fields: Record<string, unknown>) => writeJsonLine("error", "unhandled error in the HTTP server", Object.entries(fields))
+const writeErrorLine = (fields: Record<string, unknown>) =>
+  writeJsonLine("error", "unhandled error in the HTTP server", Object.entries(fields))
 
 /**
  * A body sent without a declared length (chunked) is read here, up to MAX_BODY_BYTES, before anything else
@@ -115,7 +146,10 @@ const measuredBody = async (request: Request, maxBodyBytes: number): Promise<Req
 /** Whether a request's body arrives without a declared length and would be read by a route. */
 // Cheapest first: reading `request.body` makes Bun build the body's stream.
 const unmeasured = (request: Request): boolean =>
-  request.method !== "GET" && request.method !== "HEAD" && !request.headers.has("content-length") && request.body !== null
+  request.method !== "GET" &&
+  request.method !== "HEAD" &&
+  !request.headers.has("content-length") &&
+  request.body !== null
 
 const deadlineAnswer = (request: Request, milliseconds: number): Response =>
   refusalOf(requestTimedOut(milliseconds), request).response
@@ -125,20 +159,28 @@ const deadlineAnswer = (request: Request, milliseconds: number): Response =>
  * the request goes on in the background (a call to a silent database gives up at its own timeout) and its
  * late answer is dropped. Bounding here, outside the Effect runtime, costs one timer and no fiber.
  */
-const withinDeadline = (answer: Promise<Response>, request: Request, milliseconds: number, onLate?: () => boolean): Promise<Response> =>
+const withinDeadline = (
+  answer: Promise<Response>,
+  request: Request,
+  milliseconds: number,
+  onLate?: () => boolean
+): Promise<Response> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       // `onLate` false: the request's work is committing, so its own answer is the truth and goes out.
       if (onLate !== undefined && !onLate()) return
       resolve(deadlineAnswer(request, milliseconds))
     }, milliseconds)
-    answer.then((response) => {
-      clearTimeout(timer)
-      resolve(response)
-    }, (error: unknown) => {
-      clearTimeout(timer)
-      reject(error)
-    })
+    answer.then(
+      (response) => {
+        clearTimeout(timer)
+        resolve(response)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      }
+    )
   })
 
 /**
@@ -153,7 +195,7 @@ export const makeServerFetch = (
   logging: Layer.Layer<never, ConfigError.ConfigError>,
   options: { readonly fastPath: boolean } = { fastPath: true }
 ): Effect.Effect<ServerFetch, ConfigError.ConfigError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const { dispose, handler } = HttpApiBuilder.toWebHandler(
       Layer.mergeAll(
@@ -173,12 +215,14 @@ export const makeServerFetch = (
     const logRequest = !LogLevel.lessThanEqual(level, LogLevel.Info)
       ? undefined
       : format === "json"
-      ? (record: RequestRecord) => writeJsonLine("info", "request", Object.entries(requestFields(record)))
-      : (record: RequestRecord) => runLog(requestLine(record))
+        ? (record: RequestRecord) => writeJsonLine("info", "request", Object.entries(requestFields(record)))
+        : (record: RequestRecord) => runLog(requestLine(record))
     // A body over the limit is refused before anything else reads it (a declared one before it is read at
     // all, a chunked one as soon as it passes the limit), with the same envelope as Http/Middleware.ts.
     const tooLarge = (request: Request, length: number): Response => {
-      const tooLarge = new PayloadTooLarge({ message: `The body is ${length} bytes or more; the limit is ${config.maxBodyBytes}.` })
+      const tooLarge = new PayloadTooLarge({
+        message: `The body is ${length} bytes or more; the limit is ${config.maxBodyBytes}.`
+      })
       const { failure, requestId, response } = refusalOf(tooLarge, request, { connection: "close" })
       const path = new URL(request.url).pathname
       const record: RequestRecord = {
@@ -212,9 +256,10 @@ export const makeServerFetch = (
       const deferred: Array<(answered: boolean) => void> = []
       // "open" until either the deadline answers ("late") or a transaction is about to commit ("committing").
       let state: "open" | "late" | "committing" = "open"
-      const settle = (answered: boolean) => setImmediate(() => {
-        for (const work of deferred.splice(0)) work(answered)
-      })
+      const settle = (answered: boolean) =>
+        setImmediate(() => {
+          for (const work of deferred.splice(0)) work(answered)
+        })
       const lifecycle = {
         commitBeforeDeadline: () => {
           if (state === "late") return false
@@ -223,8 +268,14 @@ export const makeServerFetch = (
         },
         defer: (work: (answered: boolean) => void) => void deferred.push(work)
       }
-      const answer = handler(detached, Context.make(ClientAddress, peerAddress(peer)).pipe(Context.add(RequestLifecycle, lifecycle)))
-      answer.then(() => settle(state !== "late"), () => settle(false))
+      const answer = handler(
+        detached,
+        Context.make(ClientAddress, peerAddress(peer)).pipe(Context.add(RequestLifecycle, lifecycle))
+      )
+      answer.then(
+        () => settle(state !== "late"),
+        () => settle(false)
+      )
       return withinDeadline(answer, request, config.requestTimeoutMs, () => {
         if (state === "committing") return false
         state = "late"
@@ -233,24 +284,24 @@ export const makeServerFetch = (
     }
     const keyed = options.fastPath
       ? makeTokenRiskFastPath({
-        accounts: Context.get(services, Accounts),
-        quota: Context.get(services, Quota),
-        scans: Context.get(services, LatestScanCache),
-        maxBodyBytes: config.maxBodyBytes,
-        requestTimeoutMs: config.requestTimeoutMs,
-        corsAllowedOrigins: config.corsAllowedOrigins,
-        run: Runtime.runPromiseExit(logRuntime),
-        log: logRequest
-      })
+          accounts: Context.get(services, Accounts),
+          quota: Context.get(services, Quota),
+          scans: Context.get(services, LatestScanCache),
+          maxBodyBytes: config.maxBodyBytes,
+          requestTimeoutMs: config.requestTimeoutMs,
+          corsAllowedOrigins: config.corsAllowedOrigins,
+          run: Runtime.runPromiseExit(logRuntime),
+          log: logRequest
+        })
       : undefined
     const fast = options.fastPath
       ? makeFastPath({
-        scans: Context.get(services, LatestScanCache),
-        traffic: Context.get(services, PublicTraffic),
-        maxBodyBytes: config.maxBodyBytes,
-        requestTimeoutMs: config.requestTimeoutMs,
-        log: logRequest
-      })
+          scans: Context.get(services, LatestScanCache),
+          traffic: Context.get(services, PublicTraffic),
+          maxBodyBytes: config.maxBodyBytes,
+          requestTimeoutMs: config.requestTimeoutMs,
+          log: logRequest
+        })
       : undefined
     // The fast path's answers that wait (a batch body arriving, a read-through) end at the request deadline
     // too: a batch body trickled in a byte at a time gets the 503, not a connection held for hours.
@@ -274,27 +325,36 @@ export const makeServerFetch = (
           late = true
           resolve(deadlineAnswer(request, config.requestTimeoutMs))
         }, config.requestTimeoutMs)
-        measuredBody(request, config.maxBodyBytes).then((read) => {
-          if (late) return
-          clearTimeout(timer)
-          resolve(typeof read === "number" ? tooLarge(request, read) : answer(read, peer))
-        }, (error: unknown) => {
-          clearTimeout(timer)
-          reject(error)
-        })
+        measuredBody(request, config.maxBodyBytes).then(
+          (read) => {
+            if (late) return
+            clearTimeout(timer)
+            resolve(typeof read === "number" ? tooLarge(request, read) : answer(read, peer))
+          },
+          (error: unknown) => {
+            clearTimeout(timer)
+            reject(error)
+          }
+        )
       })
-    return (request, peer) => unmeasured(request) ? measured(request, peer) : answer(request, peer)
+    return (request, peer) => (unmeasured(request) ? measured(request, peer) : answer(request, peer))
   })
 
 /**
  * Serves the API with Bun.serve around makeServerFetch, so the server can stop accepting while requests in
  * flight finish.
  */
-export const serveApi = (services: Context.Context<AppServices>, logging: Layer.Layer<never, ConfigError.ConfigError>) =>
-  Effect.gen(function*() {
+export const serveApi = (
+  services: Context.Context<AppServices>,
+  logging: Layer.Layer<never, ConfigError.ConfigError>
+) =>
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const shutdown = yield* ShutdownConfig
-    const timing = { grace: Duration.seconds(shutdown.graceSeconds), deadline: Duration.seconds(shutdown.timeoutSeconds) }
+    const timing = {
+      grace: Duration.seconds(shutdown.graceSeconds),
+      deadline: Duration.seconds(shutdown.timeoutSeconds)
+    }
     const fetch = yield* makeServerFetch(services, logging)
     const collector = yield* makeIdleCollector
     const server = yield* Effect.try({
@@ -313,7 +373,7 @@ export const serveApi = (services: Context.Context<AppServices>, logging: Layer.
           },
           error: (error) => unexpectedFailure(error)
         }),
-      catch: (cause) => cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`)
+      catch: (cause) => (cause instanceof Error ? cause : new Error(`Failed to start server on port ${config.port}`))
     }).pipe(Effect.orDie)
     yield* Effect.addFinalizer(() => drain(server, timing))
     yield* Effect.logInfo(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`)

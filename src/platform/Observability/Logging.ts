@@ -25,7 +25,12 @@ const text = (message: unknown): string =>
   Array.isArray(message) ? message.map(text).join(" ") : typeof message === "string" ? message : JSON.stringify(message)
 
 /** Writes one JSON log line: time, level, message, then the fields. */
-export const writeJsonLine = (level: string, message: string, fields: Iterable<readonly [string, unknown]>, date = new Date()) => {
+export const writeJsonLine = (
+  level: string,
+  message: string,
+  fields: Iterable<readonly [string, unknown]>,
+  date = new Date()
+) => {
   const line: Record<string, unknown> = { time: date.toISOString(), level, message }
   for (const [key, value] of fields) line[key] = value
   process.stdout.write(`${JSON.stringify(line)}\n`)
@@ -47,11 +52,12 @@ export const CliLoggingLive = Logger.replace(Logger.defaultLogger, cliLogger)
 export const ServerLoggingLive = Layer.unwrapEffect(
   Effect.map(LogConfig, ({ format, level }) =>
     Layer.merge(
-      Layer.scopedDiscard(Effect.locallyScopedWith(
-        FiberRef.currentLoggers,
-        () => HashSet.make(format === "json" ? jsonLineLogger : Logger.prettyLogger())
-      )),
+      Layer.scopedDiscard(
+        Effect.locallyScopedWith(FiberRef.currentLoggers, () =>
+          HashSet.make(format === "json" ? jsonLineLogger : Logger.prettyLogger())
+        )
+      ),
       Logger.minimumLogLevel(level)
-    ))
+    )
+  )
 )
-

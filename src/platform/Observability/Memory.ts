@@ -7,7 +7,7 @@ import { registry } from "./Metrics.ts"
 const parts = new Map<string, () => number>()
 
 /** Reports `bytes()` as `risk_api_memory_bytes{part=name}` until the returned function is called. */
-export const memoryPart = (name: string, bytes: () => number): () => void => {
+export const memoryPart = (name: string, bytes: () => number): (() => void) => {
   parts.set(name, bytes)
   return () => {
     if (parts.get(name) === bytes) parts.delete(name)
@@ -32,7 +32,8 @@ export const memoryParts = (): Record<string, number> => {
 
 new Gauge({
   name: "risk_api_memory_bytes",
-  help: "Memory of this process by part: rss, rss_peak, js_objects, js_external, array_buffers, " +
+  help:
+    "Memory of this process by part: rss, rss_peak, js_objects, js_external, array_buffers, " +
     "and embedded_db_wasm (the embedded database's WebAssembly memory, reserved) and scan_cache (estimated) when present.",
   labelNames: ["part"] as const,
   registers: [registry],

@@ -10,7 +10,7 @@ collectDefaultMetrics({ register: registry, prefix: "risk_api_process_" })
 const pendingFlushes = new WeakMap<object, Array<() => void>>()
 const flushesOf = (counter: object): Array<() => void> => {
   let flushes = pendingFlushes.get(counter)
-  if (flushes === undefined) pendingFlushes.set(counter, flushes = [])
+  if (flushes === undefined) pendingFlushes.set(counter, (flushes = []))
   return flushes
 }
 function flushBound(this: object): void {
@@ -96,9 +96,11 @@ interface HistogramInternals {
 
 const entryOf = <T extends string>(histogram: Histogram<T>, labels: LabelValues<T>): HistogramEntry => {
   const find = () =>
-    Object.values((histogram as unknown as HistogramInternals).hashMap).find((entry) =>
-      Object.keys(labels).length === Object.keys(entry.labels).length &&
-      Object.entries(labels).every(([name, value]) => entry.labels[name] === String(value)))
+    Object.values((histogram as unknown as HistogramInternals).hashMap).find(
+      (entry) =>
+        Object.keys(labels).length === Object.keys(entry.labels).length &&
+        Object.entries(labels).every(([name, value]) => entry.labels[name] === String(value))
+    )
   const found = find()
   if (found !== undefined) return found
   histogram.zero(labels)
@@ -148,12 +150,13 @@ export const boundHistogram = <T extends string>(histogram: Histogram<T>, labels
  * For one method and route: `(status, seconds)` counts what requests.inc({ method, route, status }) and
  * latency.observe({ method, route }, seconds) count, with the label sets bound once (per status).
  */
-export const boundRequests = (method: string, route: string): (status: number, seconds: number) => void => {
+export const boundRequests = (method: string, route: string): ((status: number, seconds: number) => void) => {
   const byStatus = new Map<number, BoundCounter>()
   const observed = boundHistogram(latency, { method, route })
   return (status, seconds) => {
     let counter = byStatus.get(status)
-    if (counter === undefined) byStatus.set(status, counter = bound(requests, { method, route, status: String(status) }))
+    if (counter === undefined)
+      byStatus.set(status, (counter = bound(requests, { method, route, status: String(status) })))
     counter.inc()
     observed.observe(seconds)
   }

@@ -17,7 +17,8 @@ export interface RequestRecord {
 export const countRequest = (record: RequestRecord): void => {
   requests.inc({ method: record.method, route: record.route, status: String(record.status) })
   latency.observe({ method: record.method, route: record.route }, record.seconds)
-  if (record.errorCode === "rate_limited" || record.errorCode === "quota_exceeded") refusals.inc({ reason: record.errorCode })
+  if (record.errorCode === "rate_limited" || record.errorCode === "quota_exceeded")
+    refusals.inc({ reason: record.errorCode })
 }
 
 /** The fields of a request's log line: the key never appears, the account id does. */

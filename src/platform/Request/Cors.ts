@@ -31,8 +31,8 @@ const accessOf = (path: string): Access =>
   path.startsWith("/api/risk-check/") || PUBLIC_PATHS.has(path)
     ? "any"
     : path.startsWith("/api/v1/")
-    ? "configured"
-    : "none"
+      ? "configured"
+      : "none"
 
 /** The CORS headers of an answer to a request from `origin` (the Origin header, if any). */
 export const corsHeadersOf = (

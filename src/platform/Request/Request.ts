@@ -30,16 +30,21 @@ export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, s
  *   will (`false`: the deadline answered instead, or the handler failed). A keyed read's charge commits
  *   there, so a process killed before its answer was written has charged nothing.
  */
-export class RequestLifecycle extends Context.Tag("RequestLifecycle")<RequestLifecycle, {
-  readonly commitBeforeDeadline: () => boolean
-  readonly defer: (settle: (answered: boolean) => void) => void
-}>() {}
+export class RequestLifecycle extends Context.Tag("RequestLifecycle")<
+  RequestLifecycle,
+  {
+    readonly commitBeforeDeadline: () => boolean
+    readonly defer: (settle: (answered: boolean) => void) => void
+  }
+>() {}
 
 /** The exact media type the API takes: `application/json`, with at most a UTF-8 charset parameter. */
 export const isJsonMediaType = (contentType: string): boolean => {
   const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase())
-  return type === "application/json" &&
-    parameters.every((parameter) => parameter === "charset=utf-8" || parameter === "charset=\"utf-8\"")
+  return (
+    type === "application/json" &&
+    parameters.every((parameter) => parameter === "charset=utf-8" || parameter === 'charset="utf-8"')
+  )
 }
 
 /** Deepest nesting of arrays and objects in a JSON text (strings skipped), counted without parsing it. */
@@ -50,7 +55,8 @@ export const jsonDepthOf = (text: string): number => {
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i)
     if (inString) {
-      if (char === 92) i++ // backslash: skip the escaped character
+      if (char === 92)
+        i++ // backslash: skip the escaped character
       else if (char === 34) inString = false
     } else if (char === 34) inString = true
     else if (char === 91 || char === 123) deepest = Math.max(deepest, ++depth)

@@ -14,7 +14,10 @@ export const DatabaseConfig = Config.all({
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
   // The embedded database's buffer pool, resident for good once used (see EmbeddedWorker.ts).
   embeddedSharedBuffersMb: Config.integer("EMBEDDED_SHARED_BUFFERS_MB").pipe(
-    Config.validate({ message: "EMBEDDED_SHARED_BUFFERS_MB must be between 1 and 1024", validation: (n) => n >= 1 && n <= 1024 }),
+    Config.validate({
+      message: "EMBEDDED_SHARED_BUFFERS_MB must be between 1 and 1024",
+      validation: (n) => n >= 1 && n <= 1024
+    }),
     Config.withDefault(EMBEDDED_SHARED_BUFFERS_MB)
   ),
   poolSize: Config.integer("DATABASE_POOL_SIZE").pipe(
@@ -23,15 +26,20 @@ export const DatabaseConfig = Config.all({
   ),
   seedDemo: Config.boolean("SEED_DEMO").pipe(Config.option),
   connectTimeoutMs: Config.integer("DATABASE_CONNECT_TIMEOUT_MS").pipe(
-    Config.validate({ message: "DATABASE_CONNECT_TIMEOUT_MS must be between 100 and 60000", validation: (n) => n >= 100 && n <= 60_000 }),
+    Config.validate({
+      message: "DATABASE_CONNECT_TIMEOUT_MS must be between 100 and 60000",
+      validation: (n) => n >= 100 && n <= 60_000
+    }),
     Config.withDefault(2_000)
   ),
   statementTimeoutMs: Config.integer("DATABASE_STATEMENT_TIMEOUT_MS").pipe(
-    Config.validate({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be between 100 and 3600000", validation: (n) => n >= 100 && n <= 3_600_000 }),
+    Config.validate({
+      message: "DATABASE_STATEMENT_TIMEOUT_MS must be between 100 and 3600000",
+      validation: (n) => n >= 100 && n <= 3_600_000
+    }),
     Config.withDefault(1_500)
   )
 })
 export type DatabaseConfig = Config.Config.Success<typeof DatabaseConfig>
 
 export const isEmbedded = (config: DatabaseConfig): boolean => Option.isNone(config.url)
-

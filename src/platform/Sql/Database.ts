@@ -25,7 +25,9 @@ const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: numb
     parsed.searchParams.get("options"),
     `-c statement_timeout=${milliseconds}`,
     `-c idle_in_transaction_session_timeout=${milliseconds + 1000}`
-  ].filter(Boolean).join(" ")
+  ]
+    .filter(Boolean)
+    .join(" ")
   parsed.searchParams.set("options", options)
   parsed.searchParams.set("query_timeout", String(milliseconds))
   return Redacted.make(parsed.toString())
@@ -33,7 +35,7 @@ const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: numb
 
 /** The embedded database of `dataDir`: started here, or the one another process of ours already runs. */
 const embeddedOnDisk = (dataDir: string, sharedBuffersMb: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const owner = yield* claimOrFindOwner(dataDir)
     if (owner !== undefined) {
       yield* Effect.logDebug(`using the embedded database of process ${owner.pid} (${dataDir})`)
@@ -57,7 +59,14 @@ const clientLayer = (settings: Settings, patience: "forever" | "brief") =>
     onNone: () =>
       Layer.unwrapScoped(
         Effect.map(embeddedOnDisk(settings.dataDir, settings.embeddedSharedBuffersMb), ({ host, port }) =>
-          PgClient.layer({ ...clientOptions(settings), host, port, database: "postgres", username: "postgres", maxConnections: 1 })
+          PgClient.layer({
+            ...clientOptions(settings),
+            host,
+            port,
+            database: "postgres",
+            username: "postgres",
+            maxConnections: 1
+          })
         )
       )
   })
@@ -82,8 +91,7 @@ const connect = (settings: Settings, patience: "forever" | "brief") =>
  */
 export const databaseLayer = (patience: "forever" | "brief") =>
   Layer.unwrapEffect(
-    Effect.map(DatabaseConfig, (settings) =>
-      Layer.provideMerge(MigrationsLive, connect(settings, patience)))
+    Effect.map(DatabaseConfig, (settings) => Layer.provideMerge(MigrationsLive, connect(settings, patience)))
   )
 
 export const DatabaseLive = databaseLayer("brief")

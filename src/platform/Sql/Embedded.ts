@@ -17,7 +17,7 @@ const workerUrl = import.meta.url.includes("/$bunfs/")
  * cleanly when the scope ends; its memory is reported as embedded_db_wasm and embedded_db_js_objects.
  */
 export const embeddedPostgres = (dataDir: string, sharedBuffersMb = EMBEDDED_SHARED_BUFFERS_MB) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const ready = yield* Deferred.make<number, Error>()
     const stopped = yield* Deferred.make<void>()
@@ -27,7 +27,8 @@ export const embeddedPostgres = (dataDir: string, sharedBuffersMb = EMBEDDED_SHA
     worker.onmessage = (event: MessageEvent<EmbeddedReply>) => {
       const reply = event.data
       if (reply.type === "ready") Deferred.unsafeDone(ready, Effect.succeed(reply.port))
-      else if (reply.type === "failed") Deferred.unsafeDone(ready, Effect.fail(new Error(`the embedded database did not start: ${reply.message}`)))
+      else if (reply.type === "failed")
+        Deferred.unsafeDone(ready, Effect.fail(new Error(`the embedded database did not start: ${reply.message}`)))
       else if (reply.type === "stopped") Deferred.unsafeDone(stopped, Effect.void)
       else if (reply.type === "memory") Object.assign(memory, { wasm: reply.wasm, jsObjects: reply.jsObjects })
       else Runtime.runFork(runtime)(Effect.logWithLevel(LogLevel.fromLiteral(reply.level), reply.message))

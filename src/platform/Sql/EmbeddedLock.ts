@@ -33,7 +33,9 @@ const writeOwner = (fd: number, owner: Owner) => {
 const readOwner = (dataDir: string): Owner | "unreadable" | "absent" => {
   try {
     const owner = JSON.parse(readFileSync(lockPath(dataDir), "utf8")) as Partial<Owner>
-    return typeof owner.pid === "number" ? { pid: owner.pid, port: typeof owner.port === "number" ? owner.port : null } : "unreadable"
+    return typeof owner.pid === "number"
+      ? { pid: owner.pid, port: typeof owner.port === "number" ? owner.port : null }
+      : "unreadable"
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable"
   }
@@ -60,7 +62,9 @@ const tryClaim = (dataDir: string): boolean => {
 const isAbandoned = (dataDir: string): boolean => Date.now() - statSync(lockPath(dataDir)).mtimeMs > 5_000
 
 /** Claim the data directory (undefined) or find the live owner's port, waiting while it starts. */
-export const claimOrFindOwner = (dataDir: string): Effect.Effect<{ readonly pid: number; readonly port: number } | undefined> =>
+export const claimOrFindOwner = (
+  dataDir: string
+): Effect.Effect<{ readonly pid: number; readonly port: number } | undefined> =>
   Effect.suspend(() => {
     mkdirSync(dataDir, { recursive: true })
     if (tryClaim(dataDir)) return Effect.succeed(undefined)
@@ -74,10 +78,7 @@ export const claimOrFindOwner = (dataDir: string): Effect.Effect<{ readonly pid:
       return Effect.fail(new OwnerStarting({ pid: owner === "unreadable" ? 0 : owner.pid }))
     }
     return Effect.succeed({ pid: owner.pid, port: owner.port })
-  }).pipe(
-    Effect.retry({ schedule: Schedule.spaced(Duration.millis(200)), times: 600 }),
-    Effect.orDie
-  )
+  }).pipe(Effect.retry({ schedule: Schedule.spaced(Duration.millis(200)), times: 600 }), Effect.orDie)
 
 export const recordOwner = (dataDir: string, port: number): void => {
   const fd = openSync(lockPath(dataDir), "r+")

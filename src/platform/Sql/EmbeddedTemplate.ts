@@ -12,9 +12,10 @@ export const templateTar = async (): Promise<{ readonly tar: Uint8Array } | { re
   template.pglite === installed
     ? { tar: Bun.zstdDecompressSync(await Bun.file(pgdata).arrayBuffer()) }
     : {
-      warning: `the embedded database template is for PGlite ${template.pglite}, not the installed ${installed}: ` +
-        "running initdb instead (slower, and a memory peak); `bun scripts/embedded-template.ts` makes a new one"
-    }
+        warning:
+          `the embedded database template is for PGlite ${template.pglite}, not the installed ${installed}: ` +
+          "running initdb instead (slower, and a memory peak); `bun scripts/embedded-template.ts` makes a new one"
+      }
 
 /**
  * Lays a new embedded data directory from the template (scripts/embedded-template.ts): the data directory

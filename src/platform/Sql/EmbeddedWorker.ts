@@ -38,7 +38,8 @@ const open = async (dataDir: string, sharedBuffersMb: number) => {
   const assets = await loadPgliteAssets()
   // A new database starts from the template (EmbeddedTemplate.ts), not from initdb.
   const template = dataDir.startsWith("memory://") ? await templateTar() : await layTemplate(dataDir)
-  if ("warning" in template && template.warning !== undefined) post({ type: "log", level: "Warning", message: template.warning })
+  if ("warning" in template && template.warning !== undefined)
+    post({ type: "log", level: "Warning", message: template.warning })
   const db = await PGlite.create(dataDir, {
     ...assets,
     startParams: [...PGlite.defaultStartParams, ...settings(sharedBuffersMb)],
@@ -55,7 +56,11 @@ let collector: ReturnType<typeof setInterval> | undefined
 
 const report = () => {
   const usage = process.memoryUsage()
-  post({ type: "memory", wasm: running?.db.Module.HEAPU8.buffer.byteLength ?? 0, jsObjects: usage.heapUsed - usage.external })
+  post({
+    type: "memory",
+    wasm: running?.db.Module.HEAPU8.buffer.byteLength ?? 0,
+    jsObjects: usage.heapUsed - usage.external
+  })
 }
 
 self.onmessage = (event: MessageEvent<EmbeddedRequest>) => {

@@ -27,8 +27,7 @@ const migrations: Record<string, string> = {
   "0010_scan_price_and_market": scanPriceAndMarket
 }
 
-const run = (text: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)
+const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)
 
 export const MigrationsLive = PgMigrator.layer({
   loader: PgMigrator.fromRecord(

@@ -25,7 +25,8 @@ export class Transactions extends Effect.Service<Transactions>()("Transactions",
 const answeredInTime = Effect.flatMap(Effect.serviceOption(RequestLifecycle), (lifecycle) =>
   Option.isSome(lifecycle) && !lifecycle.value.commitBeforeDeadline()
     ? Effect.fail(new ServiceUnavailable({ message: "The request's deadline passed before it could commit; retry." }))
-    : Effect.void)
+    : Effect.void
+)
 
 /** No database: the work runs as it is (in-memory services have nothing to roll back). */
 export const TransactionsNone = Layer.succeed(Transactions, Transactions.make({ run: (work) => work }))

@@ -2,7 +2,15 @@ import { SqlError } from "@effect/sql"
 import { Effect, Predicate } from "effect"
 import { ServiceUnavailable } from "../../domain/Errors.ts"
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"])
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "EAI_AGAIN"
+])
 // SQLSTATE: 08 connection exceptions; 57P01-03 shutdown / cannot connect now; 53300 too many connections.
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"])
 
@@ -24,15 +32,17 @@ export const isUnreachable = (error: SqlError.SqlError): boolean => {
 export const sqlFailure = (error: SqlError.SqlError): Effect.Effect<never, ServiceUnavailable> =>
   isUnreachable(error)
     ? Effect.zipRight(
-      Effect.logWarning("database unreachable", error.message),
-      Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
-    )
+        Effect.logWarning("database unreachable", error.message),
+        Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
+      )
     : Effect.die(error)
 
-type AtTheEdge<A> = A extends Effect.Effect<infer X, infer E, infer R>
-  ? Effect.Effect<X, Exclude<E, SqlError.SqlError> | (SqlError.SqlError extends E ? ServiceUnavailable : never), R>
-  : A extends (...args: infer P) => infer Out ? (...args: P) => AtTheEdge<Out>
-  : A
+type AtTheEdge<A> =
+  A extends Effect.Effect<infer X, infer E, infer R>
+    ? Effect.Effect<X, Exclude<E, SqlError.SqlError> | (SqlError.SqlError extends E ? ServiceUnavailable : never), R>
+    : A extends (...args: infer P) => infer Out
+      ? (...args: P) => AtTheEdge<Out>
+      : A
 
 /** A repository's methods as its callers see them: every SqlError mapped by `sqlFailure`. */
 export type Repository<S> = { readonly [K in keyof S]: AtTheEdge<S[K]> }

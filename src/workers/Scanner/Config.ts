@@ -13,16 +13,24 @@ const bounded = (name: string, min: number, max: number, fallback: number) =>
 export const ScannerConfig = Config.all({
   rpcUrl: Config.option(Config.redacted("SOLANA_RPC_URL")),
   fallbackUrls: Config.redacted("SOLANA_RPC_FALLBACK_URLS").pipe(
-    Config.map((list) => Redacted.value(list).split(",").map((url) => url.trim()).filter((url) => url !== "").map((url) => Redacted.make(url))),
+    Config.map((list) =>
+      Redacted.value(list)
+        .split(",")
+        .map((url) => url.trim())
+        .filter((url) => url !== "")
+        .map((url) => Redacted.make(url))
+    ),
     Config.withDefault([] as ReadonlyArray<Redacted.Redacted<string>>)
   ),
   concurrency: bounded("SCANNER_CONCURRENCY", 1, 256, 8),
   requestsPerSecond: bounded("SCANNER_RPC_RPS", 1, 100_000, 50),
   callBudget: bounded("SCANNER_CALL_BUDGET", 6, 500, 64),
   batch: Config.boolean("SCANNER_RPC_BATCH").pipe(Config.withDefault(true)),
-  referencePool: Config.option(Config.string("SCANNER_REFERENCE_POOL").pipe(
-    Config.validate({ message: "SCANNER_REFERENCE_POOL must be a base58 address", validation: isAddress })
-  )),
+  referencePool: Config.option(
+    Config.string("SCANNER_REFERENCE_POOL").pipe(
+      Config.validate({ message: "SCANNER_REFERENCE_POOL must be a base58 address", validation: isAddress })
+    )
+  ),
   maxPools: bounded("SCANNER_MAX_POOLS", 1, 100, 30),
   maxLpPools: bounded("SCANNER_MAX_LP_POOLS", 0, 20, 4),
   timeoutMs: bounded("SCANNER_RPC_TIMEOUT_MS", 100, 120_000, 5_000),
@@ -44,5 +52,7 @@ export const endpointsOf = (config: ScannerConfig): ReadonlyArray<string> =>
     onNone: () => [],
     // An empty SOLANA_RPC_URL= line in an env file means "not set".
     onSome: (url): ReadonlyArray<string> =>
-      Redacted.value(url).trim() === "" ? [] : [Redacted.value(url).trim(), ...config.fallbackUrls.map((fallback) => Redacted.value(fallback))]
+      Redacted.value(url).trim() === ""
+        ? []
+        : [Redacted.value(url).trim(), ...config.fallbackUrls.map((fallback) => Redacted.value(fallback))]
   })

@@ -24,9 +24,20 @@ export const METADATA_ACCOUNT_SIZE = 679
 /** MAX_NAME_LENGTH, MAX_SYMBOL_LENGTH, MAX_URI_LENGTH: the program pads each string with NULs to these. */
 const PADDED = { name: 32, symbol: 10, uri: 200 } as const
 
-export interface MetaplexCreator { readonly address: Address; readonly verified: boolean; readonly share: number }
-export interface MetaplexCollection { readonly verified: boolean; readonly key: Address }
-export interface MetaplexUses { readonly useMethod: number; readonly remaining: bigint; readonly total: bigint }
+export interface MetaplexCreator {
+  readonly address: Address
+  readonly verified: boolean
+  readonly share: number
+}
+export interface MetaplexCollection {
+  readonly verified: boolean
+  readonly key: Address
+}
+export interface MetaplexUses {
+  readonly useMethod: number
+  readonly remaining: bigint
+  readonly total: bigint
+}
 
 export interface MetaplexMetadata {
   readonly updateAuthority: Address
@@ -56,9 +67,18 @@ const headCodec = getStructCodec([
   ["symbol", borshString],
   ["uri", borshString],
   ["sellerFeeBasisPoints", getU16Codec()],
-  ["creators", getNullableCodec(getArrayCodec(getStructCodec([
-    ["address", getAddressCodec()], ["verified", getBooleanCodec()], ["share", getU8Codec()]
-  ])))],
+  [
+    "creators",
+    getNullableCodec(
+      getArrayCodec(
+        getStructCodec([
+          ["address", getAddressCodec()],
+          ["verified", getBooleanCodec()],
+          ["share", getU8Codec()]
+        ])
+      )
+    )
+  ],
   ["primarySaleHappened", getBooleanCodec()],
   ["isMutable", getBooleanCodec()]
 ])
@@ -66,8 +86,25 @@ const headCodec = getStructCodec([
 const tailFields = [
   ["editionNonce", getNullableCodec(getU8Codec())],
   ["tokenStandard", getNullableCodec(getU8Codec())],
-  ["collection", getNullableCodec(getStructCodec([["verified", getBooleanCodec()], ["key", getAddressCodec()]]))],
-  ["uses", getNullableCodec(getStructCodec([["useMethod", getU8Codec()], ["remaining", getU64Codec()], ["total", getU64Codec()]]))]
+  [
+    "collection",
+    getNullableCodec(
+      getStructCodec([
+        ["verified", getBooleanCodec()],
+        ["key", getAddressCodec()]
+      ])
+    )
+  ],
+  [
+    "uses",
+    getNullableCodec(
+      getStructCodec([
+        ["useMethod", getU8Codec()],
+        ["remaining", getU64Codec()],
+        ["total", getU64Codec()]
+      ])
+    )
+  ]
 ] as const
 const tailCodec = getStructCodec([...tailFields])
 type Tail = ReturnType<typeof tailCodec.decode>
@@ -86,7 +123,11 @@ export const decodeMetaplexMetadata = (bytes: Uint8Array): MetaplexMetadata | un
     let at = offset
     for (const [name, codec] of tailFields) {
       if (at >= bytes.length) break
-      try { [tail[name], at] = codec.read(bytes, at) } catch { break }
+      try {
+        ;[tail[name], at] = codec.read(bytes, at)
+      } catch {
+        break
+      }
     }
     const { key: _key, ...fields } = head
     return { ...fields, ...(tail as Tail), name: unpad(head.name), symbol: unpad(head.symbol), uri: unpad(head.uri) }

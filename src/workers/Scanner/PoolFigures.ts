@@ -55,8 +55,15 @@ const round = (value: number, digits: number): number => {
 }
 
 /** Which side of the pool is the scanned mint, and the other side. */
-export const sidesOf = (state: PoolState, mint: Address): { readonly mintIsA: boolean; readonly quote: Address } | undefined =>
-  state.mintA === mint ? { mintIsA: true, quote: state.mintB } : state.mintB === mint ? { mintIsA: false, quote: state.mintA } : undefined
+export const sidesOf = (
+  state: PoolState,
+  mint: Address
+): { readonly mintIsA: boolean; readonly quote: Address } | undefined =>
+  state.mintA === mint
+    ? { mintIsA: true, quote: state.mintB }
+    : state.mintB === mint
+      ? { mintIsA: false, quote: state.mintA }
+      : undefined
 
 export interface PoolFigures {
   readonly fact: PoolLp
@@ -81,39 +88,73 @@ export const poolFiguresOf = (
   const lpStatus = lpStatusOf(read)
   if (sides === undefined) {
     const reason = `pool ${state.address} does not trade ${mint}`
-    return { fact: { ...base, ...lpStatus.fields, reserves: notObserved(reason), liquidityUsd: notObserved(reason), priceUsd: notObserved(reason) }, liquidityUsd: null, priceUsd: null, lp: lpStatus.summary }
+    return {
+      fact: {
+        ...base,
+        ...lpStatus.fields,
+        reserves: notObserved(reason),
+        liquidityUsd: notObserved(reason),
+        priceUsd: notObserved(reason)
+      },
+      liquidityUsd: null,
+      priceUsd: null,
+      lp: lpStatus.summary
+    }
   }
   const mintReserve = sides.mintIsA ? read.balanceA : read.balanceB
   const quoteReserve = sides.mintIsA ? read.balanceB : read.balanceA
-  const reserves: Fact<NonNullable<PoolLp["reserves"]> extends Fact<infer R> ? R : never> = mintReserve === null || quoteReserve === null
-    ? notObserved(read.missing ?? "pool reserves not read")
-    : observed({ mintAmount: mintReserve.toString(), quoteAmount: quoteReserve.toString(), source: state.reservesFrom ?? (state.storedReserves !== null ? "stored" as const : "vaults" as const) })
+  const reserves: Fact<NonNullable<PoolLp["reserves"]> extends Fact<infer R> ? R : never> =
+    mintReserve === null || quoteReserve === null
+      ? notObserved(read.missing ?? "pool reserves not read")
+      : observed({
+          mintAmount: mintReserve.toString(),
+          quoteAmount: quoteReserve.toString(),
+          source: state.reservesFrom ?? (state.storedReserves !== null ? ("stored" as const) : ("vaults" as const))
+        })
   const quote = quotes.get(sides.quote)
   // Raw quote units per raw mint unit: the pool's own price where it defines one, else the reserve ratio.
-  const rawPrice = state.priceBPerA !== null && state.priceBPerA > 0
-    ? (sides.mintIsA ? state.priceBPerA : 1 / state.priceBPerA)
-    : mintReserve !== null && quoteReserve !== null && mintReserve > 0n
-    ? Number(quoteReserve) / Number(mintReserve)
-    : null
-  const priceUsd = quote === undefined || rawPrice === null || !Number.isFinite(rawPrice)
-    ? null
-    : rawPrice * 10 ** (mintDecimals - quote.decimals) * quote.usd
+  const rawPrice =
+    state.priceBPerA !== null && state.priceBPerA > 0
+      ? sides.mintIsA
+        ? state.priceBPerA
+        : 1 / state.priceBPerA
+      : mintReserve !== null && quoteReserve !== null && mintReserve > 0n
+        ? Number(quoteReserve) / Number(mintReserve)
+        : null
+  const priceUsd =
+    quote === undefined || rawPrice === null || !Number.isFinite(rawPrice)
+      ? null
+      : rawPrice * 10 ** (mintDecimals - quote.decimals) * quote.usd
   // A bonding curve's token side is unsold supply, not liquidity: only the quote side can be sold into.
-  const liquidityUsd = quote === undefined || quoteReserve === null || (state.shape !== "bonding_curve" && (mintReserve === null || priceUsd === null))
-    ? null
-    : (Number(quoteReserve) / 10 ** quote.decimals) * quote.usd +
-      (state.shape === "bonding_curve" ? 0 : (Number(mintReserve) / 10 ** mintDecimals) * (priceUsd ?? 0))
+  const liquidityUsd =
+    quote === undefined ||
+    quoteReserve === null ||
+    (state.shape !== "bonding_curve" && (mintReserve === null || priceUsd === null))
+      ? null
+      : (Number(quoteReserve) / 10 ** quote.decimals) * quote.usd +
+        (state.shape === "bonding_curve" ? 0 : (Number(mintReserve) / 10 ** mintDecimals) * (priceUsd ?? 0))
   const unpriced = quote === undefined ? `quote ${sides.quote} has no USD price in this scan (${quoteMissing})` : null
   return {
     fact: {
       ...base,
       quoteMint: ours(sides.quote),
       reserves,
-      liquidityUsd: liquidityUsd !== null ? observed(round(liquidityUsd, 2)) : notObserved(unpriced ?? read.missing ?? "reserves not read"),
-      priceUsd: priceUsd !== null && Number.isFinite(priceUsd) ? observed(priceUsd) : notObserved(unpriced ?? "no price: reserves not read or empty"),
-      bondingCurve: state.curve === null
-        ? notApplicable("not a bonding curve")
-        : observed({ complete: state.curve.complete, progressPct: state.curve.progressPct === null ? null : round(Math.min(100, Math.max(0, state.curve.progressPct)), 2) }),
+      liquidityUsd:
+        liquidityUsd !== null
+          ? observed(round(liquidityUsd, 2))
+          : notObserved(unpriced ?? read.missing ?? "reserves not read"),
+      priceUsd:
+        priceUsd !== null && Number.isFinite(priceUsd)
+          ? observed(priceUsd)
+          : notObserved(unpriced ?? "no price: reserves not read or empty"),
+      bondingCurve:
+        state.curve === null
+          ? notApplicable("not a bonding curve")
+          : observed({
+              complete: state.curve.complete,
+              progressPct:
+                state.curve.progressPct === null ? null : round(Math.min(100, Math.max(0, state.curve.progressPct)), 2)
+            }),
       lpMint: state.lpMint === null ? null : ours(state.lpMint),
       ...lpStatus.fields
     },
@@ -135,14 +176,25 @@ const lpStatusOf = (read: PoolRead): { readonly fields: LpFields; readonly summa
   const { state } = read
   const none = (reason: string, status: "not_applicable" | "not_observed"): { fields: LpFields; summary: null } => {
     const fact = status === "not_applicable" ? notApplicable(reason) : notObserved(reason)
-    return { fields: { burnedPct: fact, lockedPct: fact, locker: null, unlockAt: null, unlockedPct: fact, lpHolders: fact }, summary: null }
+    return {
+      fields: { burnedPct: fact, lockedPct: fact, locker: null, unlockAt: null, unlockedPct: fact, lpHolders: fact },
+      summary: null
+    }
   }
   if (state.shape === "bonding_curve") {
-    return none(state.curve?.complete === true ? "bonding curve complete: its liquidity moved to the migration pool" : "bonding curve: no LP tokens until migration", "not_applicable")
+    return none(
+      state.curve?.complete === true
+        ? "bonding curve complete: its liquidity moved to the migration pool"
+        : "bonding curve: no LP tokens until migration",
+      "not_applicable"
+    )
   }
-  if (state.lpMint === null) return none(`${state.shape === "bins" ? "bin" : "concentrated"}-liquidity positions, no LP mint`, "not_applicable")
-  if (read.lpSupply === null || read.lpHolders === null) return none(read.lpMissing ?? "LP mint not read", "not_observed")
-  const issued = state.lpSupplyTracked !== null && state.lpSupplyTracked >= read.lpSupply ? state.lpSupplyTracked : read.lpSupply
+  if (state.lpMint === null)
+    return none(`${state.shape === "bins" ? "bin" : "concentrated"}-liquidity positions, no LP mint`, "not_applicable")
+  if (read.lpSupply === null || read.lpHolders === null)
+    return none(read.lpMissing ?? "LP mint not read", "not_observed")
+  const issued =
+    state.lpSupplyTracked !== null && state.lpSupplyTracked >= read.lpSupply ? state.lpSupplyTracked : read.lpSupply
   if (issued === 0n) return none("no LP issued", "not_applicable")
   const sum = (holders: ReadonlyArray<LpHolderRead>) => holders.reduce((total, holder) => total + holder.amount, 0n)
   const incinerated = sum(read.lpHolders.filter((holder) => holder.kind === "burn"))
@@ -150,7 +202,8 @@ const lpStatusOf = (read: PoolRead): { readonly fields: LpFields; readonly summa
   const burnedPct = pctOf(issued - read.lpSupply + incinerated, issued)
   const lockedPct = Math.min(100 - burnedPct, pctOf(sum(lockers), issued))
   // The lock that releases first decides when the locked share can start to leave.
-  const expiring = lockers.filter((holder) => holder.permanent !== true && holder.unlockAt !== null)
+  const expiring = lockers
+    .filter((holder) => holder.permanent !== true && holder.unlockAt !== null)
     .sort((a, b) => a.unlockAt!.getTime() - b.unlockAt!.getTime())[0]
   const mainLocker = [...lockers].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1))[0]
   const holders: Array<LpHolder> = read.lpHolders.slice(0, 10).map((holder) => ({
@@ -195,10 +248,20 @@ export const liquidityOf = (
   const valued = pools.filter((pool) => pool.liquidityUsd !== null)
   const unvalued = pools.length - valued.length
   const total = valued.reduce((sum, pool) => sum + pool.liquidityUsd!, 0)
-  const deepest = [...valued].filter((pool) => pool.priceUsd !== null).sort((a, b) => b.liquidityUsd! - a.liquidityUsd!)[0]
-  const priceUsd: Liquidity["priceUsd"] = deepest === undefined
-    ? notObserved(pools.length === 0 ? (complete ? "no pool trades this mint" : incomplete) : "no pool could be valued in USD")
-    : observed({ value: deepest.priceUsd!, pool: deepest.fact.pool, venue: deepest.fact.venue, slot: deepest.fact.slot ?? 0 })
+  const deepest = [...valued]
+    .filter((pool) => pool.priceUsd !== null)
+    .sort((a, b) => b.liquidityUsd! - a.liquidityUsd!)[0]
+  const priceUsd: Liquidity["priceUsd"] =
+    deepest === undefined
+      ? notObserved(
+          pools.length === 0 ? (complete ? "no pool trades this mint" : incomplete) : "no pool could be valued in USD"
+        )
+      : observed({
+          value: deepest.priceUsd!,
+          pool: deepest.fact.pool,
+          venue: deepest.fact.venue,
+          slot: deepest.fact.slot ?? 0
+        })
   const circulating = supply === null ? null : Math.max(0, supply - (withheldSupply ?? 0))
   const lpPools = pools.filter((pool) => pool.lp !== null)
   const weightOf = (pool: PoolFigures) => pool.liquidityUsd ?? 0
@@ -207,34 +270,55 @@ export const liquidityOf = (
     weights > 0
       ? lpPools.reduce((sum, pool) => sum + pick(pool.lp!) * weightOf(pool), 0) / weights
       : lpPools.reduce((sum, pool) => sum + pick(pool.lp!), 0) / lpPools.length
-  const securedPct = lpPools.length === 0 ? null : Math.min(100, round(weighted((lp) => lp.burnedPct + lp.lockedPct), 2))
-  const firstUnlock = lpPools.flatMap((pool) => pool.lp!.unlockAt === null || pool.lp!.lockedPct <= 0 ? [] : [pool.lp!.unlockAt]).sort((a, b) => a.getTime() - b.getTime())[0]
-  const lpReason = pools.length === 0
-    ? (complete ? "no pool trades this mint" : incomplete)
-    : pools.some((pool) => pool.fact.lpHolders?.status === "not_observed")
-    ? "an LP mint's holders were not read"
-    : "no pool with an LP mint (concentrated liquidity or bonding curve)"
+  const securedPct =
+    lpPools.length === 0
+      ? null
+      : Math.min(
+          100,
+          round(
+            weighted((lp) => lp.burnedPct + lp.lockedPct),
+            2
+          )
+        )
+  const firstUnlock = lpPools
+    .flatMap((pool) => (pool.lp!.unlockAt === null || pool.lp!.lockedPct <= 0 ? [] : [pool.lp!.unlockAt]))
+    .sort((a, b) => a.getTime() - b.getTime())[0]
+  const lpReason =
+    pools.length === 0
+      ? complete
+        ? "no pool trades this mint"
+        : incomplete
+      : pools.some((pool) => pool.fact.lpHolders?.status === "not_observed")
+        ? "an LP mint's holders were not read"
+        : "no pool with an LP mint (concentrated liquidity or bonding curve)"
   const noLp = pools.length === 0 ? complete : pools.every((pool) => pool.fact.lpHolders?.status === "not_applicable")
   const lpFact = <A>(value: A | null): Fact<A> =>
     value !== null ? observed(value) : noLp ? notApplicable(lpReason) : notObserved(lpReason)
   return {
-    liquidityUsd: complete && unvalued === 0
-      ? observed(round(total, 2))
-      : notObserved(!complete ? incomplete : `${unvalued} of ${pools.length} pools could not be valued in USD; the valued ones hold ${round(total, 2)}`),
+    liquidityUsd:
+      complete && unvalued === 0
+        ? observed(round(total, 2))
+        : notObserved(
+            !complete
+              ? incomplete
+              : `${unvalued} of ${pools.length} pools could not be valued in USD; the valued ones hold ${round(total, 2)}`
+          ),
     poolCount: complete ? observed(pools.length) : notObserved(incomplete),
     lpLocked: lpFact(securedPct === null ? null : securedPct > 0),
     lpLockedPct: lpFact(securedPct),
-    lpLockExpiresAt: firstUnlock !== undefined
-      ? observed(firstUnlock.toISOString())
-      : securedPct !== null
-      ? notApplicable("no LP lock with an unlock time (burned, permanent or none)")
-      : lpFact<string>(null),
+    lpLockExpiresAt:
+      firstUnlock !== undefined
+        ? observed(firstUnlock.toISOString())
+        : securedPct !== null
+          ? notApplicable("no LP lock with an unlock time (burned, permanent or none)")
+          : lpFact<string>(null),
     pools: observed(pools.map((pool) => pool.fact).slice(0, 100)),
     solUsd,
     priceUsd,
-    marketCapUsd: deepest === undefined || circulating === null
-      ? notObserved(deepest === undefined ? "no price" : "supply not observed")
-      : observed(round(deepest.priceUsd! * circulating, 2)),
+    marketCapUsd:
+      deepest === undefined || circulating === null
+        ? notObserved(deepest === undefined ? "no price" : "supply not observed")
+        : observed(round(deepest.priceUsd! * circulating, 2)),
     circulatingSupply: circulating === null ? notObserved("supply not observed") : observed(circulating)
   }
 }

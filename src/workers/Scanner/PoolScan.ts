@@ -24,14 +24,23 @@ const WHIRLPOOL_PROGRAM = "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc" as Addre
  * the program derives it (seeds "whirlpool", config, mint A, mint B, tick spacing) rather than copied.
  */
 export const defaultReferencePool = async (): Promise<Address> =>
-  (await getProgramDerivedAddress({
-    programAddress: WHIRLPOOL_PROGRAM,
-    seeds: [getUtf8Encoder().encode("whirlpool"), getAddressEncoder().encode(WHIRLPOOLS_CONFIG), getAddressEncoder().encode(WSOL), getAddressEncoder().encode(USDC), getU16Encoder().encode(4)]
-  }))[0]
+  (
+    await getProgramDerivedAddress({
+      programAddress: WHIRLPOOL_PROGRAM,
+      seeds: [
+        getUtf8Encoder().encode("whirlpool"),
+        getAddressEncoder().encode(WHIRLPOOLS_CONFIG),
+        getAddressEncoder().encode(WSOL),
+        getAddressEncoder().encode(USDC),
+        getU16Encoder().encode(4)
+      ]
+    })
+  )[0]
 
 const byProgram = new Map<string, PoolProgram>(POOL_PROGRAMS.map((program) => [program.program, program]))
 
-export const poolProgramOf = (state: PoolState): PoolProgram | undefined => POOL_PROGRAMS.find((program) => program.venue === state.venue)
+export const poolProgramOf = (state: PoolState): PoolProgram | undefined =>
+  POOL_PROGRAMS.find((program) => program.venue === state.venue)
 
 /** The pool state of an account owned by a pool program, when it decodes as one. */
 export const decodePool = (address: Address, owner: Address, data: Uint8Array): PoolState | undefined =>
@@ -49,8 +58,15 @@ export const canonicalPoolsOf = (mint: Address, quotes: ReadonlyArray<Address>):
   const key = `${mint}:${quotes.join(",")}`
   const cached = canonicalCache.get(key)
   if (cached !== undefined) return cached
-  const derived = Promise.all(POOL_PROGRAMS.map((program) => program.canonical?.(mint, quotes.filter((quote) => quote !== mint)) ?? Promise.resolve([])))
-    .then((lists) => [...new Set(lists.flat())] as ReadonlyArray<Address>)
+  const derived = Promise.all(
+    POOL_PROGRAMS.map(
+      (program) =>
+        program.canonical?.(
+          mint,
+          quotes.filter((quote) => quote !== mint)
+        ) ?? Promise.resolve([])
+    )
+  ).then((lists) => [...new Set(lists.flat())] as ReadonlyArray<Address>)
   canonicalCache.set(key, derived)
   derived.catch(() => canonicalCache.delete(key))
   if (canonicalCache.size > CANONICAL_CACHE) {
@@ -70,32 +86,42 @@ export interface DiscoveryCall {
 
 /** The discovery calls for programs without canonical addresses (one per mint offset). */
 export const discoveryCalls = (): ReadonlyArray<DiscoveryCall> =>
-  POOL_PROGRAMS.filter((program) => program.canonical === undefined)
-    .flatMap((program) => program.mintOffsets.map((offset) => ({ program, offset })))
+  POOL_PROGRAMS.filter((program) => program.canonical === undefined).flatMap((program) =>
+    program.mintOffsets.map((offset) => ({ program, offset }))
+  )
 
 /** Runs one discovery call: the pools of `program` whose mint at `offset` is the scanned mint. */
 export const discover = (rpc: ScanRpc, call: DiscoveryCall, mint: Address, minContextSlot: bigint) =>
-  rpc.getProgramAccounts(call.program.program, {
-    encoding: "base64",
-    commitment: "confirmed",
-    minContextSlot,
-    withContext: true,
-    filters: [
-      { dataSize: BigInt(call.program.dataSize) },
-      { memcmp: { offset: BigInt(call.offset), bytes: mint as string as never, encoding: "base58" } }
-    ]
-  }).send().then((answer) => {
-    if (answer.context.slot < minContextSlot) throw new Error(`answer from slot ${answer.context.slot}, older than ${minContextSlot}`)
-    return answer.value.map((entry) => ({
-      address: entry.pubkey,
-      owner: entry.account.owner,
-      data: Uint8Array.from(Buffer.from(entry.account.data[0], "base64"))
-    }))
-  })
+  rpc
+    .getProgramAccounts(call.program.program, {
+      encoding: "base64",
+      commitment: "confirmed",
+      minContextSlot,
+      withContext: true,
+      filters: [
+        { dataSize: BigInt(call.program.dataSize) },
+        { memcmp: { offset: BigInt(call.offset), bytes: mint as string as never, encoding: "base58" } }
+      ]
+    })
+    .send()
+    .then((answer) => {
+      if (answer.context.slot < minContextSlot)
+        throw new Error(`answer from slot ${answer.context.slot}, older than ${minContextSlot}`)
+      return answer.value.map((entry) => ({
+        address: entry.pubkey,
+        owner: entry.account.owner,
+        data: Uint8Array.from(Buffer.from(entry.account.data[0], "base64"))
+      }))
+    })
 
 /** The lock behind an LP holder: its unlock time, read from the locker's state account where it has one. */
-export const lockOf = (venue: string, data: Uint8Array | null): { readonly unlockAt: Date | null; readonly permanent: boolean | null } => {
+export const lockOf = (
+  venue: string,
+  data: Uint8Array | null
+): { readonly unlockAt: Date | null; readonly permanent: boolean | null } => {
   if (data === null) return { unlockAt: null, permanent: null }
   const lock = decodeLock(venue, data)
-  return lock === undefined ? { unlockAt: null, permanent: null } : { unlockAt: lock.unlockAt, permanent: lock.permanent }
+  return lock === undefined
+    ? { unlockAt: null, permanent: null }
+    : { unlockAt: lock.unlockAt, permanent: lock.permanent }
 }

@@ -140,8 +140,15 @@ export const RAYDIUM_AMM_V4_AUTHORITY = address("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtT
 /** A venue's program-wide authority PDA (`authoritySeed`), derived as the program derives it. */
 export const authorityOf = async (venue: Venue): Promise<Address | undefined> =>
   venue.authoritySeed === undefined
-    ? venue.label === "raydium-amm-v4" ? RAYDIUM_AMM_V4_AUTHORITY : undefined
-    : (await getProgramDerivedAddress({ programAddress: venue.program, seeds: [getUtf8Encoder().encode(venue.authoritySeed)] }))[0]
+    ? venue.label === "raydium-amm-v4"
+      ? RAYDIUM_AMM_V4_AUTHORITY
+      : undefined
+    : (
+        await getProgramDerivedAddress({
+          programAddress: venue.program,
+          seeds: [getUtf8Encoder().encode(venue.authoritySeed)]
+        })
+      )[0]
 
 export interface VenueIndex {
   /** Venue of an account owned by this program. */
@@ -154,18 +161,24 @@ let venueIndex: Promise<VenueIndex> | undefined
 
 /** Both lookups, derived once per process. */
 export const venueIndexOf = (): Promise<VenueIndex> =>
-  venueIndex ??= (async () => {
+  (venueIndex ??= (async () => {
     const byAuthority = new Map<string, Venue>()
     for (const venue of VENUES) {
       const authority = await authorityOf(venue)
       if (authority !== undefined) byAuthority.set(authority, venue)
     }
     return { byProgram: new Map(VENUES.map((venue) => [venue.program, venue])), byAuthority }
-  })()
+  })())
 
 /** The Metaplex metadata PDA of a mint: seeds ["metadata", program, mint]. */
 export const metaplexMetadataAddress = async (mint: Address): Promise<Address> =>
-  (await getProgramDerivedAddress({
-    programAddress: METAPLEX_METADATA_PROGRAM,
-    seeds: [getUtf8Encoder().encode("metadata"), getAddressEncoder().encode(METAPLEX_METADATA_PROGRAM), getAddressEncoder().encode(mint)]
-  }))[0]
+  (
+    await getProgramDerivedAddress({
+      programAddress: METAPLEX_METADATA_PROGRAM,
+      seeds: [
+        getUtf8Encoder().encode("metadata"),
+        getAddressEncoder().encode(METAPLEX_METADATA_PROGRAM),
+        getAddressEncoder().encode(mint)
+      ]
+    })
+  )[0]

@@ -43,7 +43,10 @@ export class CallBudgetExhausted extends Error {
 /** A call that failed after its retries (or with every endpoint's breaker open). */
 export class RpcUnavailable extends Error {
   readonly _tag = "RpcUnavailable"
-  constructor(readonly method: string, readonly reason: string) {
+  constructor(
+    readonly method: string,
+    readonly reason: string
+  ) {
     super(`${method}: ${reason}`)
   }
 }
@@ -59,10 +62,14 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (ms <= 0) return resolve()
     const timer = setTimeout(resolve, ms)
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }, { once: true })
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true }
+    )
   })
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
@@ -103,7 +110,11 @@ const tokenBucket = (perSecond: number) => {
     }
   }
   // Waiters are served in order, so a burst cannot starve an earlier caller.
-  return (calls: number): Promise<void> => (queue = queue.then(() => take(calls), () => take(calls)))
+  return (calls: number): Promise<void> =>
+    (queue = queue.then(
+      () => take(calls),
+      () => take(calls)
+    ))
 }
 
 const redactUrl = (url: string): string => {
@@ -133,7 +144,11 @@ export const makeRpcClient = (settings: RpcSettings) => {
   if (settings.urls.length === 0) throw new Error("no RPC endpoint configured")
   const endpoints: Array<Endpoint> = settings.urls.map((url) => ({
     // kit's HTTP transport with its bigint-preserving JSON, for single calls and JSON-RPC batches alike.
-    transport: createHttpTransport({ url, toJson: stringifyJsonWithBigInts, fromJson: (text: string) => parseJsonWithBigInts(text) }) as RpcTransport,
+    transport: createHttpTransport({
+      url,
+      toJson: stringifyJsonWithBigInts,
+      fromJson: (text: string) => parseJsonWithBigInts(text)
+    }) as RpcTransport,
     // Provider URLs carry keys in paths and queries: only scheme and host are ever shown.
     label: redactUrl(url),
     failures: 0,
@@ -148,9 +163,16 @@ export const makeRpcClient = (settings: RpcSettings) => {
   }
 
   /** One HTTP request (a call or a batch) with retries, breaker and rate limit; `methods` label the metrics. */
-  const post = async <T>(payload: unknown, methods: ReadonlyArray<string>, spent: { requests: number }, signal?: AbortSignal): Promise<T> => {
+  const post = async <T>(
+    payload: unknown,
+    methods: ReadonlyArray<string>,
+    spent: { requests: number },
+    signal?: AbortSignal
+  ): Promise<T> => {
     const label = methods.length === 1 ? methods[0]! : "batch"
-    const count = (status: string) => { for (const method of methods) rpcCalls.inc({ method, status }) }
+    const count = (status: string) => {
+      for (const method of methods) rpcCalls.inc({ method, status })
+    }
     let lastReason = "no attempt"
     for (let attempt = 0; attempt <= settings.retries; attempt++) {
       const endpoint = pick(attempt)
@@ -165,7 +187,8 @@ export const makeRpcClient = (settings: RpcSettings) => {
       let waitMs = Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random())
       try {
         const response = await endpoint.transport<T>({ payload, signal: combined })
-        if (Array.isArray(payload) && !Array.isArray(response)) throw new SyntaxError("a batch answered with a single object")
+        if (Array.isArray(payload) && !Array.isArray(response))
+          throw new SyntaxError("a batch answered with a single object")
         endpoint.failures = 0
         count("ok")
         return response
@@ -176,20 +199,24 @@ export const makeRpcClient = (settings: RpcSettings) => {
           count("429")
           const asked = retryAfterMs(http.retryAfter)
           if (asked !== undefined && asked > settings.maxRetryAfterMs) {
-            throw new RpcUnavailable(label, `rate limited by ${endpoint.label}; Retry-After ${Math.round(asked / 1000)} s`)
+            throw new RpcUnavailable(
+              label,
+              `rate limited by ${endpoint.label}; Retry-After ${Math.round(asked / 1000)} s`
+            )
           }
           waitMs = asked ?? waitMs
           lastReason = `rate limited by ${endpoint.label}`
         } else {
-          const reason = http !== undefined
-            ? `HTTP ${http.status}`
-            : timeout.aborted
-            ? `no answer within ${settings.timeoutMs} ms`
-            : error instanceof SyntaxError
-            ? "malformed JSON"
-            : error instanceof Error
-            ? error.message.slice(0, 200)
-            : "failed"
+          const reason =
+            http !== undefined
+              ? `HTTP ${http.status}`
+              : timeout.aborted
+                ? `no answer within ${settings.timeoutMs} ms`
+                : error instanceof SyntaxError
+                  ? "malformed JSON"
+                  : error instanceof Error
+                    ? error.message.slice(0, 200)
+                    : "failed"
           count(http !== undefined ? String(http.status) : timeout.aborted ? "timeout" : "error")
           lastReason = `${reason} from ${endpoint.label}`
           // A 4xx other than 429 is the request's fault: retrying it elsewhere would only spend budget.
@@ -224,16 +251,22 @@ export const makeRpcClient = (settings: RpcSettings) => {
       if (allowed.length === 0) return
       const methods = allowed.map((pending) => pending.payload.method)
       if (allowed.length === 1 || !settings.batch) {
-        await Promise.all(allowed.map((pending, i) =>
-          post(pending.payload, [methods[i]!], spent).then(pending.resolve, pending.reject)))
+        await Promise.all(
+          allowed.map((pending, i) => post(pending.payload, [methods[i]!], spent).then(pending.resolve, pending.reject))
+        )
         return
       }
       try {
-        const answers = await post<ReadonlyArray<{ readonly id?: unknown }>>(allowed.map((pending) => pending.payload), methods, spent)
+        const answers = await post<ReadonlyArray<{ readonly id?: unknown }>>(
+          allowed.map((pending) => pending.payload),
+          methods,
+          spent
+        )
         const byId = new Map(answers.map((answer) => [String(answer.id), answer]))
         for (const pending of allowed) {
           const answer = byId.get(String(pending.payload.id))
-          if (answer === undefined) pending.reject(new RpcUnavailable(pending.payload.method, "the batch answer has no entry for this call"))
+          if (answer === undefined)
+            pending.reject(new RpcUnavailable(pending.payload.method, "the batch answer has no entry for this call"))
           else pending.resolve(answer)
         }
       } catch (error) {
@@ -244,7 +277,11 @@ export const makeRpcClient = (settings: RpcSettings) => {
       new Promise<T>((resolve, reject) => {
         if (!isJsonRpcPayload(config.payload)) return reject(new Error("the scanner sends only JSON-RPC calls"))
         if (queue.length === 0) setImmediate(() => void flush())
-        queue.push({ payload: config.payload as unknown as Pending["payload"], resolve: resolve as (value: unknown) => void, reject })
+        queue.push({
+          payload: config.payload as unknown as Pending["payload"],
+          resolve: resolve as (value: unknown) => void,
+          reject
+        })
       })
   }
 

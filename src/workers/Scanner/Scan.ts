@@ -14,11 +14,29 @@ import {
 } from "../../domain/EvidenceV2.ts"
 import { decodeMetaplexMetadata } from "./Metaplex.ts"
 import { liquidityOf, poolFiguresOf, type QuotePrice, sidesOf } from "./PoolFigures.ts"
-import { canonicalPoolsOf, decodePool, discover, discoveryCalls, lockOf, poolProgramOf, QUOTE_MINTS, USDC, WSOL } from "./PoolScan.ts"
+import {
+  canonicalPoolsOf,
+  decodePool,
+  discover,
+  discoveryCalls,
+  lockOf,
+  poolProgramOf,
+  QUOTE_MINTS,
+  USDC,
+  WSOL
+} from "./PoolScan.ts"
 import type { PoolState } from "./Pools/Venue.ts"
 import { pumpSwapFeesOf } from "./Pools/Pump.ts"
 import { holderQuoteAccount, simulateSwap, simulateTransfer, type SwapPool } from "./SellPath.ts"
-import { INCINERATOR, metaplexMetadataAddress, METAPLEX_METADATA_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, venueIndexOf } from "./Programs.ts"
+import {
+  INCINERATOR,
+  metaplexMetadataAddress,
+  METAPLEX_METADATA_PROGRAM,
+  SYSTEM_PROGRAM,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  venueIndexOf
+} from "./Programs.ts"
 import { CallBudgetExhausted, type ScanRpc, type ScanRpcCounter } from "./Rpc.ts"
 
 // One scan of one mint over standard JSON-RPC, in at most six round trips for a token with 20 holders:
@@ -51,7 +69,10 @@ export interface ScanSettings {
 /** The mint cannot be scanned now (no account, not a token mint, RPC down): nothing is stored, the request is retried. */
 export class ScanFailed extends Error {
   readonly _tag = "ScanFailed"
-  constructor(readonly reason: string, readonly permanent: boolean) {
+  constructor(
+    readonly reason: string,
+    readonly permanent: boolean
+  ) {
     super(reason)
   }
 }
@@ -62,18 +83,43 @@ const base64 = getBase64Encoder()
 const mintDecoder = getMintDecoder()
 
 const EXTENSION_TYPES: Record<string, number> = {
-  Uninitialized: 0, TransferFeeConfig: 1, TransferFeeAmount: 2, MintCloseAuthority: 3, ConfidentialTransferMint: 4,
-  ConfidentialTransferAccount: 5, DefaultAccountState: 6, ImmutableOwner: 7, MemoTransfer: 8, NonTransferable: 9,
-  InterestBearingConfig: 10, CpiGuard: 11, PermanentDelegate: 12, NonTransferableAccount: 13, TransferHook: 14,
-  TransferHookAccount: 15, ConfidentialTransferFee: 16, ConfidentialTransferFeeAmount: 17, MetadataPointer: 18,
-  TokenMetadata: 19, GroupPointer: 20, TokenGroup: 21, GroupMemberPointer: 22, TokenGroupMember: 23,
-  ConfidentialMintBurn: 24, ScaledUiAmountConfig: 25, PausableConfig: 26, PausableAccount: 27, PermissionedBurn: 28
+  Uninitialized: 0,
+  TransferFeeConfig: 1,
+  TransferFeeAmount: 2,
+  MintCloseAuthority: 3,
+  ConfidentialTransferMint: 4,
+  ConfidentialTransferAccount: 5,
+  DefaultAccountState: 6,
+  ImmutableOwner: 7,
+  MemoTransfer: 8,
+  NonTransferable: 9,
+  InterestBearingConfig: 10,
+  CpiGuard: 11,
+  PermanentDelegate: 12,
+  NonTransferableAccount: 13,
+  TransferHook: 14,
+  TransferHookAccount: 15,
+  ConfidentialTransferFee: 16,
+  ConfidentialTransferFeeAmount: 17,
+  MetadataPointer: 18,
+  TokenMetadata: 19,
+  GroupPointer: 20,
+  TokenGroup: 21,
+  GroupMemberPointer: 22,
+  TokenGroupMember: 23,
+  ConfidentialMintBurn: 24,
+  ScaledUiAmountConfig: 25,
+  PausableConfig: 26,
+  PausableAccount: 27,
+  PermissionedBurn: 28
 }
 const KNOWN_TYPES = new Set(Object.values(EXTENSION_TYPES))
 const ACCOUNT_STATES = ["uninitialized", "initialized", "frozen"] as const
 
 /** The extension TLV entries of a Token-2022 mint: type numbers and where each sits. */
-export const tlvEntries = (data: Uint8Array): ReadonlyArray<{ readonly type: number; readonly start: number; readonly end: number }> => {
+export const tlvEntries = (
+  data: Uint8Array
+): ReadonlyArray<{ readonly type: number; readonly start: number; readonly end: number }> => {
   const entries: Array<{ type: number; start: number; end: number }> = []
   if (data.length <= 166 || data[165] !== 1) return entries
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
@@ -117,21 +163,28 @@ export const extensionFact = (extension: Extension): MintExtension => {
   const addresses: Record<string, EvidenceAddress | null> = {}
   const settings: Record<string, Setting> = {}
   const put = (key: string, value: unknown): void => {
-    if (isOption(value)) return value.__option === "Some" ? put(key, value.value) : void (/authority|delegate|address|pubkey|program/i.test(key) ? addresses[key] = null : settings[key] = null)
+    if (isOption(value))
+      return value.__option === "Some"
+        ? put(key, value.value)
+        : void (/authority|delegate|address|pubkey|program/i.test(key)
+            ? (addresses[key] = null)
+            : (settings[key] = null))
     if (typeof value === "string" && isAddress(value) && !/^(name|symbol|uri)$/.test(key)) {
       addresses[key] = value === ZERO_ADDRESS ? null : ours(value)
     } else if (typeof value === "bigint") settings[key] = value.toString()
     else if (typeof value === "number" || typeof value === "boolean") settings[key] = value
     else if (typeof value === "string") settings[key] = value.slice(0, 1_000)
     else if (value instanceof Map) {
-      for (const [k, v] of value) if (Object.keys(settings).length < 64) settings[`${key}.${String(k)}`.slice(0, 100)] = String(v).slice(0, 1_000)
+      for (const [k, v] of value)
+        if (Object.keys(settings).length < 64) settings[`${key}.${String(k)}`.slice(0, 100)] = String(v).slice(0, 1_000)
     } else if (typeof value === "object" && value !== null && !(value instanceof Uint8Array) && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) put(`${key}.${k}`, v)
     }
   }
   for (const [key, value] of Object.entries(extension)) {
     if (key === "__kind") continue
-    if (extension.__kind === "DefaultAccountState" && key === "state") settings["state"] = ACCOUNT_STATES[value as number] ?? String(value)
+    if (extension.__kind === "DefaultAccountState" && key === "state")
+      settings.state = ACCOUNT_STATES[value as number] ?? String(value)
     else put(key, value)
   }
   return { name: extension.__kind, type: EXTENSION_TYPES[extension.__kind] ?? -1, addresses, settings }
@@ -143,8 +196,12 @@ interface AccountInfo {
   readonly data: Uint8Array
 }
 
-const infoOf = (value: { readonly owner: Address; readonly lamports: bigint; readonly data: readonly [string, string] } | null): AccountInfo | null =>
-  value === null ? null : { owner: value.owner, lamports: BigInt(value.lamports), data: base64.encode(value.data[0]) as Uint8Array }
+const infoOf = (
+  value: { readonly owner: Address; readonly lamports: bigint; readonly data: readonly [string, string] } | null
+): AccountInfo | null =>
+  value === null
+    ? null
+    : { owner: value.owner, lamports: BigInt(value.lamports), data: base64.encode(value.data[0]) as Uint8Array }
 
 const describe = (error: unknown): string =>
   error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300)
@@ -172,10 +229,23 @@ const uiAmount = (raw: bigint, decimals: number): number => Number(raw) / 10 ** 
 const readAccounts = async (rpc: ScanRpc, addresses: ReadonlyArray<Address>, minContextSlot: Slot | undefined) => {
   const chunks: Array<ReadonlyArray<Address>> = []
   for (let at = 0; at < addresses.length; at += 100) chunks.push(addresses.slice(at, at + 100))
-  const answers = await Promise.all(chunks.map((chunk) =>
-    rpc.getMultipleAccounts(chunk as Array<Address>, { encoding: "base64", commitment: COMMITMENT, ...(minContextSlot === undefined ? {} : { minContextSlot }) }).send()))
-  const slot = answers.reduce((lowest, answer) => answer.context.slot < lowest ? answer.context.slot : lowest, answers[0]?.context.slot ?? 0n)
-  if (minContextSlot !== undefined && slot < minContextSlot) throw new Error(`answer from slot ${slot}, older than ${minContextSlot}`)
+  const answers = await Promise.all(
+    chunks.map((chunk) =>
+      rpc
+        .getMultipleAccounts(chunk as Array<Address>, {
+          encoding: "base64",
+          commitment: COMMITMENT,
+          ...(minContextSlot === undefined ? {} : { minContextSlot })
+        })
+        .send()
+    )
+  )
+  const slot = answers.reduce(
+    (lowest, answer) => (answer.context.slot < lowest ? answer.context.slot : lowest),
+    answers[0]?.context.slot ?? 0n
+  )
+  if (minContextSlot !== undefined && slot < minContextSlot)
+    throw new Error(`answer from slot ${slot}, older than ${minContextSlot}`)
   const infos = new Map<string, AccountInfo | null>()
   answers.forEach((answer, i) => chunks[i]!.forEach((at, j) => infos.set(at, infoOf(answer.value[j] ?? null))))
   return { slot, infos }
@@ -220,7 +290,10 @@ export const scanMint = async (
   // 1. The mint, its Metaplex metadata, the reference SOL–USDC pool and the mint's canonical pools, at one
   //    slot that pins every later read.
   const quoteMints = [...QUOTE_MINTS.keys()] as Array<Address>
-  const [metadataAddress, canonical] = await Promise.all([metaplexMetadataAddress(mint), canonicalPoolsOf(mint, quoteMints)])
+  const [metadataAddress, canonical] = await Promise.all([
+    metaplexMetadataAddress(mint),
+    canonicalPoolsOf(mint, quoteMints)
+  ])
   const firstAddresses = [...new Set([mint, metadataAddress, settings.referencePool, ...canonical])]
   let first
   try {
@@ -231,11 +304,12 @@ export const scanMint = async (
   const slot: Slot = first.slot
   const mintInfo = first.infos.get(mint) ?? null
   if (mintInfo === null) throw new ScanFailed(`no account at ${mint}`, true)
-  const program = mintInfo.owner === TOKEN_PROGRAM_ADDRESS
-    ? "spl-token" as const
-    : mintInfo.owner === TOKEN_2022_PROGRAM_ADDRESS
-    ? "token-2022" as const
-    : undefined
+  const program =
+    mintInfo.owner === TOKEN_PROGRAM_ADDRESS
+      ? ("spl-token" as const)
+      : mintInfo.owner === TOKEN_2022_PROGRAM_ADDRESS
+        ? ("token-2022" as const)
+        : undefined
   if (program === undefined) throw new ScanFailed(`not a token mint: ${mint} is owned by ${mintInfo.owner}`, true)
   if (mintInfo.data.length < 82) throw new ScanFailed(`mint account too short (${mintInfo.data.length} bytes)`, false)
   const tlv = program === "token-2022" ? tlvEntries(mintInfo.data) : []
@@ -251,7 +325,9 @@ export const scanMint = async (
   const extensions = decoded.extensions.__option === "Some" ? decoded.extensions.value : []
   const extensionFacts: Array<MintExtension> = [
     ...extensions.map(extensionFact),
-    ...tlv.filter((entry) => !KNOWN_TYPES.has(entry.type)).map((entry) => ({ name: "Unknown", type: entry.type, addresses: {}, settings: {} }))
+    ...tlv
+      .filter((entry) => !KNOWN_TYPES.has(entry.type))
+      .map((entry) => ({ name: "Unknown", type: entry.type, addresses: {}, settings: {} }))
   ]
   const find = <K extends Extension["__kind"]>(kind: K) =>
     extensions.find((extension): extension is Extract<Extension, { __kind: K }> => extension.__kind === kind)
@@ -261,52 +337,63 @@ export const scanMint = async (
   const hook = find("TransferHook")
   const hookProgram = hook !== undefined && hook.programId !== ZERO_ADDRESS ? hook.programId : undefined
   const epoch = slot / SLOTS_PER_EPOCH
-  const transferFee = program === "spl-token"
-    ? notApplicable("SPL Token mints have no transfer fee")
-    : feeConfig === undefined
-    ? notApplicable("no TransferFeeConfig extension")
-    : (() => {
-      const current = epoch >= feeConfig.newerTransferFee.epoch ? feeConfig.newerTransferFee : feeConfig.olderTransferFee
-      const scheduled = current === feeConfig.olderTransferFee && feeConfig.newerTransferFee.transferFeeBasisPoints !== current.transferFeeBasisPoints
-        ? feeConfig.newerTransferFee.transferFeeBasisPoints
-        : null
-      return observed({
-        bps: current.transferFeeBasisPoints,
-        maxFee: current.maximumFee.toString(),
-        configAuthority: feeConfig.transferFeeConfigAuthority === ZERO_ADDRESS ? null : ours(feeConfig.transferFeeConfigAuthority),
-        withdrawAuthority: feeConfig.withdrawWithheldAuthority === ZERO_ADDRESS ? null : ours(feeConfig.withdrawWithheldAuthority),
-        scheduledBps: scheduled
-      })
-    })()
+  const transferFee =
+    program === "spl-token"
+      ? notApplicable("SPL Token mints have no transfer fee")
+      : feeConfig === undefined
+        ? notApplicable("no TransferFeeConfig extension")
+        : (() => {
+            const current =
+              epoch >= feeConfig.newerTransferFee.epoch ? feeConfig.newerTransferFee : feeConfig.olderTransferFee
+            const scheduled =
+              current === feeConfig.olderTransferFee &&
+              feeConfig.newerTransferFee.transferFeeBasisPoints !== current.transferFeeBasisPoints
+                ? feeConfig.newerTransferFee.transferFeeBasisPoints
+                : null
+            return observed({
+              bps: current.transferFeeBasisPoints,
+              maxFee: current.maximumFee.toString(),
+              configAuthority:
+                feeConfig.transferFeeConfigAuthority === ZERO_ADDRESS
+                  ? null
+                  : ours(feeConfig.transferFeeConfigAuthority),
+              withdrawAuthority:
+                feeConfig.withdrawWithheldAuthority === ZERO_ADDRESS ? null : ours(feeConfig.withdrawWithheldAuthority),
+              scheduledBps: scheduled
+            })
+          })()
 
   // Metadata: Token-2022's own extension first, else the Metaplex account.
   const tokenMetadata = find("TokenMetadata")
   const metaplexInfo = first.infos.get(metadataAddress) ?? null
-  const metadata: ScanEvidenceV2["metadata"] = tokenMetadata !== undefined
-    ? observed({
-      source: "token-2022",
-      name: tokenMetadata.name.slice(0, 200),
-      symbol: tokenMetadata.symbol.slice(0, 50),
-      uri: tokenMetadata.uri.slice(0, 500),
-      mutable: tokenMetadata.updateAuthority.__option === "Some",
-      updateAuthority: tokenMetadata.updateAuthority.__option === "Some" ? ours(tokenMetadata.updateAuthority.value) : null
-    })
-    : metaplexInfo === null
-    ? notObserved("no Metaplex metadata account and no TokenMetadata extension")
-    : metaplexInfo.owner !== METAPLEX_METADATA_PROGRAM
-    ? missed("metadata", `metadata account owned by ${metaplexInfo.owner}, not the Metaplex program`)
-    : (() => {
-      const meta = decodeMetaplexMetadata(metaplexInfo.data)
-      if (meta === undefined || meta.mint !== mint) return missed("metadata", "Metaplex account does not decode for this mint")
-      return observed({
-        source: "metaplex" as const,
-        name: meta.name.slice(0, 200),
-        symbol: meta.symbol.slice(0, 50),
-        uri: meta.uri.slice(0, 500),
-        mutable: meta.isMutable,
-        updateAuthority: ours(meta.updateAuthority)
-      })
-    })()
+  const metadata: ScanEvidenceV2["metadata"] =
+    tokenMetadata !== undefined
+      ? observed({
+          source: "token-2022",
+          name: tokenMetadata.name.slice(0, 200),
+          symbol: tokenMetadata.symbol.slice(0, 50),
+          uri: tokenMetadata.uri.slice(0, 500),
+          mutable: tokenMetadata.updateAuthority.__option === "Some",
+          updateAuthority:
+            tokenMetadata.updateAuthority.__option === "Some" ? ours(tokenMetadata.updateAuthority.value) : null
+        })
+      : metaplexInfo === null
+        ? notObserved("no Metaplex metadata account and no TokenMetadata extension")
+        : metaplexInfo.owner !== METAPLEX_METADATA_PROGRAM
+          ? missed("metadata", `metadata account owned by ${metaplexInfo.owner}, not the Metaplex program`)
+          : (() => {
+              const meta = decodeMetaplexMetadata(metaplexInfo.data)
+              if (meta === undefined || meta.mint !== mint)
+                return missed("metadata", "Metaplex account does not decode for this mint")
+              return observed({
+                source: "metaplex" as const,
+                name: meta.name.slice(0, 200),
+                symbol: meta.symbol.slice(0, 50),
+                uri: meta.uri.slice(0, 500),
+                mutable: meta.isMutable,
+                updateAuthority: ours(meta.updateAuthority)
+              })
+            })()
 
   // Pools found at their canonical addresses; the reference pool for SOL/USD.
   const pools = new Map<string, PoolState>()
@@ -316,10 +403,13 @@ export const scanMint = async (
     if (state !== undefined && sidesOf(state, mint) !== undefined) pools.set(at, state)
   }
   const referenceInfo = first.infos.get(settings.referencePool) ?? null
-  const reference = referenceInfo === null ? undefined : decodePool(settings.referencePool, referenceInfo.owner, referenceInfo.data)
+  const reference =
+    referenceInfo === null ? undefined : decodePool(settings.referencePool, referenceInfo.owner, referenceInfo.data)
 
   // 2. Largest holders, the signature history and pool discovery, side by side.
-  const largestRead = rpc.getTokenLargestAccounts(mint, { commitment: COMMITMENT }).send()
+  const largestRead = rpc
+    .getTokenLargestAccounts(mint, { commitment: COMMITMENT })
+    .send()
     .then((answer) => {
       if (answer.context.slot < slot) throw new Error(`answer from slot ${answer.context.slot}, older than ${slot}`)
       return answer.value
@@ -328,15 +418,21 @@ export const scanMint = async (
     let before: string | undefined
     let oldest: { signature: string; slot: bigint; blockTime: bigint | null } | undefined
     for (let page = 0; page < settings.signaturePages; page++) {
-      const batch = await rpc.getSignaturesForAddress(mint, {
-        commitment: COMMITMENT,
-        limit: 1_000,
-        minContextSlot: slot,
-        ...(before === undefined ? {} : { before: before as never })
-      }).send()
+      const batch = await rpc
+        .getSignaturesForAddress(mint, {
+          commitment: COMMITMENT,
+          limit: 1_000,
+          minContextSlot: slot,
+          ...(before === undefined ? {} : { before: before as never })
+        })
+        .send()
       const last = batch.at(-1)
       if (last !== undefined) {
-        oldest = { signature: last.signature, slot: last.slot, blockTime: last.blockTime === null ? null : BigInt(last.blockTime) }
+        oldest = {
+          signature: last.signature,
+          slot: last.slot,
+          blockTime: last.blockTime === null ? null : BigInt(last.blockTime)
+        }
         before = last.signature
       }
       if (batch.length < 1_000) return { complete: true as const, oldest }
@@ -345,7 +441,11 @@ export const scanMint = async (
   })()
   const discoveries = discoveryCalls()
   const discoveryRead = Promise.allSettled(discoveries.map((call) => discover(rpc, call, mint, slot)))
-  const [largest, history, discovered] = await Promise.all([Promise.allSettled([largestRead]).then(([r]) => r!), Promise.allSettled([historyRead]).then(([r]) => r!), discoveryRead])
+  const [largest, history, discovered] = await Promise.all([
+    Promise.allSettled([largestRead]).then(([r]) => r!),
+    Promise.allSettled([historyRead]).then(([r]) => r!),
+    discoveryRead
+  ])
   const discoveryMissing: Array<string> = []
   discovered.forEach((result, i) => {
     const call = discoveries[i]!
@@ -360,18 +460,34 @@ export const scanMint = async (
   })
   partial.push(...discoveryMissing)
   const poolStates = [...pools.values()].slice(0, settings.maxPools)
-  if (pools.size > settings.maxPools) discoveryMissing.push(`${pools.size - settings.maxPools} of ${pools.size} pools not read (SCANNER_MAX_POOLS ${settings.maxPools})`)
+  if (pools.size > settings.maxPools)
+    discoveryMissing.push(
+      `${pools.size - settings.maxPools} of ${pools.size} pools not read (SCANNER_MAX_POOLS ${settings.maxPools})`
+    )
 
   // 3. The largest accounts (their owners and state) ‖ each pool's vaults, LP mint and related accounts,
   //    and the reference pool's vaults.
-  const poolAddresses = [...new Set([
-    ...poolStates.flatMap((state) => [state.vaultA, state.vaultB, state.lpMint, ...state.related]),
-    ...(reference === undefined ? [] : [reference.vaultA, reference.vaultB, ...reference.related])
-  ].filter((at): at is Address => at !== null))]
-  const accounts = largest.status === "fulfilled" ? largest.value.filter((entry) => BigInt(entry.amount) > 0n).slice(0, 20) : []
+  const poolAddresses = [
+    ...new Set(
+      [
+        ...poolStates.flatMap((state) => [state.vaultA, state.vaultB, state.lpMint, ...state.related]),
+        ...(reference === undefined ? [] : [reference.vaultA, reference.vaultB, ...reference.related])
+      ].filter((at): at is Address => at !== null)
+    )
+  ]
+  const accounts =
+    largest.status === "fulfilled" ? largest.value.filter((entry) => BigInt(entry.amount) > 0n).slice(0, 20) : []
   const [holderRead, poolRead] = await Promise.allSettled([
-    accounts.length === 0 ? Promise.resolve(new Map<string, AccountInfo | null>()) : readAccounts(rpc, accounts.map((entry) => entry.address), slot).then((read) => read.infos),
-    poolAddresses.length === 0 ? Promise.resolve({ slot, infos: new Map<string, AccountInfo | null>() }) : readAccounts(rpc, poolAddresses, slot)
+    accounts.length === 0
+      ? Promise.resolve(new Map<string, AccountInfo | null>())
+      : readAccounts(
+          rpc,
+          accounts.map((entry) => entry.address),
+          slot
+        ).then((read) => read.infos),
+    poolAddresses.length === 0
+      ? Promise.resolve({ slot, infos: new Map<string, AccountInfo | null>() })
+      : readAccounts(rpc, poolAddresses, slot)
   ])
   let holdersTop: ScanEvidenceV2["holders"]["top"]
   let rows: Array<{ tokenAccount: Address; owner: Address; amount: bigint; frozen: boolean }> = []
@@ -385,7 +501,12 @@ export const scanMint = async (
         partial.push(`holder ${entry.address}: not a token account of this mint`)
         continue
       }
-      rows.push({ tokenAccount: entry.address, owner: parsed.owner, amount: parsed.amount, frozen: info.data[108] === FROZEN })
+      rows.push({
+        tokenAccount: entry.address,
+        owner: parsed.owner,
+        amount: parsed.amount,
+        frozen: info.data[108] === FROZEN
+      })
     }
     holdersTop = observed([]) // filled below once owners are classified
   }
@@ -395,37 +516,62 @@ export const scanMint = async (
   if (poolMissing !== null) partial.push(poolMissing)
   const completed = (state: PoolState): PoolState => {
     const program = poolProgramOf(state)
-    return program?.complete === undefined ? state : program.complete(state, state.related.map((at) => poolInfos.get(at)?.data ?? null))
+    return program?.complete === undefined
+      ? state
+      : program.complete(
+          state,
+          state.related.map((at) => poolInfos.get(at)?.data ?? null)
+        )
   }
   const reservesOf = (state: PoolState): { a: bigint | null; b: bigint | null } =>
     state.storedReserves !== null
       ? state.storedReserves
       : {
-        a: state.vaultA === null ? null : balanceOf(poolInfos.get(state.vaultA), state.mintA) ?? null,
-        b: state.vaultB === null ? null : balanceOf(poolInfos.get(state.vaultB), state.mintB) ?? null
-      }
+          a: state.vaultA === null ? null : (balanceOf(poolInfos.get(state.vaultA), state.mintA) ?? null),
+          b: state.vaultB === null ? null : (balanceOf(poolInfos.get(state.vaultB), state.mintB) ?? null)
+        }
 
   // SOL/USD from the reference pool, read in this scan.
   const solUsd: ScanEvidenceV2["liquidity"]["solUsd"] = (() => {
-    if (reference === undefined) return notObserved(referenceInfo === null ? `reference pool ${settings.referencePool} not found` : `reference pool ${settings.referencePool} does not decode as a pool`)
+    if (reference === undefined)
+      return notObserved(
+        referenceInfo === null
+          ? `reference pool ${settings.referencePool} not found`
+          : `reference pool ${settings.referencePool} does not decode as a pool`
+      )
     const sides = sidesOf(reference, WSOL)
-    if (sides === undefined || sides.quote !== USDC) return notObserved(`reference pool ${settings.referencePool} does not pair SOL with USDC`)
+    if (sides === undefined || sides.quote !== USDC)
+      return notObserved(`reference pool ${settings.referencePool} does not pair SOL with USDC`)
     if (poolMissing !== null) return notObserved(poolMissing)
     const state = completed(reference)
     const { a, b } = reservesOf(state)
     const sol = sides.mintIsA ? a : b
     const usdc = sides.mintIsA ? b : a
-    const raw = state.priceBPerA !== null && state.priceBPerA > 0
-      ? (sides.mintIsA ? state.priceBPerA : 1 / state.priceBPerA)
-      : sol !== null && usdc !== null && sol > 0n ? Number(usdc) / Number(sol) : null
-    return raw === null ? notObserved("reference pool reserves not read") : observed({ value: Math.round(raw * 10 ** (9 - 6) * 1e6) / 1e6, pool: ours(settings.referencePool), venue: state.venue, slot: poolSlot })
+    const raw =
+      state.priceBPerA !== null && state.priceBPerA > 0
+        ? sides.mintIsA
+          ? state.priceBPerA
+          : 1 / state.priceBPerA
+        : sol !== null && usdc !== null && sol > 0n
+          ? Number(usdc) / Number(sol)
+          : null
+    return raw === null
+      ? notObserved("reference pool reserves not read")
+      : observed({
+          value: Math.round(raw * 10 ** (9 - 6) * 1e6) / 1e6,
+          pool: ours(settings.referencePool),
+          venue: state.venue,
+          slot: poolSlot
+        })
   })()
   const quotePrices = new Map<string, QuotePrice>()
   for (const [quote, { decimals: quoteDecimals, usdPegged }] of QUOTE_MINTS) {
     if (usdPegged) quotePrices.set(quote, { usd: 1, decimals: quoteDecimals })
-    else if (quote === WSOL && solUsd.status === "observed") quotePrices.set(quote, { usd: solUsd.value.value, decimals: quoteDecimals })
+    else if (quote === WSOL && solUsd.status === "observed")
+      quotePrices.set(quote, { usd: solUsd.value.value, decimals: quoteDecimals })
   }
-  const quoteMissing = solUsd.status === "observed" ? "only SOL, USDC and USDT are priced" : `SOL/USD not observed: ${solUsd.reason}`
+  const quoteMissing =
+    solUsd.status === "observed" ? "only SOL, USDC and USDT are priced" : `SOL/USD not observed: ${solUsd.reason}`
 
   const preliminary = poolStates.map((raw) => {
     const state = completed(raw)
@@ -434,18 +580,35 @@ export const scanMint = async (
       state,
       balanceA: a,
       balanceB: b,
-      missing: poolMissing ?? (a === null || b === null ? "a vault did not read as a token account of the pool's mint" : null),
-      lpSupply: state.lpMint === null ? null : supplyOf(poolInfos.get(state.lpMint)) ?? null
+      missing:
+        poolMissing ?? (a === null || b === null ? "a vault did not read as a token account of the pool's mint" : null),
+      lpSupply: state.lpMint === null ? null : (supplyOf(poolInfos.get(state.lpMint)) ?? null)
     }
   })
   const valueOf = (pool: (typeof preliminary)[number]) =>
-    poolFiguresOf({ ...pool, slot: poolSlot, lpHolders: null, lpMissing: null }, mint, decimals, quotePrices, quoteMissing).liquidityUsd ?? 0
-  const lpPools = preliminary.filter((pool) => pool.state.lpMint !== null && pool.state.shape !== "bonding_curve" && pool.lpSupply !== null)
+    poolFiguresOf(
+      { ...pool, slot: poolSlot, lpHolders: null, lpMissing: null },
+      mint,
+      decimals,
+      quotePrices,
+      quoteMissing
+    ).liquidityUsd ?? 0
+  const lpPools = preliminary
+    .filter((pool) => pool.state.lpMint !== null && pool.state.shape !== "bonding_curve" && pool.lpSupply !== null)
     .sort((x, y) => valueOf(y) - valueOf(x))
     .slice(0, settings.maxLpPools)
 
   // The swap the sell path simulates: into the deepest PumpSwap or Raydium CPMM pool of the mint.
-  const swapTarget = swapTargetOf(preliminary, mint, mintInfo.owner, supplyRaw, poolInfos, valueOf, poolMissing, [...pools.values()].slice(settings.maxPools))
+  const swapTarget = swapTargetOf(
+    preliminary,
+    mint,
+    mintInfo.owner,
+    supplyRaw,
+    poolInfos,
+    valueOf,
+    poolMissing,
+    [...pools.values()].slice(settings.maxPools)
+  )
 
   // 4. The holders' owners, and the associated accounts of the swap pool's quote mint (the swap's output
   //    account: its balance before the swap) of the few holders the sell probe may pick ‖ the first
@@ -455,170 +618,323 @@ export const scanMint = async (
   const owners = [...new Set(rows.map((row) => row.owner))]
   // The probe is the first holder that is no pool, locker or burn address, unfrozen if any is; whether an
   // owner is a program's account shows only in this stage's read, so the first three are read.
-  const probeCandidates = rows.filter((row) => row.amount > 0n && !vaults.has(row.tokenAccount) && row.owner !== INCINERATOR && row.owner !== SYSTEM_PROGRAM && !venues.byAuthority.has(row.owner))
-  const quoteOwners = [...new Set([...probeCandidates.filter((row) => !row.frozen).slice(0, 3), ...probeCandidates.slice(0, 1)].map((row) => row.owner))]
-  const quoteAccounts = "pool" in swapTarget ? quoteOwners.map((owner) => holderQuoteAccount(swapTarget.pool, owner)) : []
+  const probeCandidates = rows.filter(
+    (row) =>
+      row.amount > 0n &&
+      !vaults.has(row.tokenAccount) &&
+      row.owner !== INCINERATOR &&
+      row.owner !== SYSTEM_PROGRAM &&
+      !venues.byAuthority.has(row.owner)
+  )
+  const quoteOwners = [
+    ...new Set(
+      [...probeCandidates.filter((row) => !row.frozen).slice(0, 3), ...probeCandidates.slice(0, 1)].map(
+        (row) => row.owner
+      )
+    )
+  ]
+  const quoteAccounts =
+    "pool" in swapTarget ? quoteOwners.map((owner) => holderQuoteAccount(swapTarget.pool, owner)) : []
   const oldest = history.status === "fulfilled" ? history.value.oldest : undefined
   const [ownerRead, firstTransaction, lpLargest] = await Promise.all([
-    owners.length === 0 ? Promise.resolve({ status: "fulfilled" as const, value: new Map<string, AccountInfo | null>() }) : readAccounts(rpc, [...owners, ...quoteAccounts], slot).then(
-      (read) => ({ status: "fulfilled" as const, value: read.infos }),
-      (reason: unknown) => ({ status: "rejected" as const, reason })
-    ),
+    owners.length === 0
+      ? Promise.resolve({ status: "fulfilled" as const, value: new Map<string, AccountInfo | null>() })
+      : readAccounts(rpc, [...owners, ...quoteAccounts], slot).then(
+          (read) => ({ status: "fulfilled" as const, value: read.infos }),
+          (reason: unknown) => ({ status: "rejected" as const, reason })
+        ),
     Promise.allSettled([
       history.status === "fulfilled" && history.value.complete && oldest !== undefined
-        ? rpc.getTransaction(oldest.signature as never, { commitment: COMMITMENT, encoding: "json", maxSupportedTransactionVersion: 0 }).send()
+        ? rpc
+            .getTransaction(oldest.signature as never, {
+              commitment: COMMITMENT,
+              encoding: "json",
+              maxSupportedTransactionVersion: 0
+            })
+            .send()
         : Promise.resolve(null)
     ]).then(([r]) => r!),
-    Promise.allSettled(lpPools.map((pool) => rpc.getTokenLargestAccounts(pool.state.lpMint!, { commitment: COMMITMENT }).send().then((answer) => {
-      if (answer.context.slot < slot) throw new Error(`answer from slot ${answer.context.slot}, older than ${slot}`)
-      return answer
-    })))
+    Promise.allSettled(
+      lpPools.map((pool) =>
+        rpc
+          .getTokenLargestAccounts(pool.state.lpMint!, { commitment: COMMITMENT })
+          .send()
+          .then((answer) => {
+            if (answer.context.slot < slot)
+              throw new Error(`answer from slot ${answer.context.slot}, older than ${slot}`)
+            return answer
+          })
+      )
+    )
   ])
   const ownerInfos = ownerRead.status === "fulfilled" ? ownerRead.value : new Map<string, AccountInfo | null>()
   if (ownerRead.status === "rejected") partial.push(reasonOf("holder owners", ownerRead.reason))
 
-  const deployer: ScanEvidenceV2["deployer"] = history.status === "rejected"
-    ? missed("signature history", history.reason)
-    : !history.value.complete
-    ? notObserved(`first transaction not reached within ${settings.signaturePages * 1_000} signatures`)
-    : oldest === undefined
-    ? notObserved("no transaction touches the mint")
-    : firstTransaction.status === "rejected"
-    ? missed("first transaction", firstTransaction.reason)
-    : firstTransaction.value === null
-    ? missed("first transaction", "not found")
-    : (() => {
-      const payer = firstTransaction.value.transaction.message.accountKeys[0]
-      return payer === undefined ? missed("first transaction", "no fee payer") : observed({
-        address: ours(payer),
-        signature: oldest.signature,
-        slot: Number(oldest.slot),
-        at: oldest.blockTime === null ? null : new Date(Number(oldest.blockTime) * 1000).toISOString()
-      })
-    })()
+  const deployer: ScanEvidenceV2["deployer"] =
+    history.status === "rejected"
+      ? missed("signature history", history.reason)
+      : !history.value.complete
+        ? notObserved(`first transaction not reached within ${settings.signaturePages * 1_000} signatures`)
+        : oldest === undefined
+          ? notObserved("no transaction touches the mint")
+          : firstTransaction.status === "rejected"
+            ? missed("first transaction", firstTransaction.reason)
+            : firstTransaction.value === null
+              ? missed("first transaction", "not found")
+              : (() => {
+                  const payer = firstTransaction.value.transaction.message.accountKeys[0]
+                  return payer === undefined
+                    ? missed("first transaction", "no fee payer")
+                    : observed({
+                        address: ours(payer),
+                        signature: oldest.signature,
+                        slot: Number(oldest.slot),
+                        at: oldest.blockTime === null ? null : new Date(Number(oldest.blockTime) * 1000).toISOString()
+                      })
+                })()
   const deployerAddress: string | undefined = deployer.status === "observed" ? deployer.value.address : undefined
 
-  const classify = (owner: Address, infos: ReadonlyMap<string, AccountInfo | null>): Pick<HolderV2, "kind" | "label" | "labelSource"> => {
-    if (owner === INCINERATOR || owner === SYSTEM_PROGRAM) return { kind: "burn", label: "incinerator", labelSource: "no private key exists for this address" }
+  const classify = (
+    owner: Address,
+    infos: ReadonlyMap<string, AccountInfo | null>
+  ): Pick<HolderV2, "kind" | "label" | "labelSource"> => {
+    if (owner === INCINERATOR || owner === SYSTEM_PROGRAM)
+      return { kind: "burn", label: "incinerator", labelSource: "no private key exists for this address" }
     const byAuthority = venues.byAuthority.get(owner)
-    if (byAuthority !== undefined) return { kind: byAuthority.kind, label: byAuthority.label, labelSource: `authority of ${byAuthority.program} (${byAuthority.source})` }
+    if (byAuthority !== undefined)
+      return {
+        kind: byAuthority.kind,
+        label: byAuthority.label,
+        labelSource: `authority of ${byAuthority.program} (${byAuthority.source})`
+      }
     const info = infos.get(owner)
     const byProgram = info === null || info === undefined ? undefined : venues.byProgram.get(info.owner)
-    if (byProgram !== undefined) return { kind: byProgram.kind, label: byProgram.label, labelSource: `account owned by ${byProgram.program} (${byProgram.source})` }
-    if (owner === deployerAddress) return { kind: "creator", label: "deployer", labelSource: "fee payer of the mint's first transaction" }
+    if (byProgram !== undefined)
+      return {
+        kind: byProgram.kind,
+        label: byProgram.label,
+        labelSource: `account owned by ${byProgram.program} (${byProgram.source})`
+      }
+    if (owner === deployerAddress)
+      return { kind: "creator", label: "deployer", labelSource: "fee payer of the mint's first transaction" }
     const exchange = settings.exchangeLabels.get(owner)
     if (exchange !== undefined) return { kind: "exchange", label: exchange.label, labelSource: exchange.source }
     return { kind: "holder", label: null, labelSource: null }
   }
   const classified = rows.map((row) => ({ ...row, ...classify(row.owner, ownerInfos) }))
   if (holdersTop.status === "observed") {
-    holdersTop = observed(classified.map((row): HolderV2 => ({
-      address: ours(row.owner),
-      tokenAccount: ours(row.tokenAccount),
-      amount: row.amount.toString(),
-      pct: pctOf(row.amount, supplyRaw),
-      kind: row.kind,
-      label: row.label,
-      labelSource: row.labelSource
-    })))
+    holdersTop = observed(
+      classified.map(
+        (row): HolderV2 => ({
+          address: ours(row.owner),
+          tokenAccount: ours(row.tokenAccount),
+          amount: row.amount.toString(),
+          pct: pctOf(row.amount, supplyRaw),
+          kind: row.kind,
+          label: row.label,
+          labelSource: row.labelSource
+        })
+      )
+    )
   }
   const top = holdersTop.status === "observed" ? holdersTop.value : []
-  const creatorPct: Fact<number> = holdersTop.status !== "observed"
-    ? notObserved("largest holders not observed")
-    : deployerAddress === undefined
-    ? notObserved("deployer not observed")
-    : observed(Math.min(100, top.filter((holder) => holder.kind === "creator").reduce((sum, holder) => sum + holder.pct, 0)))
+  const creatorPct: Fact<number> =
+    holdersTop.status !== "observed"
+      ? notObserved("largest holders not observed")
+      : deployerAddress === undefined
+        ? notObserved("deployer not observed")
+        : observed(
+            Math.min(
+              100,
+              top.filter((holder) => holder.kind === "creator").reduce((sum, holder) => sum + holder.pct, 0)
+            )
+          )
 
   // 5. The sell path: a transfer from a real holder that is not a pool, and a swap of the same amount
   //    from the same account into the swap pool, both simulated ‖ the LP holders' token accounts.
   //    6. Their owners, where a locker's state account says when the lock ends.
-  const probe = sellProbeOf(classified.filter((row) => !vaults.has(row.tokenAccount)), ownerInfos)
-  const noProbe = rows.length === 0 ? "no holder account read" : "no holder that is not a pool, locker or burn address, or none whose wallet can pay the simulated fee"
-  const swapRun = ((): { readonly pool: SwapPool; readonly probe: Parameters<typeof simulateSwap>[2] } | Fact<never> => {
+  const probe = sellProbeOf(
+    classified.filter((row) => !vaults.has(row.tokenAccount)),
+    ownerInfos
+  )
+  const noProbe =
+    rows.length === 0
+      ? "no holder account read"
+      : "no holder that is not a pool, locker or burn address, or none whose wallet can pay the simulated fee"
+  const swapRun = (():
+    | { readonly pool: SwapPool; readonly probe: Parameters<typeof simulateSwap>[2] }
+    | Fact<never> => {
     if (!("pool" in swapTarget)) return swapTarget.skip
     if (probe === undefined) return notObserved(noProbe)
     if (ownerRead.status === "rejected") return notObserved(reasonOf("holder's quote account", ownerRead.reason))
-    if (!quoteOwners.includes(probe.sourceOwner)) return notObserved("the sold-from holder's quote account was not read (the first three candidates are pool or locker accounts)")
+    if (!quoteOwners.includes(probe.sourceOwner))
+      return notObserved(
+        "the sold-from holder's quote account was not read (the first three candidates are pool or locker accounts)"
+      )
     const quoteInfo = ownerInfos.get(holderQuoteAccount(swapTarget.pool, probe.sourceOwner))
     const quoteBalance = quoteInfo === null ? 0n : balanceOf(quoteInfo, swapTarget.pool.quote.mint)
-    if (quoteBalance === undefined) return notObserved(`the holder's quote account of ${swapTarget.pool.quote.mint} did not read as one`)
+    if (quoteBalance === undefined)
+      return notObserved(`the holder's quote account of ${swapTarget.pool.quote.mint} did not read as one`)
     return {
       pool: swapTarget.pool,
       probe: {
-        holder: probe.sourceOwner, holderBaseAccount: probe.sourceAccount, holderQuoteBalance: quoteBalance, amount: probe.amount, feePayer: probe.feePayer,
-        inputTransferFee: transferFee.status === "observed" ? transferFeeOn(probe.amount, BigInt(transferFee.value.bps), BigInt(transferFee.value.maxFee)) : 0n
+        holder: probe.sourceOwner,
+        holderBaseAccount: probe.sourceAccount,
+        holderQuoteBalance: quoteBalance,
+        amount: probe.amount,
+        feePayer: probe.feePayer,
+        inputTransferFee:
+          transferFee.status === "observed"
+            ? transferFeeOn(probe.amount, BigInt(transferFee.value.bps), BigInt(transferFee.value.maxFee))
+            : 0n
       }
     }
   })()
-  const lpAccounts = lpLargest.flatMap((result) => result.status === "fulfilled" ? result.value.value.filter((entry) => BigInt(entry.amount) > 0n).slice(0, 10).map((entry) => entry.address) : [])
+  const lpAccounts = lpLargest.flatMap((result) =>
+    result.status === "fulfilled"
+      ? result.value.value
+          .filter((entry) => BigInt(entry.amount) > 0n)
+          .slice(0, 10)
+          .map((entry) => entry.address)
+      : []
+  )
   const [transfer, swap, lpAccountRead] = await Promise.all([
     probe === undefined
       ? Promise.resolve(notObserved(noProbe) as Fact<SellCheck>)
-      : simulateTransfer(rpc, { mint, tokenProgram: mintInfo.owner, decimals, ...probe, ...(hookProgram === undefined ? {} : { transferHook: { program: hookProgram } }) }, slot).then(
-        (check) => observed(check) as Fact<SellCheck>,
-        (error: unknown) => missed("transfer simulation", error) as Fact<SellCheck>
-      ),
+      : simulateTransfer(
+          rpc,
+          {
+            mint,
+            tokenProgram: mintInfo.owner,
+            decimals,
+            ...probe,
+            ...(hookProgram === undefined ? {} : { transferHook: { program: hookProgram } })
+          },
+          slot
+        ).then(
+          (check) => observed(check) as Fact<SellCheck>,
+          (error: unknown) => missed("transfer simulation", error) as Fact<SellCheck>
+        ),
     "status" in swapRun
       ? Promise.resolve(swapRun as Fact<SellCheck>)
       : simulateSwap(rpc, swapRun.pool, swapRun.probe, slot).then(
-        (check) => observed(check) as Fact<SellCheck>,
-        (error: unknown) => missed("swap simulation", error) as Fact<SellCheck>
-      ),
-    lpAccounts.length === 0 ? Promise.resolve(new Map<string, AccountInfo | null>()) : readAccounts(rpc, lpAccounts, slot).then((read) => read.infos, (error: unknown) => error instanceof Error ? error : new Error(String(error)))
+          (check) => observed(check) as Fact<SellCheck>,
+          (error: unknown) => missed("swap simulation", error) as Fact<SellCheck>
+        ),
+    lpAccounts.length === 0
+      ? Promise.resolve(new Map<string, AccountInfo | null>())
+      : readAccounts(rpc, lpAccounts, slot).then(
+          (read) => read.infos,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
+        )
   ])
-  const lpRows = lpAccountRead instanceof Error ? [] : lpAccounts.flatMap((at) => {
-    const parsed = (() => { const info = lpAccountRead.get(at); return info === null || info === undefined || !isTokenProgram(info.owner) ? undefined : tokenAccountOf(info.data) })()
-    return parsed === undefined ? [] : [{ tokenAccount: at, owner: parsed.owner, amount: parsed.amount, mint: parsed.mint }]
-  })
+  const lpRows =
+    lpAccountRead instanceof Error
+      ? []
+      : lpAccounts.flatMap((at) => {
+          const parsed = (() => {
+            const info = lpAccountRead.get(at)
+            return info === null || info === undefined || !isTokenProgram(info.owner)
+              ? undefined
+              : tokenAccountOf(info.data)
+          })()
+          return parsed === undefined
+            ? []
+            : [{ tokenAccount: at, owner: parsed.owner, amount: parsed.amount, mint: parsed.mint }]
+        })
   const lpOwners = [...new Set(lpRows.map((row) => row.owner))]
-  const lpOwnerRead = lpOwners.length === 0
-    ? new Map<string, AccountInfo | null>()
-    : await readAccounts(rpc, lpOwners, slot).then((read) => read.infos, (error: unknown) => error instanceof Error ? error : new Error(String(error)))
+  const lpOwnerRead =
+    lpOwners.length === 0
+      ? new Map<string, AccountInfo | null>()
+      : await readAccounts(rpc, lpOwners, slot).then(
+          (read) => read.infos,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
+        )
   const lpOwnerInfos = lpOwnerRead instanceof Error ? new Map<string, AccountInfo | null>() : lpOwnerRead
 
   const figures = preliminary.map((pool) => {
     const index = lpPools.indexOf(pool)
     const largestLp = index === -1 ? undefined : lpLargest[index]
-    const lpMissing = pool.state.lpMint === null || pool.state.shape === "bonding_curve"
-      ? null
-      : poolMissing ?? (pool.lpSupply === null ? "LP mint not read" : index === -1 ? `not among the ${settings.maxLpPools} deepest LP pools read (SCANNER_MAX_LP_POOLS)` : null)
-        ?? (largestLp?.status === "rejected" ? reasonOf("LP holders", largestLp.reason) : null)
-        ?? (lpAccountRead instanceof Error ? reasonOf("LP holder accounts", lpAccountRead) : null)
-        ?? (lpOwnerRead instanceof Error ? reasonOf("LP holder owners", lpOwnerRead) : null)
+    const lpMissing =
+      pool.state.lpMint === null || pool.state.shape === "bonding_curve"
+        ? null
+        : (poolMissing ??
+          (pool.lpSupply === null
+            ? "LP mint not read"
+            : index === -1
+              ? `not among the ${settings.maxLpPools} deepest LP pools read (SCANNER_MAX_LP_POOLS)`
+              : null) ??
+          (largestLp?.status === "rejected" ? reasonOf("LP holders", largestLp.reason) : null) ??
+          (lpAccountRead instanceof Error ? reasonOf("LP holder accounts", lpAccountRead) : null) ??
+          (lpOwnerRead instanceof Error ? reasonOf("LP holder owners", lpOwnerRead) : null))
     if (lpMissing !== null && index !== -1) partial.push(`${pool.state.venue} ${pool.state.address}: ${lpMissing}`)
-    const lpHolders = lpMissing !== null || pool.state.lpMint === null ? null : lpRows.filter((row) => row.mint === pool.state.lpMint).map((row) => {
-      const kind = classify(row.owner, lpOwnerInfos)
-      const lock = kind.kind !== "locker" ? { unlockAt: null, permanent: null } : venues.byAuthority.get(row.owner)?.label === "raydium-lp-lock"
-        // Raydium's Burn & Earn keeps LP for good under the lock authority.
-        ? { unlockAt: null, permanent: true }
-        : lockOf(kind.label ?? "", lpOwnerInfos.get(row.owner)?.data ?? null)
-      return { owner: row.owner, tokenAccount: row.tokenAccount, amount: row.amount, kind: kind.kind, label: kind.label, ...lock }
-    })
+    const lpHolders =
+      lpMissing !== null || pool.state.lpMint === null
+        ? null
+        : lpRows
+            .filter((row) => row.mint === pool.state.lpMint)
+            .map((row) => {
+              const kind = classify(row.owner, lpOwnerInfos)
+              const lock =
+                kind.kind !== "locker"
+                  ? { unlockAt: null, permanent: null }
+                  : venues.byAuthority.get(row.owner)?.label === "raydium-lp-lock"
+                    ? // Raydium's Burn & Earn keeps LP for good under the lock authority.
+                      { unlockAt: null, permanent: true }
+                    : lockOf(kind.label ?? "", lpOwnerInfos.get(row.owner)?.data ?? null)
+              return {
+                owner: row.owner,
+                tokenAccount: row.tokenAccount,
+                amount: row.amount,
+                kind: kind.kind,
+                label: kind.label,
+                ...lock
+              }
+            })
     return poolFiguresOf({ ...pool, slot: poolSlot, lpHolders, lpMissing }, mint, decimals, quotePrices, quoteMissing)
   })
-  const withheld = holdersTop.status === "observed"
-    ? top.filter((holder) => holder.kind === "burn" || holder.kind === "locker").reduce((sum, holder) => sum + BigInt(holder.amount ?? "0"), 0n)
-    : null
-  const liquidity = liquidityOf(figures, discoveryMissing, solUsd, uiAmount(supplyRaw, decimals), withheld === null ? null : uiAmount(withheld, decimals))
+  const withheld =
+    holdersTop.status === "observed"
+      ? top
+          .filter((holder) => holder.kind === "burn" || holder.kind === "locker")
+          .reduce((sum, holder) => sum + BigInt(holder.amount ?? "0"), 0n)
+      : null
+  const liquidity = liquidityOf(
+    figures,
+    discoveryMissing,
+    solUsd,
+    uiAmount(supplyRaw, decimals),
+    withheld === null ? null : uiAmount(withheld, decimals)
+  )
 
   const sellPath: SellPath = { transfer, swap }
   // A failed transfer from a real holder means holders cannot sell; a successful one means the token
   // program lets them. The swap's result stays in sellPath.swap: a pool that refuses the sell (a
   // program error there while the transfer passes) is that pool's, not the token's.
-  const honeypot: Fact<boolean> = transfer.status === "observed"
-    ? observed(!transfer.value.ok)
-    : notObserved(`sell path not simulated: ${transfer.reason}`)
+  const honeypot: Fact<boolean> =
+    transfer.status === "observed"
+      ? observed(!transfer.value.ok)
+      : notObserved(`sell path not simulated: ${transfer.reason}`)
   // The pool's own tax on a sell, as the simulated swap measured it; buys are not simulated.
-  const tradingTax: ScanEvidenceV2["tradingTax"] = swap.status !== "observed"
-    ? notObserved(`no swap simulated: ${swap.reason}`.slice(0, 500))
-    : !swap.value.ok
-    ? notObserved(`the simulated sell on ${swap.value.venue} failed, so no tax was measured: ${swap.value.error ?? "no error text"}`.slice(0, 500))
-    : swap.value.effectiveTaxPct === null
-    ? notObserved(`the simulated sell on ${swap.value.venue} passed but its output was not read`)
-    : observed({ buyPct: null, sellPct: swap.value.effectiveTaxPct, method: "swap_simulation" })
+  const tradingTax: ScanEvidenceV2["tradingTax"] =
+    swap.status !== "observed"
+      ? notObserved(`no swap simulated: ${swap.reason}`.slice(0, 500))
+      : !swap.value.ok
+        ? notObserved(
+            `the simulated sell on ${swap.value.venue} failed, so no tax was measured: ${swap.value.error ?? "no error text"}`.slice(
+              0,
+              500
+            )
+          )
+        : swap.value.effectiveTaxPct === null
+          ? notObserved(`the simulated sell on ${swap.value.venue} passed but its output was not read`)
+          : observed({ buyPct: null, sellPct: swap.value.effectiveTaxPct, method: "swap_simulation" })
 
   const issuer = settings.issuers.get(mint) ?? null
-  const deployedAt = deployer.status === "observed" && deployer.value.at !== null ? observed(deployer.value.at) : notObserved("creation time not observed")
+  const deployedAt =
+    deployer.status === "observed" && deployer.value.at !== null
+      ? observed(deployer.value.at)
+      : notObserved("creation time not observed")
 
   return {
     version: 2,
@@ -640,10 +956,13 @@ export const scanMint = async (
       supplyRaw: observed(supplyRaw.toString()),
       decimals: observed(decimals),
       mintAuthority: observed(decoded.mintAuthority.__option === "Some" ? ours(decoded.mintAuthority.value) : null),
-      freezeAuthority: observed(decoded.freezeAuthority.__option === "Some" ? ours(decoded.freezeAuthority.value) : null),
+      freezeAuthority: observed(
+        decoded.freezeAuthority.__option === "Some" ? ours(decoded.freezeAuthority.value) : null
+      ),
       createdAt: deployedAt
     },
-    extensions: program === "spl-token" ? notApplicable("SPL Token mints have no extensions") : observed(extensionFacts),
+    extensions:
+      program === "spl-token" ? notApplicable("SPL Token mints have no extensions") : observed(extensionFacts),
     transferFee,
     tradingTax,
     honeypot,
@@ -659,7 +978,9 @@ export const scanMint = async (
     deployer,
     deployerRecord: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null },
     liquidity,
-    market: notObserved("24 h volume, trades and price changes are not readable from plain RPC; an operator can merge a market feed"),
+    market: notObserved(
+      "24 h volume, trades and price changes are not readable from plain RPC; an operator can merge a market feed"
+    ),
     aml: notObserved("holder screening is not read by the scanner"),
     issuerVerified: issuer,
     listed,
@@ -673,17 +994,34 @@ export const scanMint = async (
  * wallet with the most SOL does (signatures are not verified in a simulation).
  */
 const sellProbeOf = (
-  rows: ReadonlyArray<{ tokenAccount: Address; owner: Address; amount: bigint; frozen: boolean; kind: HolderV2["kind"] }>,
+  rows: ReadonlyArray<{
+    tokenAccount: Address
+    owner: Address
+    amount: bigint
+    frozen: boolean
+    kind: HolderV2["kind"]
+  }>,
   ownerInfos: ReadonlyMap<string, AccountInfo | null>
 ): { sourceAccount: Address; sourceOwner: Address; amount: bigint; feePayer: Address } | undefined => {
-  const candidates = rows.filter((row) => row.amount > 0n && (row.kind === "holder" || row.kind === "creator" || row.kind === "exchange" || row.kind === "insider"))
+  const candidates = rows.filter(
+    (row) =>
+      row.amount > 0n &&
+      (row.kind === "holder" || row.kind === "creator" || row.kind === "exchange" || row.kind === "insider")
+  )
   const source = candidates.find((row) => !row.frozen) ?? candidates[0]
   if (source === undefined) return undefined
   const wallets = rows.flatMap((row) => {
     const info = ownerInfos.get(row.owner)
-    return info !== null && info !== undefined && info.owner === SYSTEM_PROGRAM && info.lamports >= MIN_FEE_PAYER_LAMPORTS ? [{ address: row.owner, lamports: info.lamports }] : []
+    return info !== null &&
+      info !== undefined &&
+      info.owner === SYSTEM_PROGRAM &&
+      info.lamports >= MIN_FEE_PAYER_LAMPORTS
+      ? [{ address: row.owner, lamports: info.lamports }]
+      : []
   })
-  const feePayer = wallets.find((wallet) => wallet.address === source.owner) ?? wallets.sort((a, b) => (a.lamports === b.lamports ? 0 : a.lamports > b.lamports ? -1 : 1))[0]
+  const feePayer =
+    wallets.find((wallet) => wallet.address === source.owner) ??
+    wallets.sort((a, b) => (a.lamports === b.lamports ? 0 : a.lamports > b.lamports ? -1 : 1))[0]
   if (feePayer === undefined) return undefined
   // A small amount: a thousandth of the holding, at least one base unit.
   const amount = source.amount / 1_000n > 0n ? source.amount / 1_000n : 1n
@@ -702,7 +1040,8 @@ const transferFeeOn = (amount: bigint, bps: bigint, maxFee: bigint): bigint => {
 
 const isSet = (at: Address): boolean => at !== ZERO_ADDRESS
 /** PoolState.creator_fee_on (raydium-cp-swap states/pool.rs is_creator_fee_on_input): 0 both tokens, 1 token 0 only, 2 token 1 only. */
-const creatorFeeOnInput = (feeOn: number, sellingTokenZero: boolean): boolean => feeOn === 0 || (feeOn === 1 && sellingTokenZero) || (feeOn === 2 && !sellingTokenZero)
+const creatorFeeOnInput = (feeOn: number, sellingTokenZero: boolean): boolean =>
+  feeOn === 0 || (feeOn === 1 && sellingTokenZero) || (feeOn === 2 && !sellingTokenZero)
 
 /** The swap the scan can simulate into one pool, or why it cannot. */
 const swapPoolOf = (
@@ -716,7 +1055,8 @@ const swapPoolOf = (
   const swap = state.swap
   const label = `${state.venue} ${state.address}`
   if (swap === undefined || state.vaultA === null || state.vaultB === null) return `${label}: its swap is not decoded`
-  if (balanceA === null || balanceB === null) return `${label}: a vault did not read as a token account of the pool's mint`
+  if (balanceA === null || balanceB === null)
+    return `${label}: a vault did not read as a token account of the pool's mint`
   const mintIsA = state.mintA === mint
   if (swap.venue === "raydium-cpmm") {
     if (swap.config === null) return `${label}: its AmmConfig ${swap.ammConfig} was not read or does not decode`
@@ -742,11 +1082,19 @@ const swapPoolOf = (
   const global = swap.global
   if (global === null) return `${label}: PumpSwap's GlobalConfig was not read or does not decode`
   if (swap.feeConfig === null) return `${label}: the pump fees program's FeeConfig does not decode`
-  const fees = pumpSwapFeesOf(swap, { baseMint: state.mintA, quoteMint: state.mintB, baseReserve: balanceA, quoteReserve: balanceB, baseSupply: supply })
+  const fees = pumpSwapFeesOf(swap, {
+    baseMint: state.mintA,
+    quoteMint: state.mintB,
+    baseReserve: balanceA,
+    quoteReserve: balanceB,
+    baseSupply: supply
+  })
   if (fees === undefined) return `${label}: no fee tier applies (empty FeeConfig tiers or an empty base reserve)`
   // src/sdk/fees.ts getFeeRecipient: a mayhem-mode pool pays the reserved recipients, others the protocol
   // recipients; the program accepts any of the list, so the first set one is used.
-  const recipients = swap.isMayhemMode ? [global.reservedFeeRecipient, ...global.reservedFeeRecipients] : global.protocolFeeRecipients
+  const recipients = swap.isMayhemMode
+    ? [global.reservedFeeRecipient, ...global.reservedFeeRecipients]
+    : global.protocolFeeRecipients
   const protocolFeeRecipient = recipients.find(isSet)
   if (protocolFeeRecipient === undefined) return `${label}: GlobalConfig lists no protocol fee recipient`
   const quoteProgram = infos.get(state.vaultB)?.owner
@@ -773,7 +1121,9 @@ const PUMPSWAP_EXTENDED_SIZE = 300
  * The pool the sell path swaps into: the deepest (USD liquidity) PumpSwap or Raydium CPMM pool of the
  * mint whose swap can be built from what the scan read; else why none is simulated.
  */
-const swapTargetOf = <P extends { readonly state: PoolState; readonly balanceA: bigint | null; readonly balanceB: bigint | null }>(
+const swapTargetOf = <
+  P extends { readonly state: PoolState; readonly balanceA: bigint | null; readonly balanceB: bigint | null }
+>(
   read: ReadonlyArray<P>,
   mint: Address,
   mintProgram: Address,
@@ -785,8 +1135,13 @@ const swapTargetOf = <P extends { readonly state: PoolState; readonly balanceA: 
 ): { readonly pool: SwapPool } | { readonly skip: Fact<never> } => {
   const candidates = read.filter((pool) => pool.state.swap !== undefined).sort((x, y) => depth(y) - depth(x))
   if (candidates.length === 0) {
-    if (unread.some((state) => state.swap !== undefined)) return { skip: notObserved("the mint's PumpSwap or Raydium CPMM pool is beyond SCANNER_MAX_POOLS and was not read") }
-    return { skip: notApplicable("no PumpSwap or Raydium CPMM pool of the mint, the venues whose swap instruction is decoded") }
+    if (unread.some((state) => state.swap !== undefined))
+      return {
+        skip: notObserved("the mint's PumpSwap or Raydium CPMM pool is beyond SCANNER_MAX_POOLS and was not read")
+      }
+    return {
+      skip: notApplicable("no PumpSwap or Raydium CPMM pool of the mint, the venues whose swap instruction is decoded")
+    }
   }
   if (poolMissing !== null) return { skip: notObserved(poolMissing) }
   const reasons: Array<string> = []

@@ -66,7 +66,7 @@ const ours = (value: Address): EvidenceAddress => value as string as EvidenceAdd
  * matter to the holder's real position or the pool's price, large enough that a percentage fee rounds
  * to a visible amount on any holding of 1,000 base units or more.
  */
-export const probeAmount = (balance: bigint): bigint => balance / 1_000n > 0n ? balance / 1_000n : 1n
+export const probeAmount = (balance: bigint): bigint => (balance / 1_000n > 0n ? balance / 1_000n : 1n)
 
 export interface TransferProbe {
   readonly mint: Address
@@ -100,8 +100,9 @@ interface SimulationAnswer {
 
 /** JSON with bigints as bare numbers (kit reads the answer's numbers as bigint), as the node sent them. */
 const bigintJson = (value: unknown): string =>
-  (JSON.stringify(value, (_key, v: unknown) => typeof v === "bigint" ? `__u64__${v.toString()}` : v) ?? "null")
-    .replace(/"__u64__(-?\d+)"/g, "$1")
+  (
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? `__u64__${v.toString()}` : v)) ?? "null"
+  ).replace(/"__u64__(-?\d+)"/g, "$1")
 
 /**
  * The runtime's error and the failing program's last log line: the last `Program log:` line before the
@@ -120,22 +121,30 @@ const compileWire = (feePayer: Address, instructions: ReadonlyArray<Instruction>
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayer(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: PLACEHOLDER_BLOCKHASH, lastValidBlockHeight: 0n }, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash({ blockhash: PLACEHOLDER_BLOCKHASH, lastValidBlockHeight: 0n }, m),
     (m) => appendTransactionMessageInstructions(instructions, m)
   )
   // Signatures stay null, which the wire format writes as 64 zero bytes.
   return getBase64EncodedWireTransaction(compileTransaction(message))
 }
 
-const simulate = async (rpc: ScanRpc, wire: string, watch: ReadonlyArray<Address>, minContextSlot: Slot): Promise<SimulationAnswer> => {
-  const answer = await rpc.simulateTransaction(wire as never, {
-    encoding: "base64",
-    sigVerify: false,
-    replaceRecentBlockhash: true,
-    commitment: COMMITMENT,
-    minContextSlot,
-    accounts: { encoding: "base64", addresses: watch }
-  }).send()
+const simulate = async (
+  rpc: ScanRpc,
+  wire: string,
+  watch: ReadonlyArray<Address>,
+  minContextSlot: Slot
+): Promise<SimulationAnswer> => {
+  const answer = await rpc
+    .simulateTransaction(wire as never, {
+      encoding: "base64",
+      sigVerify: false,
+      replaceRecentBlockhash: true,
+      commitment: COMMITMENT,
+      minContextSlot,
+      accounts: { encoding: "base64", addresses: watch }
+    })
+    .send()
   return answer.value as unknown as SimulationAnswer
 }
 
@@ -159,7 +168,11 @@ const percent = (part: bigint, whole: bigint): number =>
  * Simulates a small transfer from a real holder to a fresh associated token account (one RPC call):
  * CreateIdempotent of the fresh owner's ATA (payer: feePayer), then TransferChecked from the holder.
  */
-export const simulateTransfer = async (rpc: ScanRpc, probe: TransferProbe, minContextSlot: Slot): Promise<SellCheck> => {
+export const simulateTransfer = async (
+  rpc: ScanRpc,
+  probe: TransferProbe,
+  minContextSlot: Slot
+): Promise<SellCheck> => {
   const owner = freshOwner()
   // Derived synchronously, so the simulation leaves in the same event-loop turn as the scan's other calls
   // of its stage and shares their batch (kit's PDA helpers hash asynchronously).
@@ -168,28 +181,57 @@ export const simulateTransfer = async (rpc: ScanRpc, probe: TransferProbe, minCo
   const authority = createNoopSigner(probe.sourceOwner)
   const isSpl = probe.tokenProgram === TOKEN_PROGRAM_ADDRESS
   const createAta = (isSpl ? splCreateAtaIdempotent : token2022CreateAtaIdempotent)({
-    payer, ata: destination, owner, mint: probe.mint, tokenProgram: probe.tokenProgram
+    payer,
+    ata: destination,
+    owner,
+    mint: probe.mint,
+    tokenProgram: probe.tokenProgram
   })
-  const transferInput = { source: probe.sourceAccount, mint: probe.mint, destination, authority, amount: probe.amount, decimals: probe.decimals }
+  const transferInput = {
+    source: probe.sourceAccount,
+    mint: probe.mint,
+    destination,
+    authority,
+    amount: probe.amount,
+    decimals: probe.decimals
+  }
   const transfer: Instruction = isSpl
     ? splTransferChecked(transferInput, { programAddress: probe.tokenProgram as typeof TOKEN_PROGRAM_ADDRESS })
     : token2022TransferChecked(transferInput, { programAddress: probe.tokenProgram })
   const hook = probe.transferHook
   // findExtraAccountMetaListPda's seeds: ["extra-account-metas", mint] under the hook program.
-  const validation = hook === undefined ? undefined : findProgramAddressSync(hook.program, [new TextEncoder().encode("extra-account-metas"), keyBytes(probe.mint)])
+  const validation =
+    hook === undefined
+      ? undefined
+      : findProgramAddressSync(hook.program, [new TextEncoder().encode("extra-account-metas"), keyBytes(probe.mint)])
   // The hook's extra accounts as its validation account lists them, resolved by the token-2022 client
   // (one getAccountInfo, more for seeds that read account data); when no validation account exists it
   // gives none, and the program and the (missing) account are still passed so the runtime says why.
-  const resolved = hook === undefined || hook.extraAccounts !== undefined || validation === undefined ? [] : await resolveExtraAccountMetasForExecute({
-    rpc, transferHookProgramAddress: hook.program, source: probe.sourceAccount, mint: probe.mint, destination,
-    owner: probe.sourceOwner, amount: probe.amount, validateStatePubkey: validation
-  })
-  const hookAccounts: ReadonlyArray<AccountMeta> = hook === undefined || validation === undefined ? [] : resolved.length > 0 ? resolved : [
-    ...(hook.extraAccounts ?? []),
-    { address: hook.program, role: AccountRole.READONLY },
-    { address: validation, role: AccountRole.READONLY }
-  ]
-  const withHook: Instruction = hookAccounts.length === 0 ? transfer : { ...transfer, accounts: [...(transfer.accounts ?? []), ...hookAccounts] }
+  const resolved =
+    hook === undefined || hook.extraAccounts !== undefined || validation === undefined
+      ? []
+      : await resolveExtraAccountMetasForExecute({
+          rpc,
+          transferHookProgramAddress: hook.program,
+          source: probe.sourceAccount,
+          mint: probe.mint,
+          destination,
+          owner: probe.sourceOwner,
+          amount: probe.amount,
+          validateStatePubkey: validation
+        })
+  const hookAccounts: ReadonlyArray<AccountMeta> =
+    hook === undefined || validation === undefined
+      ? []
+      : resolved.length > 0
+        ? resolved
+        : [
+            ...(hook.extraAccounts ?? []),
+            { address: hook.program, role: AccountRole.READONLY },
+            { address: validation, role: AccountRole.READONLY }
+          ]
+  const withHook: Instruction =
+    hookAccounts.length === 0 ? transfer : { ...transfer, accounts: [...(transfer.accounts ?? []), ...hookAccounts] }
 
   const answer = await simulate(rpc, compileWire(probe.feePayer, [createAta, withHook]), [destination], minContextSlot)
   const ok = answer.err === null
@@ -327,7 +369,7 @@ export const expectedSwapOutput = (pool: SwapPool, amount: bigint, inputTransfer
   if (pool.venue === "pumpswap") {
     const quoteReserve = pool.quote.reserve + pool.virtualQuoteReserves
     if (pool.base.reserve + amount === 0n) return 0n
-    const out = quoteReserve * amount / (pool.base.reserve + amount)
+    const out = (quoteReserve * amount) / (pool.base.reserve + amount)
     const fee = (bps: bigint) => ceilDiv(out * bps, 10_000n)
     const creator = pool.coinCreator === ZERO_ADDRESS ? 0n : fee(pool.fees.creatorBps)
     const expected = out - fee(pool.fees.lpBps) - fee(pool.fees.protocolBps) - creator
@@ -339,7 +381,7 @@ export const expectedSwapOutput = (pool: SwapPool, amount: bigint, inputTransfer
   const creatorOnInput = pool.creatorFeeOnInput ? ceilDiv(arrived * pool.creatorFeeRate, 1_000_000n) : 0n
   const input = arrived - tradeFee - creatorOnInput
   if (input <= 0n || pool.base.reserve + input === 0n) return 0n
-  const out = pool.quote.reserve * input / (pool.base.reserve + input)
+  const out = (pool.quote.reserve * input) / (pool.base.reserve + input)
   return pool.creatorFeeOnInput ? out : out - ceilDiv(out * pool.creatorFeeRate, 1_000_000n)
 }
 
@@ -374,9 +416,13 @@ const remembered = (key: string, derive: () => Address): Address => {
   return value
 }
 const pda = (program: Address, ...seeds: ReadonlyArray<Uint8Array>): Address =>
-  remembered(`${program}:${seeds.map((seed) => Buffer.from(seed).toString("hex")).join(":")}`, () => findProgramAddressSync(program, seeds))
+  remembered(`${program}:${seeds.map((seed) => Buffer.from(seed).toString("hex")).join(":")}`, () =>
+    findProgramAddressSync(program, seeds)
+  )
 const ata = (owner: Address, side: PoolSide): Address =>
-  remembered(`ata:${owner}:${side.mint}:${side.tokenProgram}`, () => associatedTokenAddressSync(owner, side.mint, side.tokenProgram))
+  remembered(`ata:${owner}:${side.mint}:${side.tokenProgram}`, () =>
+    associatedTokenAddressSync(owner, side.mint, side.tokenProgram)
+  )
 
 const u64 = (value: bigint): Uint8Array => getU64Encoder().encode(value) as Uint8Array
 
@@ -448,7 +494,13 @@ const pumpSwapExtend = (pool: PumpSwapPool, payer: Address): Instruction => {
   const program = venueOf("pumpswap").program
   return {
     programAddress: program,
-    accounts: [meta(pool.pool, W), meta(payer, WS), meta(SYSTEM_PROGRAM, R), meta(pda(program, text("__event_authority")), R), meta(program, R)],
+    accounts: [
+      meta(pool.pool, W),
+      meta(payer, WS),
+      meta(SYSTEM_PROGRAM, R),
+      meta(pda(program, text("__event_authority")), R),
+      meta(program, R)
+    ],
     data: PUMPSWAP_EXTEND_ACCOUNT
   }
 }
@@ -495,21 +547,39 @@ export const holderQuoteAccount = (pool: SwapPool, holder: Address): Address => 
  * in quote base units (null when the swap paid more than expected). A WSOL quote stays wrapped (no
  * close), so the gain is read from the token account, not lamports.
  */
-export const simulateSwap = async (rpc: ScanRpc, pool: SwapPool, probe: SwapProbe, minContextSlot: Slot): Promise<SellCheck> => {
+export const simulateSwap = async (
+  rpc: ScanRpc,
+  pool: SwapPool,
+  probe: SwapProbe,
+  minContextSlot: Slot
+): Promise<SellCheck> => {
   const userQuote = holderQuoteAccount(pool, probe.holder)
   const isSpl = pool.quote.tokenProgram === TOKEN_PROGRAM_ADDRESS
   const createAta = (isSpl ? splCreateAtaIdempotent : token2022CreateAtaIdempotent)({
-    payer: createNoopSigner(probe.feePayer), ata: userQuote, owner: probe.holder, mint: pool.quote.mint, tokenProgram: pool.quote.tokenProgram
+    payer: createNoopSigner(probe.feePayer),
+    ata: userQuote,
+    owner: probe.holder,
+    mint: pool.quote.mint,
+    tokenProgram: pool.quote.tokenProgram
   })
-  const instructions: ReadonlyArray<Instruction> = pool.venue === "pumpswap"
-    ? [createAta, ...(pool.needsExtension === true ? [pumpSwapExtend(pool, probe.feePayer)] : []), pumpSwapSell(pool, probe, userQuote)]
-    : [createAta, raydiumCpmmSwap(pool, probe, userQuote)]
+  const instructions: ReadonlyArray<Instruction> =
+    pool.venue === "pumpswap"
+      ? [
+          createAta,
+          ...(pool.needsExtension === true ? [pumpSwapExtend(pool, probe.feePayer)] : []),
+          pumpSwapSell(pool, probe, userQuote)
+        ]
+      : [createAta, raydiumCpmmSwap(pool, probe, userQuote)]
   const answer = await simulate(rpc, compileWire(probe.feePayer, instructions), [userQuote], minContextSlot)
   const ok = answer.err === null
   const after = ok ? postTokenAmount(answer, 0) : null
   const gained = after === null ? null : after - probe.holderQuoteBalance
   const received = gained === null || gained < 0n ? null : gained
-  const expected = expectedSwapOutput(pool, probe.amount, pool.venue === "raydium-cpmm" ? probe.inputTransferFee ?? 0n : 0n)
+  const expected = expectedSwapOutput(
+    pool,
+    probe.amount,
+    pool.venue === "raydium-cpmm" ? (probe.inputTransferFee ?? 0n) : 0n
+  )
   return {
     ok,
     error: ok ? null : errorText(answer.err, answer.logs),

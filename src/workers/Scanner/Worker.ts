@@ -31,7 +31,9 @@ interface IssuerEntry {
 }
 
 const issuerMap = (entries: ReadonlyArray<IssuerEntry>) =>
-  new Map(entries.map((entry) => [entry.mint, { issuer: entry.issuer.slice(0, 100), source: entry.source.slice(0, 500) }]))
+  new Map(
+    entries.map((entry) => [entry.mint, { issuer: entry.issuer.slice(0, 100), source: entry.source.slice(0, 500) }])
+  )
 
 const loadIssuers = (file: Option.Option<string>) =>
   Option.match(file, {
@@ -39,19 +41,23 @@ const loadIssuers = (file: Option.Option<string>) =>
     onSome: (path) =>
       Effect.tryPromise({
         try: async () => issuerMap(((await Bun.file(path).json()) as { issuers: ReadonlyArray<IssuerEntry> }).issuers),
-        catch: (cause) => new Error(`SCANNER_ISSUERS_FILE ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
+        catch: (cause) =>
+          new Error(`SCANNER_ISSUERS_FILE ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
       }).pipe(Effect.orDie)
   })
 
-const shippedExchanges = new Map(exchangesFile.wallets.map((wallet) => [wallet.address, { label: wallet.label, source: wallet.source }]))
+const shippedExchanges = new Map(
+  exchangesFile.wallets.map((wallet) => [wallet.address, { label: wallet.label, source: wallet.source }])
+)
 
-const reasonOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Retry delay after the n-th failed attempt: 5 s doubling, at most 10 minutes, with jitter. */
-const backoffMs = (attempts: number) => Math.min(600_000, 5_000 * 2 ** Math.max(0, attempts - 1)) * (0.75 + Math.random() / 2)
+const backoffMs = (attempts: number) =>
+  Math.min(600_000, 5_000 * 2 ** Math.max(0, attempts - 1)) * (0.75 + Math.random() / 2)
 
 export const makeScanner = (config: ScannerConfig) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const scans = yield* ScansRepo
     const listings = yield* ListingsRepo
     const requests = yield* ScanRequestsRepo
@@ -67,7 +73,9 @@ export const makeScanner = (config: ScannerConfig) =>
       maxRetryAfterMs: 10_000,
       batch: config.batch
     })
-    const referencePool = Option.isSome(config.referencePool) ? address(config.referencePool.value) : yield* Effect.promise(defaultReferencePool)
+    const referencePool = Option.isSome(config.referencePool)
+      ? address(config.referencePool.value)
+      : yield* Effect.promise(defaultReferencePool)
     const issuers = yield* loadIssuers(config.issuersFile)
     const marketFigures = yield* makeMarketFiguresRepo
     const marketMaxAgeSeconds = yield* MarketMaxAgeSeconds
@@ -88,7 +96,11 @@ export const makeScanner = (config: ScannerConfig) =>
       where label = 'exchange' order by address, observed_at desc`.pipe(
       Effect.map((rows) => {
         const merged = new Map(shippedExchanges)
-        for (const row of rows) merged.set(row.address, { label: (row.detail || "exchange").slice(0, 100), source: `wallet label from ${row.source}`.slice(0, 200) })
+        for (const row of rows)
+          merged.set(row.address, {
+            label: (row.detail || "exchange").slice(0, 100),
+            source: `wallet label from ${row.source}`.slice(0, 200)
+          })
         exchangeLabels = merged
       }),
       Effect.catchAllCause((cause) => Effect.logWarning("exchange labels not refreshed", cause))
@@ -96,17 +108,19 @@ export const makeScanner = (config: ScannerConfig) =>
 
     /** One scan, measured: the evidence, or why there is none. */
     const scan = (mint: Address): Effect.Effect<ScanEvidenceV2, ScanFailed> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const started = performance.now()
         const { counter, rpc } = client.forScan(config.callBudget)
         // The lists are the operator's data, not the chain's: without them the scan still stands.
         const listed = yield* listings.listsOf(mint).pipe(Effect.orElseSucceed(() => []))
         return yield* Effect.tryPromise({
           try: () => scanMint(rpc, counter, address(mint), settings(), listed),
-          catch: (error) => error instanceof ScanFailed ? error : new ScanFailed(reasonOf(error), false)
+          catch: (error) => (error instanceof ScanFailed ? error : new ScanFailed(reasonOf(error), false))
         }).pipe(
           Effect.tap((evidence) => Effect.sync(() => scansTotal.inc({ result: evidence.scanDepth }))),
-          Effect.tapError((error) => Effect.sync(() => scansTotal.inc({ result: error.permanent ? "not_a_token" : "failed" }))),
+          Effect.tapError((error) =>
+            Effect.sync(() => scansTotal.inc({ result: error.permanent ? "not_a_token" : "failed" }))
+          ),
           Effect.ensuring(Effect.sync(() => scanDuration.observe((performance.now() - started) / 1000)))
         )
       })
@@ -131,26 +145,39 @@ export const makeScanner = (config: ScannerConfig) =>
     const handle = (claim: ClaimedScan) =>
       scan(claim.mint).pipe(
         Effect.flatMap((evidence) => Effect.zipRight(store(evidence), requests.complete(claim.id, worker))),
-        Effect.tap(() => Effect.logDebug("scanned").pipe(Effect.annotateLogs({ mint: claim.mint, reason: claim.reason }))),
+        Effect.tap(() =>
+          Effect.logDebug("scanned").pipe(Effect.annotateLogs({ mint: claim.mint, reason: claim.reason }))
+        ),
         Effect.catchTag("ScanFailed", (error) =>
           Effect.zipRight(
-            Effect.logInfo("scan failed").pipe(Effect.annotateLogs({ mint: claim.mint, attempts: claim.attempts, error: error.reason })),
-            requests.fail(claim.id, worker, error.reason, backoffMs(claim.attempts), error.permanent ? 0 : config.maxAttempts)
-          ))
+            Effect.logInfo("scan failed").pipe(
+              Effect.annotateLogs({ mint: claim.mint, attempts: claim.attempts, error: error.reason })
+            ),
+            requests.fail(
+              claim.id,
+              worker,
+              error.reason,
+              backoffMs(claim.attempts),
+              error.permanent ? 0 : config.maxAttempts
+            )
+          )
+        )
       )
 
     // Each lane takes one request at a time, so a slow mint holds up only its own lane.
-    const lane = Effect.gen(function*() {
+    const lane = Effect.gen(function* () {
       const claimed = yield* requests.claim(worker, 1, config.leaseMs)
       if (claimed.length === 0) return yield* Effect.sleep(Duration.millis(config.pollMs))
       yield* Effect.forEach(claimed, handle, { discard: true })
     }).pipe(
       // The database is down or a bug: log, wait, carry on; the lease returns the job to the queue.
-      Effect.catchAllCause((cause) => Effect.zipRight(Effect.logWarning("scanner lane failed; retrying", cause), Effect.sleep(Duration.seconds(1)))),
+      Effect.catchAllCause((cause) =>
+        Effect.zipRight(Effect.logWarning("scanner lane failed; retrying", cause), Effect.sleep(Duration.seconds(1)))
+      ),
       Effect.forever
     )
 
-    const schedule = Effect.gen(function*() {
+    const schedule = Effect.gen(function* () {
       yield* requests.enqueueDue({
         staleMs: config.refreshSeconds * 1000,
         readWindowMs: config.readWindowSeconds * 1000,
@@ -165,17 +192,22 @@ export const makeScanner = (config: ScannerConfig) =>
     )
 
     /** The worker: lanes, the scheduler and the label refresh, until interrupted. */
-    const run = Effect.gen(function*() {
-      yield* Effect.logInfo("scanner started").pipe(Effect.annotateLogs({
-        worker,
-        endpoints: client.endpoints().join(","),
-        concurrency: config.concurrency
-      }))
-      yield* Effect.all([
-        Effect.repeat(refreshLabels, Schedule.spaced(Duration.minutes(1))),
-        schedule,
-        ...Array.from({ length: config.concurrency }, () => lane)
-      ], { concurrency: "unbounded", discard: true })
+    const run = Effect.gen(function* () {
+      yield* Effect.logInfo("scanner started").pipe(
+        Effect.annotateLogs({
+          worker,
+          endpoints: client.endpoints().join(","),
+          concurrency: config.concurrency
+        })
+      )
+      yield* Effect.all(
+        [
+          Effect.repeat(refreshLabels, Schedule.spaced(Duration.minutes(1))),
+          schedule,
+          ...Array.from({ length: config.concurrency }, () => lane)
+        ],
+        { concurrency: "unbounded", discard: true }
+      )
     })
 
     return { scan, scanAndStore, run, worker }

@@ -24,10 +24,15 @@ const scoring = await readDoc("scoring-model.md")
 
 const flat = (text: string) => text.replace(/\s+/g, " ")
 
-const missingIn = (text: string, fragments: ReadonlyArray<string>) => fragments.filter((fragment) => !flat(text).includes(fragment))
+const missingIn = (text: string, fragments: ReadonlyArray<string>) =>
+  fragments.filter((fragment) => !flat(text).includes(fragment))
 
 const ruleRows = (section: string) =>
-  [...section.matchAll(/^\| (\d+) \| `([a-z_]+)` \| `([a-z_]+)` \|/gm)].map((match) => [Number(match[1]), match[2], match[3]])
+  [...section.matchAll(/^\| (\d+) \| `([a-z_]+)` \| `([a-z_]+)` \|/gm)].map((match) => [
+    Number(match[1]),
+    match[2],
+    match[3]
+  ])
 
 const backticked = (text: string) => [...text.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1])
 
@@ -36,7 +41,8 @@ const paragraphAfter = (marker: string) => {
   return doc.slice(from + marker.length, doc.indexOf("\n\n", from))
 }
 
-const tiers = (entries: ReadonlyArray<M.PressureTier>) => entries.map((tier) => `>= ${tier.threshold}: ${tier.level}`).join("; ")
+const tiers = (entries: ReadonlyArray<M.PressureTier>) =>
+  entries.map((tier) => `>= ${tier.threshold}: ${tier.level}`).join("; ")
 const pct = (share: number) => `${share * 100}%`
 
 describe("docs/decision-engine.md matches the code", () => {
@@ -58,9 +64,13 @@ describe("docs/decision-engine.md matches the code", () => {
   })
 
   test("documents every decision value, with its action", () => {
-    const preTradeRows = Object.entries(ACTION_BY_DECISION).map(([decision, action]) => `| \`${decision}\` | \`${action}\` |`)
+    const preTradeRows = Object.entries(ACTION_BY_DECISION).map(
+      ([decision, action]) => `| \`${decision}\` | \`${action}\` |`
+    )
     const monitorRows = Object.keys(M.MONITOR_NEXT_CHECK_BY_DECISION).map((decision) => `| \`${decision}\` |`)
-    expect([...missingIn(preTrade, preTradeRows), ...missingIn(sectionOf("### Decision values"), monitorRows)]).toEqual([])
+    expect([...missingIn(preTrade, preTradeRows), ...missingIn(sectionOf("### Decision values"), monitorRows)]).toEqual(
+      []
+    )
   })
 
   test("lists exactly the sell-blocking and the caution flags", () => {
@@ -92,14 +102,18 @@ describe("docs/decision-engine.md matches the code", () => {
       new_hard_caps: ["any: high"],
       deployer_activity: ["gained any, or flagged since the first scan: high; flagged: medium; more launches: low"]
     }
-    const missing = Object.entries(rows).flatMap(([signal, fragments]) => missingIn(rowIn(signal, signals), fragments).map((f) => `${signal}: ${f}`))
+    const missing = Object.entries(rows).flatMap(([signal, fragments]) =>
+      missingIn(rowIn(signal, signals), fragments).map((f) => `${signal}: ${f}`)
+    )
     expect(missing).toEqual([])
   })
 
   test("states the monitor's next-check times and confidence factor", () => {
     const fragments = [
       ...Object.entries(M.MONITOR_NEXT_CHECK_BY_PRESSURE).map(([level, seconds]) => `| \`${level}\` | ${seconds} |`),
-      ...Object.entries(M.MONITOR_NEXT_CHECK_BY_DECISION).map(([decision, seconds]) => `| \`${decision}\` | ${seconds} |`),
+      ...Object.entries(M.MONITOR_NEXT_CHECK_BY_DECISION).map(
+        ([decision, seconds]) => `| \`${decision}\` | ${seconds} |`
+      ),
       `times **${M.SINGLE_SCAN_CONFIDENCE_FACTOR}** when the window holds a single scan`,
       `more than ${pct(M.SIZE_REVIEW_SHARE)} of the latest liquidity`
     ]
@@ -109,7 +123,12 @@ describe("docs/decision-engine.md matches the code", () => {
   test("the watch metric table is the metric list, in order, with the comparisons", () => {
     const watch = sectionOf("## Watch rules")
     expect([...watch.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((match) => match[1])).toEqual([...WATCH_METRICS])
-    expect(missingIn(watch, WATCH_COMPARISONS.map((comparison) => `\`${comparison}\``))).toEqual([])
+    expect(
+      missingIn(
+        watch,
+        WATCH_COMPARISONS.map((comparison) => `\`${comparison}\``)
+      )
+    ).toEqual([])
   })
 
   test("names every limitation", () => {

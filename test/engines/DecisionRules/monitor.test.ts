@@ -15,7 +15,8 @@ import { assessToken } from "../../../src/engines/TokenScoring/index.ts"
 import { type EvidencePatch, evidenceWith, hoursAfterScan, WALLETS } from "../TokenScoring/fixtures.ts"
 
 // A scan `hours` after the first one; the clean scan's price is $0.005 and its liquidity $500,000.
-const scanAt = (hours: number, patch: EvidencePatch = {}): ScanEvidence => evidenceWith({ ...patch, scannedAt: hoursAfterScan(hours) })
+const scanAt = (hours: number, patch: EvidencePatch = {}): ScanEvidence =>
+  evidenceWith({ ...patch, scannedAt: hoursAfterScan(hours) })
 
 const withLiquidity = (hours: number, liquidityUsd: number, patch: EvidencePatch = {}): ScanEvidence =>
   scanAt(hours, { ...patch, liquidity: { liquidityUsd }, market: { ...patch.market, liquidityUsd } })
@@ -37,7 +38,10 @@ const inputOf = (scans: ReadonlyArray<ScanEvidence>, overrides: Partial<MonitorI
   }
 }
 
-const outcome = (decision: MonitorDecision) => ({ decision: decision.decision, rule: decision.reasons[0]?.split(":")[0] })
+const outcome = (decision: MonitorDecision) => ({
+  decision: decision.decision,
+  rule: decision.reasons[0]?.split(":")[0]
+})
 
 const levels = (decision: MonitorDecision): Readonly<Record<string, PressureLevel>> =>
   Object.fromEntries(decision.pressure.map((signal) => [signal.signal, signal.level]))
@@ -65,7 +69,12 @@ const TABLE: ReadonlyArray<readonly [string, MonitorInput, MonitorDecision["deci
     "exit",
     "stacked_pressure"
   ],
-  ["stale evidence", inputOf([scanAt(0), scanAt(1)], { evidenceAgeSeconds: 7_200 }), "review_required", "stale_evidence"],
+  [
+    "stale evidence",
+    inputOf([scanAt(0), scanAt(1)], { evidenceAgeSeconds: 7_200 }),
+    "review_required",
+    "stale_evidence"
+  ],
   [
     "a watch rule hit",
     inputOf([scanAt(0), scanAt(1)], { watchRules: [{ metric: "price_usd", comparison: "lte", threshold: 0.005 }] }),
@@ -89,24 +98,40 @@ describe("monitor decision table", () => {
   test("the table exercises every rule and every decision value", () => {
     const rules = [...MONITOR_RULES, MONITOR_FALLBACK].map((rule) => rule.id)
     expect([...new Set(TABLE.map((row) => row[3]))].sort()).toEqual([...rules].sort())
-    expect([...new Set(TABLE.map((row) => row[2]))].sort()).toEqual(["exit", "hold", "reduce", "review_required", "tighten"])
+    expect([...new Set(TABLE.map((row) => row[2]))].sort()).toEqual([
+      "exit",
+      "hold",
+      "reduce",
+      "review_required",
+      "tighten"
+    ])
   })
 
   test("a watch rule hit escalates a tighten to reduce", () => {
     const watch: ReadonlyArray<WatchRule> = [{ metric: "liquidity_change_pct", comparison: "lt", threshold: -20 }]
     const scans = [scanAt(0), withLiquidity(1, 350_000)]
-    expect([outcome(monitorDecision(inputOf(scans))), outcome(monitorDecision(inputOf(scans, { watchRules: watch })))]).toEqual([
+    expect([
+      outcome(monitorDecision(inputOf(scans))),
+      outcome(monitorDecision(inputOf(scans, { watchRules: watch })))
+    ]).toEqual([
       { decision: "tighten", rule: "medium_pressure" },
       { decision: "reduce", rule: "watch_rule_hit" }
     ])
   })
 
   test("an exit rule outranks a watch rule hit and stale evidence", () => {
-    const decision = monitorDecision(inputOf([scanAt(0), withLiquidity(1, 100_000)], {
-      evidenceAgeSeconds: 7_200,
-      watchRules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 200_000 }]
-    }))
-    expect(decision.reasons.map((reason) => reason.split(":")[0])).toEqual(["liquidity_drain", "stale_evidence", "watch_rule_hit", "high_pressure"])
+    const decision = monitorDecision(
+      inputOf([scanAt(0), withLiquidity(1, 100_000)], {
+        evidenceAgeSeconds: 7_200,
+        watchRules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 200_000 }]
+      })
+    )
+    expect(decision.reasons.map((reason) => reason.split(":")[0])).toEqual([
+      "liquidity_drain",
+      "stale_evidence",
+      "watch_rule_hit",
+      "high_pressure"
+    ])
   })
 })
 
@@ -124,15 +149,24 @@ describe("pressure signals", () => {
   })
 
   test("each signal rises from its own evidence", () => {
-    const concentrated = { holders: { top: [{ address: WALLETS[1], pct: 15, kind: "holder" as const }, { address: WALLETS[2], pct: 10, kind: "holder" as const }] } }
-    const decision = monitorDecision(inputOf([
-      scanAt(0),
-      withLiquidity(1, 420_000, {
-        ...concentrated,
-        market: { priceUsd: 0.0035, buyCount24h: 380, sellCount24h: 620 },
-        deployer: { priorLaunches: 3 }
-      })
-    ]))
+    const concentrated = {
+      holders: {
+        top: [
+          { address: WALLETS[1], pct: 15, kind: "holder" as const },
+          { address: WALLETS[2], pct: 10, kind: "holder" as const }
+        ]
+      }
+    }
+    const decision = monitorDecision(
+      inputOf([
+        scanAt(0),
+        withLiquidity(1, 420_000, {
+          ...concentrated,
+          market: { priceUsd: 0.0035, buyCount24h: 380, sellCount24h: 620 },
+          deployer: { priorLaunches: 3 }
+        })
+      ])
+    )
     expect(levels(decision)).toEqual({
       liquidity_drain: "low",
       sell_pressure: "medium",
@@ -156,9 +190,17 @@ describe("pressure signals", () => {
   })
 
   test("without an entry price, drawdown reads the highest price since entry and the price windows", () => {
-    const fromPeak = monitorDecision(inputOf([scanAt(0, { market: { priceUsd: 0.01 } }), scanAt(1)], { entryPriceUsd: null }))
-    const fromWindow = monitorDecision(inputOf([scanAt(0, { market: { priceChange24h: -30 } })], { entryPriceUsd: null }))
-    expect([fromPeak.pressure[2]?.value, fromWindow.pressure[2]?.value, fromWindow.pressure[2]?.level]).toEqual([50, 30, "medium"])
+    const fromPeak = monitorDecision(
+      inputOf([scanAt(0, { market: { priceUsd: 0.01 } }), scanAt(1)], { entryPriceUsd: null })
+    )
+    const fromWindow = monitorDecision(
+      inputOf([scanAt(0, { market: { priceChange24h: -30 } })], { entryPriceUsd: null })
+    )
+    expect([fromPeak.pressure[2]?.value, fromWindow.pressure[2]?.value, fromWindow.pressure[2]?.level]).toEqual([
+      50,
+      30,
+      "medium"
+    ])
   })
 
   test("too few trades are no sell pressure", () => {
@@ -170,12 +212,12 @@ describe("pressure signals", () => {
     const capped = scanAt(1, { deployer: { priorRugs: 2 } })
     const already = monitorDecision(inputOf([capped], { entryAssessment: assessToken(capped) }))
     const appeared = monitorDecision(inputOf([capped], { entryAssessment: assessToken(scanAt(0)) }))
-    expect([levels(already)["new_hard_caps"], levels(appeared)["new_hard_caps"]]).toEqual(["none", "high"])
+    expect([levels(already).new_hard_caps, levels(appeared).new_hard_caps]).toEqual(["none", "high"])
   })
 
   test("a deployer flagged since entry is high deployer activity", () => {
     const decision = monitorDecision(inputOf([scanAt(0), scanAt(1, { deployer: { flagged: true } })]))
-    expect(levels(decision)["deployer_activity"]).toBe("high")
+    expect(levels(decision).deployer_activity).toBe("high")
   })
 
   test("scans before the entry time are left out, except the last one before it", () => {
@@ -190,7 +232,9 @@ describe("next check", () => {
     const history = [scanAt(0), withLiquidity(1, 440_000), withLiquidity(2, 350_000), withLiquidity(3, 200_000)]
     const steps = history.map((_, index) => {
       const decision = monitorDecision(inputOf(history.slice(0, index + 1)))
-      const max = decision.pressure.map((signal) => signal.level).reduce((a, b) => PRESSURE_LEVELS.indexOf(a) >= PRESSURE_LEVELS.indexOf(b) ? a : b)
+      const max = decision.pressure
+        .map((signal) => signal.level)
+        .reduce((a, b) => (PRESSURE_LEVELS.indexOf(a) >= PRESSURE_LEVELS.indexOf(b) ? a : b))
       return [max, decision.decision, decision.next_check_after_seconds] as const
     })
     expect(steps).toEqual([
@@ -207,8 +251,11 @@ describe("next check", () => {
   })
 
   test("never lengthens as selling rises on the same position", () => {
-    const seconds = [400, 560, 620, 700, 800].map((sells) =>
-      monitorDecision(inputOf([scanAt(0), scanAt(1, { market: { buyCount24h: 1_000 - sells, sellCount24h: sells } })])).next_check_after_seconds
+    const seconds = [400, 560, 620, 700, 800].map(
+      (sells) =>
+        monitorDecision(
+          inputOf([scanAt(0), scanAt(1, { market: { buyCount24h: 1_000 - sells, sellCount24h: sells } })])
+        ).next_check_after_seconds
     )
     expect(seconds).toEqual([900, 600, 300, 60, 60])
   })
@@ -218,13 +265,22 @@ describe("limitations, risk and summary", () => {
   test("a single scan with no entry price says so and lowers confidence", () => {
     const decision = monitorDecision(inputOf([scanAt(0)], { entryPriceUsd: null }))
     expect([decision.limitations, decision.confidence]).toEqual([
-      ["cache_only_v0", "not_financial_advice", "does_not_execute_trades", "top_trader_flow_not_live_yet", "single_scan_history", "entry_price_missing"],
+      [
+        "cache_only_v0",
+        "not_financial_advice",
+        "does_not_execute_trades",
+        "top_trader_flow_not_live_yet",
+        "single_scan_history",
+        "entry_price_missing"
+      ],
       0.8
     ])
   })
 
   test("stale evidence adds the stale_evidence limitation", () => {
-    expect(monitorDecision(inputOf([scanAt(0), scanAt(1)], { evidenceAgeSeconds: 4_000 })).limitations).toContain("stale_evidence")
+    expect(monitorDecision(inputOf([scanAt(0), scanAt(1)], { evidenceAgeSeconds: 4_000 })).limitations).toContain(
+      "stale_evidence"
+    )
   })
 
   test("risk rises with pressure", () => {
@@ -233,12 +289,20 @@ describe("limitations, risk and summary", () => {
 
   test("the summary names the decision, score, pressure, watch rules and next check", () => {
     const summary = monitorDecision(inputOf([scanAt(0), withLiquidity(1, 350_000)])).summary
-    const required = ["tighten: ", "Safety score 100/100, low risk", "highest pressure medium (liquidity_drain medium) over 2 scans", "0 of 0 watch rules hit", "check again in 300 s"]
+    const required = [
+      "tighten: ",
+      "Safety score 100/100, low risk",
+      "highest pressure medium (liquidity_drain medium) over 2 scans",
+      "0 of 0 watch rules hit",
+      "check again in 300 s"
+    ]
     expect(required.filter((fragment) => !summary.includes(fragment))).toEqual([])
   })
 
   test("invalidation names the next level of each signal and the unhit watch rules", () => {
-    const decision = monitorDecision(inputOf([scanAt(0), scanAt(1)], { watchRules: [{ metric: "price_usd", comparison: "lt", threshold: 0.004 }] }))
+    const decision = monitorDecision(
+      inputOf([scanAt(0), scanAt(1)], { watchRules: [{ metric: "price_usd", comparison: "lt", threshold: 0.004 }] })
+    )
     expect(decision.invalidation).toEqual([
       "safety score drops below 30 (exit)",
       "liquidity falls below $450,000 (low liquidity_drain)",

@@ -44,12 +44,27 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ["a buy under a hard cap", inputOf({ deployer: { priorRugs: 2 } }), "reject", "hard_cap"],
   [
     "a buy of a blocked token without caps",
-    inputOf({ mintAuthority: WALLETS[5], freezeAuthority: WALLETS[5], extensions: { permanentDelegate: WALLETS[5] }, liquidity: { lpLocked: false } }),
+    inputOf({
+      mintAuthority: WALLETS[5],
+      freezeAuthority: WALLETS[5],
+      extensions: { permanentDelegate: WALLETS[5] },
+      liquidity: { lpLocked: false }
+    }),
     "reject",
     "verdict_block"
   ],
-  ["evidence older than the default limit", inputOf({}, { evidenceAgeSeconds: 7200 }), "review_required", "stale_evidence"],
-  ["evidence older than the caller's limit", inputOf({}, { evidenceAgeSeconds: 400, maxEvidenceAgeSeconds: 300 }), "review_required", "stale_evidence"],
+  [
+    "evidence older than the default limit",
+    inputOf({}, { evidenceAgeSeconds: 7200 }),
+    "review_required",
+    "stale_evidence"
+  ],
+  [
+    "evidence older than the caller's limit",
+    inputOf({}, { evidenceAgeSeconds: 400, maxEvidenceAgeSeconds: 300 }),
+    "review_required",
+    "stale_evidence"
+  ],
   [
     "a size without observed liquidity",
     inputOf({ liquidity: { liquidityUsd: null }, market: { liquidityUsd: null } }, { sizeUsd: 1_000 }),
@@ -57,8 +72,18 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
     "liquidity_unknown"
   ],
   ["a size over 10% of liquidity", inputOf({}, { sizeUsd: 60_000 }), "review_required", "size_review"],
-  ["a high-risk wallet", inputOf({}, { wallet: { riskLevel: "high", hasEvidence: true } }), "review_required", "wallet_high_risk"],
-  ["a critical wallet", inputOf({}, { wallet: { riskLevel: "critical", hasEvidence: true } }), "review_required", "wallet_high_risk"],
+  [
+    "a high-risk wallet",
+    inputOf({}, { wallet: { riskLevel: "high", hasEvidence: true } }),
+    "review_required",
+    "wallet_high_risk"
+  ],
+  [
+    "a critical wallet",
+    inputOf({}, { wallet: { riskLevel: "critical", hasEvidence: true } }),
+    "review_required",
+    "wallet_high_risk"
+  ],
   [
     "a partial scan just above 60",
     // 2.0: a live mint authority would cap at 59; an unlocked LP (-30) and mutable metadata (-5) leave 65.
@@ -66,7 +91,12 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
     "review_required",
     "borderline_partial_scan"
   ],
-  ["a sell of a capped token", inputOf({ deployer: { priorRugs: 2 } }, { side: "sell" }), "proceed_with_caution", "risky_exit"],
+  [
+    "a sell of a capped token",
+    inputOf({ deployer: { priorRugs: 2 } }, { side: "sell" }),
+    "proceed_with_caution",
+    "risky_exit"
+  ],
   ["a size over 2% of liquidity", inputOf({}, { sizeUsd: 20_000 }), "proceed_with_caution", "size_caution"],
   [
     "a warn verdict",
@@ -74,8 +104,18 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
     "proceed_with_caution",
     "verdict_warn"
   ],
-  ["an ok token with a caution flag", inputOf({ liquidity: { lpLocked: false } }), "proceed_with_caution", "caution_flags"],
-  ["a medium-risk wallet", inputOf({}, { wallet: { riskLevel: "medium", hasEvidence: true } }), "proceed_with_caution", "wallet_medium_risk"],
+  [
+    "an ok token with a caution flag",
+    inputOf({ liquidity: { lpLocked: false } }),
+    "proceed_with_caution",
+    "caution_flags"
+  ],
+  [
+    "a medium-risk wallet",
+    inputOf({}, { wallet: { riskLevel: "medium", hasEvidence: true } }),
+    "proceed_with_caution",
+    "wallet_medium_risk"
+  ],
   ["an ok token with nothing else", inputOf(), "proceed", "clear"],
   ["a sell of an ok token", inputOf({}, { side: "sell", sizeUsd: 1_000 }), "proceed", "clear"]
 ]
@@ -104,11 +144,20 @@ describe("pre-trade decision table", () => {
 
   test("a full scan with the same borderline score is not sent to review", () => {
     const decision = preTradeDecision(inputOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }))
-    expect(outcome(decision)).toEqual({ decision: "proceed_with_caution", action: "execute_reduced_size", rule: "caution_flags" })
+    expect(outcome(decision)).toEqual({
+      decision: "proceed_with_caution",
+      action: "execute_reduced_size",
+      rule: "caution_flags"
+    })
   })
 
   test("a sell of a blocked token that can execute is not rejected", () => {
-    const blocked = { mintAuthority: WALLETS[5], freezeAuthority: WALLETS[5], extensions: { permanentDelegate: WALLETS[5] }, liquidity: { lpLocked: false } }
+    const blocked = {
+      mintAuthority: WALLETS[5],
+      freezeAuthority: WALLETS[5],
+      extensions: { permanentDelegate: WALLETS[5] },
+      liquidity: { lpLocked: false }
+    }
     expect(outcome(preTradeDecision(inputOf(blocked, { side: "sell" })))).toEqual({
       decision: "proceed_with_caution",
       action: "execute_reduced_size",
@@ -118,7 +167,12 @@ describe("pre-trade decision table", () => {
 
   test("reasons list every matching rule, the deciding one first", () => {
     const decision = preTradeDecision(inputOf({ trading: { isHoneypot: true } }, { evidenceAgeSeconds: 7200 }))
-    expect(decision.reasons.map((reason) => reason.split(":")[0])).toEqual(["honeypot", "hard_cap", "verdict_block", "stale_evidence"])
+    expect(decision.reasons.map((reason) => reason.split(":")[0])).toEqual([
+      "honeypot",
+      "hard_cap",
+      "verdict_block",
+      "stale_evidence"
+    ])
   })
 })
 
@@ -140,7 +194,9 @@ describe("size against liquidity", () => {
 
   test("the reason states the share of liquidity and the price impact of a constant-product pool", () => {
     const decision = preTradeDecision(inputOf({}, { sizeUsd: 20_000 }))
-    expect(decision.reasons[0]).toBe("size_caution: a $20,000 buy is 4% of pool liquidity $500,000 (about 8% average price impact), above 2%")
+    expect(decision.reasons[0]).toBe(
+      "size_caution: a $20,000 buy is 4% of pool liquidity $500,000 (about 8% average price impact), above 2%"
+    )
     expect(decision.risk).toBe("medium")
   })
 
@@ -189,7 +245,9 @@ describe("stale evidence", () => {
   })
 
   test("older evidence lowers confidence", () => {
-    const confidences = [60, 1_000, 7_200, 100_000].map((age) => preTradeDecision(inputOf({}, { evidenceAgeSeconds: age })).confidence)
+    const confidences = [60, 1_000, 7_200, 100_000].map(
+      (age) => preTradeDecision(inputOf({}, { evidenceAgeSeconds: age })).confidence
+    )
     expect(confidences).toEqual([1, 0.9, 0.7, 0.5])
   })
 })
@@ -228,12 +286,19 @@ describe("edge summary", () => {
   })
 
   test("says what was not observed", () => {
-    const summary = preTradeDecision(inputOf({
-      liquidity: { liquidityUsd: null },
-      market: { liquidityUsd: null, volume24h: null },
-      deployer: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null }
-    })).edge_summary
-    const required = ["liquidity not observed", "24h volume not observed", "deployer evidence not observed", "no hard caps"]
+    const summary = preTradeDecision(
+      inputOf({
+        liquidity: { liquidityUsd: null },
+        market: { liquidityUsd: null, volume24h: null },
+        deployer: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null }
+      })
+    ).edge_summary
+    const required = [
+      "liquidity not observed",
+      "24h volume not observed",
+      "deployer evidence not observed",
+      "no hard caps"
+    ]
     expect(required.filter((fragment) => !summary.includes(fragment))).toEqual([])
   })
 })
@@ -281,20 +346,28 @@ describe("next check", () => {
 
   test("is halved on a fast-moving price, and the horizon says so", () => {
     const decision = preTradeDecision(inputOf({ market: { priceChange1h: -25 } }))
-    expect([decision.next_check_after_seconds, decision.horizon]).toEqual([PRE_TRADE_NEXT_CHECK_SECONDS.low / 2, "next 8 minutes"])
+    expect([decision.next_check_after_seconds, decision.horizon]).toEqual([
+      PRE_TRADE_NEXT_CHECK_SECONDS.low / 2,
+      "next 8 minutes"
+    ])
   })
 })
 
 describe("determinism", () => {
   test("the same input gives the same decision and is not changed", () => {
-    const input = inputOf({ scannedAt: hoursAfterScan(1), mintAuthority: WALLETS[5] }, { sizeUsd: 20_000, wallet: null })
+    const input = inputOf(
+      { scannedAt: hoursAfterScan(1), mintAuthority: WALLETS[5] },
+      { sizeUsd: 20_000, wallet: null }
+    )
     const before = structuredClone(input)
     expect(preTradeDecision(input)).toEqual(preTradeDecision(input))
     expect(input).toEqual(before)
   })
 
   test("confidence is a fraction with two decimals", () => {
-    const confidence = preTradeDecision(inputOf({ scanDepth: "partial", holders: { bundledLaunchPct: null } }, { evidenceAgeSeconds: 900 })).confidence
+    const confidence = preTradeDecision(
+      inputOf({ scanDepth: "partial", holders: { bundledLaunchPct: null } }, { evidenceAgeSeconds: 900 })
+    ).confidence
     expect([confidence >= 0 && confidence <= 1, Math.round(confidence * 100) / 100]).toEqual([true, confidence])
   })
 })

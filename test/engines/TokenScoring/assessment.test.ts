@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test"
-import { assessToken, MODEL_VERSION, recommendedActionOf, riskLevelOf } from "../../../src/engines/TokenScoring/index.ts"
+import {
+  assessToken,
+  MODEL_VERSION,
+  recommendedActionOf,
+  riskLevelOf
+} from "../../../src/engines/TokenScoring/index.ts"
 import { HONEYPOT_POINTS, ISSUER_CONTROL } from "../../../src/engines/TokenScoring/model.ts"
 import { evidenceWith, WALLETS } from "./fixtures.ts"
 
@@ -40,13 +45,19 @@ describe("assembling the assessment", () => {
   })
 
   test("penalties past zero are given back by a floor entry", () => {
-    const assessment = assessToken(evidenceWith({
-      outcome: "rugged",
-      trading: { isHoneypot: true },
-      liquidity: { lpLocked: false }
-    }))
+    const assessment = assessToken(
+      evidenceWith({
+        outcome: "rugged",
+        trading: { isHoneypot: true },
+        liquidity: { lpLocked: false }
+      })
+    )
     expect(assessment.safetyScore).toBe(0)
-    expect(assessment.scoreBreakdown.at(-1)).toEqual({ name: "score_floor", points: 70, reason: "The score does not go below 0" })
+    expect(assessment.scoreBreakdown.at(-1)).toEqual({
+      name: "score_floor",
+      points: 70,
+      reason: "The score does not go below 0"
+    })
     expect(assessment.hardCaps).toEqual(["Honeypot:5", "Rugged:5"])
   })
 
@@ -67,7 +78,9 @@ describe("assembling the assessment", () => {
   })
 
   test("risks run from the most severe; the summary quotes score, level and the main reasons", () => {
-    const assessment = assessToken(evidenceWith({ metadata: { mutable: true }, trading: { isHoneypot: true }, mintAuthority: WALLETS[5] }))
+    const assessment = assessToken(
+      evidenceWith({ metadata: { mutable: true }, trading: { isHoneypot: true }, mintAuthority: WALLETS[5] })
+    )
     expect(assessment.risks).toEqual([
       "Honeypot: a simulated sell failed, holders may be unable to sell",
       `Mint authority is active: new supply can be minted at any time (held by ${WALLETS[5]})`,
@@ -84,13 +97,18 @@ describe("assembling the assessment", () => {
     expect(assessToken(evidenceWith({})).summary).toBe(
       "Safety score 100/100: low risk, recommended action proceed. No risk rule fired on the observed evidence."
     )
-    const thin = assessToken(evidenceWith({ scanDepth: "metadata_only" }, {
-      mint: WALLETS[0],
-      scannedAt: "2026-06-01T12:00:00.000Z",
-      name: "Thin",
-      symbol: "THIN",
-      metadata: { mutable: false }
-    }))
+    const thin = assessToken(
+      evidenceWith(
+        { scanDepth: "metadata_only" },
+        {
+          mint: WALLETS[0],
+          scannedAt: "2026-06-01T12:00:00.000Z",
+          name: "Thin",
+          symbol: "THIN",
+          metadata: { mutable: false }
+        }
+      )
+    )
     expect(thin.evidenceCompleteness).toBe(0.03)
     // 2.0: so little evidence is thin: capped at 59 (no sell path observed), never `ok`.
     expect(thin.summary).toBe(

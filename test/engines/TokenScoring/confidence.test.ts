@@ -45,7 +45,11 @@ describe("confidence", () => {
   })
 
   test("a block counts its evidence as at least 90% complete: more evidence cannot lift it", () => {
-    const evidence = decodeEvidence({ mint: WALLETS[0], scannedAt: "2026-06-01T12:00:00.000Z", trading: { isHoneypot: true } })
+    const evidence = decodeEvidence({
+      mint: WALLETS[0],
+      scannedAt: "2026-06-01T12:00:00.000Z",
+      trading: { isHoneypot: true }
+    })
     const assessment = assessToken(evidence)
     expect(assessment.evidenceCompleteness).toBe(0.15)
     expect(confidenceOf(assessment, evidence, 0)).toEqual({ label: "high", score: 90 })

@@ -11,7 +11,12 @@ describe(`scenario corpus (${CORPUS.length} cases written from public patterns)`
   for (const item of CORPUS) {
     test(`${item.expect}: ${item.note}`, () => {
       const assessment = assessToken(evidenceWith(item.evidence))
-      const got = { verdict: assessment.verdict, score: assessment.safetyScore, hardCaps: assessment.hardCaps, flags: assessment.flags }
+      const got = {
+        verdict: assessment.verdict,
+        score: assessment.safetyScore,
+        hardCaps: assessment.hardCaps,
+        flags: assessment.flags
+      }
       expect({ verdict: got.verdict }).toEqual({ verdict: item.expect })
       if (item.because !== undefined) {
         expect([...assessment.flags, ...assessment.hardCaps]).toContain(item.because)

@@ -1,6 +1,17 @@
 import { describe, expect, test } from "bun:test"
-import { assessToken, confidenceOf, EVIDENCE_WEIGHTS, FLAGS, MODEL_VERSION } from "../../../src/engines/TokenScoring/index.ts"
-import { AGE_FACTOR_PCT, BLOCK_COMPLETENESS_FLOOR_PCT, CONFIDENCE_LABEL_THRESHOLDS, SCAN_DEPTH_FACTOR_PCT } from "../../../src/engines/TokenScoring/confidence.ts"
+import {
+  assessToken,
+  confidenceOf,
+  EVIDENCE_WEIGHTS,
+  FLAGS,
+  MODEL_VERSION
+} from "../../../src/engines/TokenScoring/index.ts"
+import {
+  AGE_FACTOR_PCT,
+  BLOCK_COMPLETENESS_FLOOR_PCT,
+  CONFIDENCE_LABEL_THRESHOLDS,
+  SCAN_DEPTH_FACTOR_PCT
+} from "../../../src/engines/TokenScoring/confidence.ts"
 import * as M from "../../../src/engines/TokenScoring/model.ts"
 import { decodeEvidence } from "./fixtures.ts"
 import { FIRING_CASES } from "./ruleCases.ts"
@@ -19,8 +30,14 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   non_transferable: [`| ${M.NON_TRANSFERABLE_POINTS} |`, cap(M.CAPS.nonTransferable)],
   default_frozen: [issuer(M.ISSUER_CONTROL.defaultFrozen), cap(M.CAPS.defaultFrozen)],
   mint_authority_active: [issuer(M.ISSUER_CONTROL.mintAuthority), `${cap(M.CAPS.mintAuthority)} (not when verified)`],
-  freeze_authority_active: [issuer(M.ISSUER_CONTROL.freezeAuthority), `${cap(M.CAPS.freezeAuthority)} (not when verified)`],
-  permanent_delegate: [issuer(M.ISSUER_CONTROL.permanentDelegate), `${cap(M.CAPS.permanentDelegate)} (not when verified)`],
+  freeze_authority_active: [
+    issuer(M.ISSUER_CONTROL.freezeAuthority),
+    `${cap(M.CAPS.freezeAuthority)} (not when verified)`
+  ],
+  permanent_delegate: [
+    issuer(M.ISSUER_CONTROL.permanentDelegate),
+    `${cap(M.CAPS.permanentDelegate)} (not when verified)`
+  ],
   transfer_hook: [issuer(M.ISSUER_CONTROL.transferHook), `${cap(M.CAPS.transferHook)} (not when verified)`],
   pausable: [issuer(M.ISSUER_CONTROL.pausable), `${cap(M.CAPS.pausable)} (not when verified, unless paused now)`],
   mint_close_authority: [issuer(M.ISSUER_CONTROL.mintCloseAuthority)],
@@ -50,7 +67,10 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
     `${cap(M.CAPS.serialRugger)} (at >= ${M.SERIAL_OFFENCE_COUNT})`,
     `\`deployer.priorLaunches\` >= ${M.RATE_MIN_LAUNCHES}: under ${M.RARE_RUG_RATE_PCT}% of launches costs ${M.RARE_RUG_POINTS}`
   ],
-  deployer_prior_honeypots: [atLeast(M.PRIOR_HONEYPOT_TIERS), `${cap(M.CAPS.serialHoneypotDeployer)} (at >= ${M.SERIAL_OFFENCE_COUNT})`],
+  deployer_prior_honeypots: [
+    atLeast(M.PRIOR_HONEYPOT_TIERS),
+    `${cap(M.CAPS.serialHoneypotDeployer)} (at >= ${M.SERIAL_OFFENCE_COUNT})`
+  ],
   new_token: [below(M.TOKEN_AGE_HOURS_TIERS)],
   few_holders: [below(M.HOLDER_COUNT_TIERS)],
   wash_trading: [`volume / liquidity >= ${M.WASH_VOLUME_TO_LIQUIDITY}`, `| ${M.WASH_TRADING_POINTS} |`],
@@ -60,7 +80,11 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
     `| ${M.LOW_ORGANIC_VOLUME_POINTS} |`
   ],
   extreme_volatility: [atLeast(M.VOLATILITY_PCT_TIERS)],
-  sell_pressure: [`>= ${M.SELL_PRESSURE_MIN_TRADES}`, `(buys + sells) >= ${M.SELL_PRESSURE_SHARE}`, `| ${M.SELL_PRESSURE_POINTS} |`],
+  sell_pressure: [
+    `>= ${M.SELL_PRESSURE_MIN_TRADES}`,
+    `(buys + sells) >= ${M.SELL_PRESSURE_SHARE}`,
+    `| ${M.SELL_PRESSURE_POINTS} |`
+  ],
   micro_market_cap: [below(M.MARKET_CAP_USD_TIERS)],
   abandoned: [`| ${M.ABANDONED_POINTS} |`, cap(M.CAPS.abandoned)],
   mutable_metadata: [`| ${M.MUTABLE_METADATA_POINTS}; listed ${M.LISTED_MUTABLE_METADATA_POINTS} |`],
@@ -95,7 +119,11 @@ describe("docs/scoring-model.md matches the code", () => {
   })
 
   test("lists exactly the flags of the model, in order", () => {
-    const listed = [...sectionOf("## Flags").split("complete list:")[1]!.matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1])
+    const listed = [
+      ...sectionOf("## Flags")
+        .split("complete list:")[1]!
+        .matchAll(/`([a-z0-9_]+)`/g)
+    ].map((match) => match[1])
     expect(listed).toEqual([...FLAGS])
   })
 
@@ -120,7 +148,10 @@ describe("docs/scoring-model.md matches the code", () => {
     const evidence = decodeEvidence(jsonAfter("<!-- worked-example-evidence -->"))
     const assessment = assessToken(evidence)
     const { summary: _summary, risks: _risks, ...scored } = assessment
-    const computed: Record<string, unknown> = { ...scored, confidenceAt240Seconds: confidenceOf(assessment, evidence, 240) }
+    const computed: Record<string, unknown> = {
+      ...scored,
+      confidenceAt240Seconds: confidenceOf(assessment, evidence, 240)
+    }
     expect(computed).toEqual(jsonAfter("<!-- worked-example-result -->") as Record<string, unknown>)
   })
 })

@@ -42,7 +42,12 @@ describe("a verified stablecoin that keeps mint and freeze authority", () => {
   test("would be penalised in full without the verification", () => {
     const unverified = assessToken(evidenceWith({ ...stablecoin, verified: false }))
     // 2.0: unverified, the same symbol under another mint is also an impersonation.
-    expect(unverified.flags).toEqual(["mint_authority_active", "freeze_authority_active", "mutable_metadata", "impersonation"])
+    expect(unverified.flags).toEqual([
+      "mint_authority_active",
+      "freeze_authority_active",
+      "mutable_metadata",
+      "impersonation"
+    ])
     expect(unverified.safetyScore).toBeLessThan(assessment.safetyScore)
   })
 })
@@ -54,7 +59,11 @@ describe("a token whose largest holders are pool, locker and burn accounts", () 
     { address: wallet(2), pct: 12, kind: "burn" as const },
     { address: wallet(3), pct: 6, kind: "pool" as const }
   ]
-  const wallets = [1.9, 1.6, 1.4, 1.2, 1.1, 0.9].map((pct, index) => ({ address: wallet(index), pct, kind: "holder" as const }))
+  const wallets = [1.9, 1.6, 1.4, 1.2, 1.1, 0.9].map((pct, index) => ({
+    address: wallet(index),
+    pct,
+    kind: "holder" as const
+  }))
   const assessment = assessToken(evidenceWith({ holders: { top: [...vaults, ...wallets] } }))
 
   test("gets no concentration penalty", () => {

@@ -68,9 +68,9 @@ export const CLEAN_SCAN: ScanEvidenceEncoded = {
 const SECTIONS = ["extensions", "trading", "liquidity", "holders", "deployer", "market", "metadata", "aml"] as const
 type Section = (typeof SECTIONS)[number]
 
-export type EvidencePatch =
-  & Partial<Omit<ScanEvidenceEncoded, Section>>
-  & { readonly [S in Section]?: Partial<NonNullable<ScanEvidenceEncoded[S]>> }
+export type EvidencePatch = Partial<Omit<ScanEvidenceEncoded, Section>> & {
+  readonly [S in Section]?: Partial<NonNullable<ScanEvidenceEncoded[S]>>
+}
 
 // The clean scan with some fields replaced; sections merge field by field.
 export const scanWith = (patch: EvidencePatch, base: ScanEvidenceEncoded = CLEAN_SCAN): ScanEvidenceEncoded => {

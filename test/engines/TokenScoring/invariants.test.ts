@@ -2,7 +2,14 @@ import { describe, expect, test } from "bun:test"
 import { seededRandom } from "../../../src/features/Demo/random.ts"
 import { Schema } from "effect"
 import { ScanEvidence } from "../../../src/domain/ScanEvidence.ts"
-import { assessToken, CAPS, confidenceOf, FACETS, FLAGS, type TokenAssessment } from "../../../src/engines/TokenScoring/index.ts"
+import {
+  assessToken,
+  CAPS,
+  confidenceOf,
+  FACETS,
+  FLAGS,
+  type TokenAssessment
+} from "../../../src/engines/TokenScoring/index.ts"
 import { randomEvidence, RED_FLAGS } from "./randomEvidence.ts"
 
 const RUNS = 2_000
@@ -24,24 +31,33 @@ describe(`invariants over ${RUNS} seeded random evidences`, () => {
   })
 
   test("the score is at most the ceiling of every applied hard cap", () => {
-    expect(violations((a) => a.hardCaps.every((cap) => {
-      const [name, ceiling] = cap.split(":")
-      return CAP_CEILINGS.get(name ?? "") === Number(ceiling) && a.safetyScore <= Number(ceiling)
-    }))).toEqual([])
+    expect(
+      violations((a) =>
+        a.hardCaps.every((cap) => {
+          const [name, ceiling] = cap.split(":")
+          return CAP_CEILINGS.get(name ?? "") === Number(ceiling) && a.safetyScore <= Number(ceiling)
+        })
+      )
+    ).toEqual([])
   })
 
   test("100 plus the breakdown points is the score", () => {
-    expect(violations((a) => 100 + a.scoreBreakdown.reduce((total, entry) => total + entry.points, 0) === a.safetyScore))
-      .toEqual([])
+    expect(
+      violations((a) => 100 + a.scoreBreakdown.reduce((total, entry) => total + entry.points, 0) === a.safetyScore)
+    ).toEqual([])
   })
 
   test("facets are integers from 0 to 100, flags are documented, completeness is a share", () => {
-    expect(violations((a) =>
-      FACETS.every((facet) => isIntIn(a.facets[facet], 0, 100)) &&
-      a.flags.every((flag) => FLAGS.includes(flag)) &&
-      new Set(a.flags).size === a.flags.length &&
-      a.evidenceCompleteness >= 0 && a.evidenceCompleteness <= 1
-    )).toEqual([])
+    expect(
+      violations(
+        (a) =>
+          FACETS.every((facet) => isIntIn(a.facets[facet], 0, 100)) &&
+          a.flags.every((flag) => FLAGS.includes(flag)) &&
+          new Set(a.flags).size === a.flags.length &&
+          a.evidenceCompleteness >= 0 &&
+          a.evidenceCompleteness <= 1
+      )
+    ).toEqual([])
   })
 
   test("confidence is an integer from 0 to 100 at any age", () => {
@@ -59,9 +75,13 @@ describe(`invariants over ${RUNS} seeded random evidences`, () => {
   test("an encode/decode round trip through JSON gives the same assessment", () => {
     const decode = Schema.decodeUnknownSync(ScanEvidence)
     const encode = Schema.encodeSync(ScanEvidence)
-    expect(violations((a, index) =>
-      index >= ROUND_TRIPS || Bun.deepEquals(assessToken(decode(JSON.parse(JSON.stringify(encode(evidences[index]!))))), a)
-    )).toEqual([])
+    expect(
+      violations(
+        (a, index) =>
+          index >= ROUND_TRIPS ||
+          Bun.deepEquals(assessToken(decode(JSON.parse(JSON.stringify(encode(evidences[index]!))))), a)
+      )
+    ).toEqual([])
   })
 })
 

@@ -68,9 +68,11 @@ describe("verified issuers", () => {
 
 describe("rules that overlap", () => {
   test("an unlocked LP replaces the lock percentage and expiry findings", () => {
-    const assessment = assessToken(evidenceWith({
-      liquidity: { lpLocked: false, lpLockPercentage: 10, lpLockExpiresAt: hoursAfterScan(24) }
-    }))
+    const assessment = assessToken(
+      evidenceWith({
+        liquidity: { lpLocked: false, lpLockPercentage: 10, lpLockExpiresAt: hoursAfterScan(24) }
+      })
+    )
     expect(assessment.scoreBreakdown.map((entry) => entry.name)).toEqual(["lp_unlocked"])
   })
 

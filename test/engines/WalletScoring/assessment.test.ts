@@ -12,7 +12,13 @@ import {
   tokenOf
 } from "./fixtures.ts"
 
-const SANCTIONED = labelOf({ label: "sanctioned", category: "sanctions", severity: "critical", source: "ofac_list", detail: "SDN list entry" })
+const SANCTIONED = labelOf({
+  label: "sanctioned",
+  category: "sanctions",
+  severity: "critical",
+  source: "ofac_list",
+  detail: "SDN list entry"
+})
 
 describe("a wallet with no cached evidence", () => {
   const assessment = assessWallet(evidenceOf())
@@ -50,15 +56,22 @@ describe("a wallet with no cached evidence", () => {
 describe("a sanctioned wallet", () => {
   test("is critical and escalates on the label alone, with high confidence", () => {
     const assessment = assessWallet(evidenceOf({ labels: [SANCTIONED] }))
-    expect([assessment.riskScore, assessment.riskLevel, assessment.recommendedAction, assessment.confidence])
-      .toEqual([100, "critical", "escalate", "high"])
-    expect(assessment.signals).toEqual([{
-      label: "adverse_label",
-      severity: "critical",
-      points: 100,
-      detail: "Labelled sanctioned (category sanctions, severity critical) by ofac_list, observed 2026-06-01T12:00:00.000Z: SDN list entry",
-      source: "ofac_list"
-    }])
+    expect([assessment.riskScore, assessment.riskLevel, assessment.recommendedAction, assessment.confidence]).toEqual([
+      100,
+      "critical",
+      "escalate",
+      "high"
+    ])
+    expect(assessment.signals).toEqual([
+      {
+        label: "adverse_label",
+        severity: "critical",
+        points: 100,
+        detail:
+          "Labelled sanctioned (category sanctions, severity critical) by ofac_list, observed 2026-06-01T12:00:00.000Z: SDN list entry",
+        source: "ofac_list"
+      }
+    ])
     expect(assessment.sources).toEqual(["wallet_labels"])
   })
 
@@ -84,15 +97,27 @@ describe("a deployer", () => {
   }
 
   test("with two rugged launches is a critical serial rugger", () => {
-    expect(levelOf([tokenOf(1, { outcome: "rugged" }), tokenOf(2, { outcome: "rugged" }), tokenOf(3)])).toEqual(["critical", "escalate", "high"])
+    expect(levelOf([tokenOf(1, { outcome: "rugged" }), tokenOf(2, { outcome: "rugged" }), tokenOf(3)])).toEqual([
+      "critical",
+      "escalate",
+      "high"
+    ])
   })
 
   test("with a rug and a honeypot is critical", () => {
-    expect(levelOf([tokenOf(1, { outcome: "rugged" }), tokenOf(2, { isHoneypot: true })])).toEqual(["critical", "escalate", "high"])
+    expect(levelOf([tokenOf(1, { outcome: "rugged" }), tokenOf(2, { isHoneypot: true })])).toEqual([
+      "critical",
+      "escalate",
+      "high"
+    ])
   })
 
   test("with two honeypots is critical", () => {
-    expect(levelOf([tokenOf(1, { isHoneypot: true }), tokenOf(2, { isHoneypot: true })])).toEqual(["critical", "escalate", "high"])
+    expect(levelOf([tokenOf(1, { isHoneypot: true }), tokenOf(2, { isHoneypot: true })])).toEqual([
+      "critical",
+      "escalate",
+      "high"
+    ])
   })
 
   test("with one rugged honeypot is one bad launch: high, not critical", () => {
@@ -108,8 +133,12 @@ describe("a clean wallet", () => {
   const assessment = assessWallet(evidenceOf(CLEAN_EVIDENCE))
 
   test("with an exchange label and unflagged counterparties is low and allowed, with confidence", () => {
-    expect([assessment.riskScore, assessment.riskLevel, assessment.recommendedAction, assessment.hasEvidence])
-      .toEqual([0, "low", "allow", true])
+    expect([assessment.riskScore, assessment.riskLevel, assessment.recommendedAction, assessment.hasEvidence]).toEqual([
+      0,
+      "low",
+      "allow",
+      true
+    ])
     expect(["high", "medium"]).toContain(assessment.confidence)
     expect(assessment.sources).toEqual(["wallet_labels", "wallet_exposures", "token_scans"])
   })
@@ -123,39 +152,71 @@ describe("a clean wallet", () => {
 
   test("with exposures only has medium confidence", () => {
     const exposuresOnly = assessWallet(evidenceOf({ exposures: CLEAN_EVIDENCE.exposures ?? [] }))
-    expect([exposuresOnly.riskLevel, exposuresOnly.recommendedAction, exposuresOnly.confidence, exposuresOnly.sources])
-      .toEqual(["low", "allow", "medium", ["wallet_exposures"]])
+    expect([
+      exposuresOnly.riskLevel,
+      exposuresOnly.recommendedAction,
+      exposuresOnly.confidence,
+      exposuresOnly.sources
+    ]).toEqual(["low", "allow", "medium", ["wallet_exposures"]])
   })
 })
 
 describe("the packet of the spec", () => {
   test("an adverse label and a repeat-deployer exposure: critical, escalate, most severe first", () => {
-    const assessment = assessWallet(evidenceOf({
-      labels: [labelOf({ label: "scam", category: "fraud", severity: "critical" })],
-      exposures: [exposureOf({ category: "deployer", counterpartyLabel: "rugger", exposureType: "swap", exposureAmountUsd: 500_000 })]
-    }))
+    const assessment = assessWallet(
+      evidenceOf({
+        labels: [labelOf({ label: "scam", category: "fraud", severity: "critical" })],
+        exposures: [
+          exposureOf({
+            category: "deployer",
+            counterpartyLabel: "rugger",
+            exposureType: "swap",
+            exposureAmountUsd: 500_000
+          })
+        ]
+      })
+    )
     expect(assessment.signals.map((signal) => [signal.label, signal.severity, signal.source])).toEqual([
       ["adverse_label", "critical", "manual_review"],
       ["repeat_deployer_exposure", "high", "wallet_exposures"]
     ])
-    expect([assessment.riskLevel, assessment.recommendedAction, assessment.confidence]).toEqual(["critical", "escalate", "high"])
-    expect(assessment.summary).toStartWith("Risk score 100/100: critical risk, recommended action escalate (confidence high). " +
-      "Main signals: labelled scam by manual_review (critical, 100 points); exposure to 1 repeat deployer, nearest at hop 1")
+    expect([assessment.riskLevel, assessment.recommendedAction, assessment.confidence]).toEqual([
+      "critical",
+      "escalate",
+      "high"
+    ])
+    expect(assessment.summary).toStartWith(
+      "Risk score 100/100: critical risk, recommended action escalate (confidence high). " +
+        "Main signals: labelled scam by manual_review (critical, 100 points); exposure to 1 repeat deployer, nearest at hop 1"
+    )
   })
 })
 
 describe("determinism", () => {
   const RICH: EvidencePatch = {
-    labels: [SANCTIONED, labelOf({ label: "scam", severity: "medium", source: "community_report" }), labelOf({ label: "exchange", severity: "info" })],
+    labels: [
+      SANCTIONED,
+      labelOf({ label: "scam", severity: "medium", source: "community_report" }),
+      labelOf({ label: "exchange", severity: "info" })
+    ],
     exposures: [
       exposureOf({ hopDistance: 2 }),
-      exposureOf({ counterpartyAddress: OTHER_COUNTERPARTY, category: "deployer", exposureType: "swap", exposureAmountUsd: 3_000 }),
+      exposureOf({
+        counterpartyAddress: OTHER_COUNTERPARTY,
+        category: "deployer",
+        exposureType: "swap",
+        exposureAmountUsd: 3_000
+      }),
       exposureOf({ category: "mixer", direction: "inbound", exposureAmountUsd: 800 }),
       exposureOf({ category: "mixer", direction: "inbound", exposureAmountUsd: 800, exposurePct: 1 })
     ],
     counterpartyLabels: [labelOf({ address: COUNTERPARTY, label: "drainer", severity: "high" })],
     counterpartyLaunches: [[OTHER_COUNTERPARTY, { launches: 6, rugged: 1, honeypots: 2 }]],
-    deployedTokens: [tokenOf(1, { outcome: "rugged" }), tokenOf(2, { safetyScore: 12 }), tokenOf(3, { isHoneypot: true })]
+    deployedTokens: [
+      tokenOf(1, { outcome: "rugged" }),
+      tokenOf(2, { safetyScore: 12 }),
+      tokenOf(3, { isHoneypot: true })
+    ]
   }
 
   test("the same evidence gives the same assessment", () => {

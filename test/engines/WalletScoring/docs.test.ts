@@ -16,7 +16,11 @@ const bySeverity = (points: Readonly<Record<"medium" | "high" | "critical", numb
 // What the row of each signal must say, built from the constants of the model.
 const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   adverse_label: [`| ${bySeverity(M.ADVERSE_LABEL_POINTS)} |`, "the label's `source`"],
-  flagged_counterparty_exposure: [`base: ${bySeverity(M.COUNTERPARTY_SEVERITY_POINTS)}`, `cap ${M.FLAGGED_EXPOSURE_CAP}`, "`wallet_exposures`"],
+  flagged_counterparty_exposure: [
+    `base: ${bySeverity(M.COUNTERPARTY_SEVERITY_POINTS)}`,
+    `cap ${M.FLAGGED_EXPOSURE_CAP}`,
+    "`wallet_exposures`"
+  ],
   repeat_deployer_exposure: [
     `base: serial ${M.REPEAT_DEPLOYER_POINTS.serial}; single ${M.REPEAT_DEPLOYER_POINTS.single}`,
     `>= ${M.SERIAL_OFFENCE_COUNT} bad launches`,
@@ -25,7 +29,11 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   deployed_rugs: [atLeast(M.DEPLOYED_RUG_TIERS), "`token_scans`"],
   deployed_honeypots: [atLeast(M.DEPLOYED_HONEYPOT_TIERS), "`token_scans`"],
-  deployed_low_score_tokens: [atLeast(M.DEPLOYED_LOW_SCORE_TIERS), `\`safetyScore\` < ${M.LOW_SAFETY_SCORE}`, "`token_scans`"]
+  deployed_low_score_tokens: [
+    atLeast(M.DEPLOYED_LOW_SCORE_TIERS),
+    `\`safetyScore\` < ${M.LOW_SAFETY_SCORE}`,
+    "`token_scans`"
+  ]
 }
 
 describe("docs/wallet-model.md matches the code", () => {
@@ -73,7 +81,9 @@ describe("docs/wallet-model.md matches the code", () => {
   })
 
   test("label points give the label's own severity", () => {
-    const severities = (["medium", "high", "critical"] as const).map((severity) => riskLevelOf(M.ADVERSE_LABEL_POINTS[severity]))
+    const severities = (["medium", "high", "critical"] as const).map((severity) =>
+      riskLevelOf(M.ADVERSE_LABEL_POINTS[severity])
+    )
     expect(severities).toEqual(["medium", "high", "critical"])
   })
 

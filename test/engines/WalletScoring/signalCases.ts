@@ -18,9 +18,11 @@ export interface SilentCase {
 }
 
 const FULL = { exposureAmountUsd: M.FULL_WEIGHT_USD, exposurePct: 0 }
-const unflagged = (fields: Parameters<typeof exposureOf>[0] = {}) => exposureOf({ category: "exchange", ...FULL, ...fields })
+const unflagged = (fields: Parameters<typeof exposureOf>[0] = {}) =>
+  exposureOf({ category: "exchange", ...FULL, ...fields })
 const counterpartyLabel = (fields: Parameters<typeof labelOf>[0]) => labelOf({ address: COUNTERPARTY, ...fields })
-const tokens = (count: number, fields: Parameters<typeof tokenOf>[1]) => Array.from({ length: count }, (_, n) => tokenOf(n, fields))
+const tokens = (count: number, fields: Parameters<typeof tokenOf>[1]) =>
+  Array.from({ length: count }, (_, n) => tokenOf(n, fields))
 
 export const SIGNAL_CASES: ReadonlyArray<SignalCase> = [
   ...(["medium", "high", "critical"] as const).map((severity) => ({
@@ -51,31 +53,46 @@ export const SIGNAL_CASES: ReadonlyArray<SignalCase> = [
     title: "repeat_deployer_exposure to a deployer with two rugs on record",
     signal: "repeat_deployer_exposure",
     points: M.REPEAT_DEPLOYER_POINTS.serial,
-    evidence: { exposures: [unflagged()], counterpartyLaunches: [[COUNTERPARTY, { launches: 3, rugged: 2, honeypots: 0 }]] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLaunches: [[COUNTERPARTY, { launches: 3, rugged: 2, honeypots: 0 }]]
+    }
   },
   {
     title: "repeat_deployer_exposure to a deployer with a rug and a honeypot on record",
     signal: "repeat_deployer_exposure",
     points: M.REPEAT_DEPLOYER_POINTS.serial,
-    evidence: { exposures: [unflagged()], counterpartyLaunches: [[COUNTERPARTY, { launches: 3, rugged: 1, honeypots: 1 }]] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLaunches: [[COUNTERPARTY, { launches: 3, rugged: 1, honeypots: 1 }]]
+    }
   },
   {
     title: "repeat_deployer_exposure to a deployer with one honeypot on record",
     signal: "repeat_deployer_exposure",
     points: M.REPEAT_DEPLOYER_POINTS.single,
-    evidence: { exposures: [unflagged()], counterpartyLaunches: [[COUNTERPARTY, { launches: 3, rugged: 0, honeypots: 1 }]] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLaunches: [[COUNTERPARTY, { launches: 3, rugged: 0, honeypots: 1 }]]
+    }
   },
   {
     title: "repeat_deployer_exposure to a deployer whose only launch both rugged and was a honeypot",
     signal: "repeat_deployer_exposure",
     points: M.REPEAT_DEPLOYER_POINTS.single,
-    evidence: { exposures: [unflagged()], counterpartyLaunches: [[COUNTERPARTY, { launches: 1, rugged: 1, honeypots: 1 }]] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLaunches: [[COUNTERPARTY, { launches: 1, rugged: 1, honeypots: 1 }]]
+    }
   },
   ...M.DEPLOYER_CONDUCT_LABELS.map((label) => ({
     title: `repeat_deployer_exposure to a counterparty labelled ${label}`,
     signal: "repeat_deployer_exposure",
     points: M.REPEAT_DEPLOYER_POINTS.serial,
-    evidence: { exposures: [unflagged()], counterpartyLabels: [counterpartyLabel({ label, category: "deployer", severity: "high" })] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLabels: [counterpartyLabel({ label, category: "deployer", severity: "high" })]
+    }
   })),
   {
     title: "repeat_deployer_exposure to a deployer the exposure names a rugger",
@@ -117,7 +134,10 @@ export const SILENT_CASES: ReadonlyArray<SilentCase> = [
   {
     title: "a counterparty labelled only as a rugger (scored by repeat_deployer_exposure)",
     signal: "flagged_counterparty_exposure",
-    evidence: { exposures: [unflagged()], counterpartyLabels: [counterpartyLabel({ label: "rugger", severity: "high" })] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLabels: [counterpartyLabel({ label: "rugger", severity: "high" })]
+    }
   },
   {
     title: "a flagged exposure of $0 and 0% (weight 0)",
@@ -127,17 +147,26 @@ export const SILENT_CASES: ReadonlyArray<SilentCase> = [
   {
     title: "labels of another counterparty",
     signal: "flagged_counterparty_exposure",
-    evidence: { exposures: [unflagged()], counterpartyLabels: [labelOf({ address: tokenOf(9).address, severity: "critical" })] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLabels: [labelOf({ address: tokenOf(9).address, severity: "critical" })]
+    }
   },
   {
     title: "a deployer with launches but no rug or honeypot",
     signal: "repeat_deployer_exposure",
-    evidence: { exposures: [unflagged()], counterpartyLaunches: [[COUNTERPARTY, { launches: 12, rugged: 0, honeypots: 0 }]] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLaunches: [[COUNTERPARTY, { launches: 12, rugged: 0, honeypots: 0 }]]
+    }
   },
   {
     title: "a rugger label of low severity",
     signal: "repeat_deployer_exposure",
-    evidence: { exposures: [unflagged()], counterpartyLabels: [counterpartyLabel({ label: "rugger", severity: "low" })] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLabels: [counterpartyLabel({ label: "rugger", severity: "low" })]
+    }
   },
   {
     title: "an exposure naming a rugger outside category deployer",
@@ -147,7 +176,10 @@ export const SILENT_CASES: ReadonlyArray<SilentCase> = [
   {
     title: "a counterparty with a sanctions label only",
     signal: "repeat_deployer_exposure",
-    evidence: { exposures: [unflagged()], counterpartyLabels: [counterpartyLabel({ label: "sanctioned", severity: "critical" })] }
+    evidence: {
+      exposures: [unflagged()],
+      counterpartyLabels: [counterpartyLabel({ label: "sanctioned", severity: "critical" })]
+    }
   },
   ...(["active", "abandoned", null] as const).map((outcome) => ({
     title: `deployed tokens with outcome ${outcome}`,
@@ -172,6 +204,11 @@ export const SILENT_CASES: ReadonlyArray<SilentCase> = [
   {
     title: "low-scoring honeypots and rugs (counted there)",
     signal: "deployed_low_score_tokens",
-    evidence: { deployedTokens: [tokenOf(1, { isHoneypot: true, safetyScore: 3 }), tokenOf(2, { outcome: "rugged", safetyScore: 3 })] }
+    evidence: {
+      deployedTokens: [
+        tokenOf(1, { isHoneypot: true, safetyScore: 3 }),
+        tokenOf(2, { outcome: "rugged", safetyScore: 3 })
+      ]
+    }
   }
 ]

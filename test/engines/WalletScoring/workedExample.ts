@@ -12,16 +12,18 @@ const DocEvidence = Schema.Struct({
     key: Schema.String,
     value: Schema.Struct({ launches: Schema.Number, rugged: Schema.Number, honeypots: Schema.Number })
   }),
-  deployedTokens: Schema.Array(Schema.Struct({
-    address: Schema.String,
-    name: Schema.NullOr(Schema.String),
-    symbol: Schema.NullOr(Schema.String),
-    safetyScore: Schema.Number,
-    isHoneypot: Schema.NullOr(Schema.Boolean),
-    lpLocked: Schema.NullOr(Schema.Boolean),
-    scannedAt: Schema.String,
-    outcome: Schema.NullOr(Schema.Literal("active", "rugged", "abandoned"))
-  }))
+  deployedTokens: Schema.Array(
+    Schema.Struct({
+      address: Schema.String,
+      name: Schema.NullOr(Schema.String),
+      symbol: Schema.NullOr(Schema.String),
+      safetyScore: Schema.Number,
+      isHoneypot: Schema.NullOr(Schema.Boolean),
+      lpLocked: Schema.NullOr(Schema.Boolean),
+      scannedAt: Schema.String,
+      outcome: Schema.NullOr(Schema.Literal("active", "rugged", "abandoned"))
+    })
+  )
 })
 
 export const walletEvidenceFromJson = (json: unknown): WalletEvidence => {

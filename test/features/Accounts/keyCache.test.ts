@@ -13,7 +13,7 @@ const { it } = runtimeFor(TestDatabase)
 const instance = Effect.map(Layer.build(Layer.fresh(Accounts.Default)), (context) => Context.get(context, Accounts))
 
 const newKey = (accounts: Accounts) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const account = yield* accounts.create("cache", { plan: "free" })
     const { key, record } = yield* accounts.createKey(account.id, ["token:risk:read"], null)
     return { key, keyId: record.id, accountId: account.id }
@@ -32,7 +32,7 @@ const untilChanged = (
   since: number,
   changed: (caller: Option.Option<{ readonly limits: { readonly monthlyQuota: number } }>) => boolean
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stale: Array<number> = []
     while (Date.now() - since < 3_000) {
       const startedAt = Date.now()
@@ -46,56 +46,76 @@ const untilChanged = (
 
 describe(`key cache across two service instances on ${databaseKind}`, () => {
   it("a key used once is answered from memory after that", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const accounts = yield* instance
-      const { key } = yield* newKey(accounts)
-      expect(fromMemory(accounts, key)).toBe(false)
-      expect(Option.isSome(yield* accounts.authenticate(key))).toBe(true)
-      expect(fromMemory(accounts, key)).toBe(true)
-    })))
+    Effect.scoped(
+      Effect.gen(function* () {
+        const accounts = yield* instance
+        const { key } = yield* newKey(accounts)
+        expect(fromMemory(accounts, key)).toBe(false)
+        expect(Option.isSome(yield* accounts.authenticate(key))).toBe(true)
+        expect(fromMemory(accounts, key)).toBe(true)
+      })
+    ))
 
-  it("a key revoked through the other instance is refused within 1 s", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const [one, two] = [yield* instance, yield* instance]
-      const { key, keyId } = yield* newKey(one)
-      expect(Option.isSome(yield* two.authenticate(key))).toBe(true)
-      yield* one.revokeKey(keyId)
-      const revokedAt = Date.now()
-      expect(Option.isNone(yield* one.authenticate(key))).toBe(true) // the instance that revoked: at once
-      const seen = yield* untilChanged(two, key, revokedAt, Option.isNone)
-      console.log(`revocation seen by the other instance after ${seen.seenAfterMs} ms`)
-      expect(seen).toEqual({ seenAfterMs: expect.any(Number), staleAfterFreshness: [] })
-    })), 10_000)
+  it(
+    "a key revoked through the other instance is refused within 1 s",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const [one, two] = [yield* instance, yield* instance]
+          const { key, keyId } = yield* newKey(one)
+          expect(Option.isSome(yield* two.authenticate(key))).toBe(true)
+          yield* one.revokeKey(keyId)
+          const revokedAt = Date.now()
+          expect(Option.isNone(yield* one.authenticate(key))).toBe(true) // the instance that revoked: at once
+          const seen = yield* untilChanged(two, key, revokedAt, Option.isNone)
+          console.log(`revocation seen by the other instance after ${seen.seenAfterMs} ms`)
+          expect(seen).toEqual({ seenAfterMs: expect.any(Number), staleAfterFreshness: [] })
+        })
+      ),
+    10_000
+  )
 
-  it("a plan changed by plain SQL reaches both instances within 1 s", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const [one, two] = [yield* instance, yield* instance]
-      const { key, accountId } = yield* newKey(one)
-      expect(Option.isSome(yield* one.authenticate(key))).toBe(true)
-      expect(Option.isSome(yield* two.authenticate(key))).toBe(true)
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`update accounts set plan = 'pro' where id = ${accountId}`
-      const changedAt = Date.now()
-      const isPro = (caller: Option.Option<{ readonly limits: { readonly monthlyQuota: number } }>) =>
-        Option.isSome(caller) && caller.value.limits.monthlyQuota === 5_000
-      for (const accounts of [one, two]) {
-        const seen = yield* untilChanged(accounts, key, changedAt, isPro)
-        expect(seen).toEqual({ seenAfterMs: expect.any(Number), staleAfterFreshness: [] })
-      }
-    })), 10_000)
+  it(
+    "a plan changed by plain SQL reaches both instances within 1 s",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const [one, two] = [yield* instance, yield* instance]
+          const { key, accountId } = yield* newKey(one)
+          expect(Option.isSome(yield* one.authenticate(key))).toBe(true)
+          expect(Option.isSome(yield* two.authenticate(key))).toBe(true)
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`update accounts set plan = 'pro' where id = ${accountId}`
+          const changedAt = Date.now()
+          const isPro = (caller: Option.Option<{ readonly limits: { readonly monthlyQuota: number } }>) =>
+            Option.isSome(caller) && caller.value.limits.monthlyQuota === 5_000
+          for (const accounts of [one, two]) {
+            const seen = yield* untilChanged(accounts, key, changedAt, isPro)
+            expect(seen).toEqual({ seenAfterMs: expect.any(Number), staleAfterFreshness: [] })
+          }
+        })
+      ),
+    10_000
+  )
 
-  it("a key in use stays in memory past FRESH_MS: revalidation confirms it", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const accounts = yield* instance
-      const { key } = yield* newKey(accounts)
-      yield* accounts.authenticate(key)
-      const cachedAt = Date.now()
-      // Hits only (a miss would start a lookup that caches the key again): every 100 ms, then once past FRESH_MS.
-      const hits: Array<boolean> = []
-      while (Date.now() - cachedAt < FRESH_MS + 100) {
-        yield* Effect.sleep(100)
-        hits.push(fromMemory(accounts, key))
-      }
-      expect(hits.every(Boolean) ? "all from memory" : hits.join(",")).toBe("all from memory")
-    })), 10_000)
+  it(
+    "a key in use stays in memory past FRESH_MS: revalidation confirms it",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const accounts = yield* instance
+          const { key } = yield* newKey(accounts)
+          yield* accounts.authenticate(key)
+          const cachedAt = Date.now()
+          // Hits only (a miss would start a lookup that caches the key again): every 100 ms, then once past FRESH_MS.
+          const hits: Array<boolean> = []
+          while (Date.now() - cachedAt < FRESH_MS + 100) {
+            yield* Effect.sleep(100)
+            hits.push(fromMemory(accounts, key))
+          }
+          expect(hits.every(Boolean) ? "all from memory" : hits.join(",")).toBe("all from memory")
+        })
+      ),
+    10_000
+  )
 })

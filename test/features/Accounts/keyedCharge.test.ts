@@ -16,23 +16,34 @@ import { settledAt } from "../../support/poll.ts"
 // transaction (BEGIN and the charge in one round trip) and commits only once the answer is out.
 const { run, runtime } = runtimeFor(sqlServices())
 const serve = await Effect.runPromise(
-  Scope.extend(makeServerFetch((await runtime.runtime()).context, Logger.minimumLogLevel(LogLevel.Warning)), Effect.runSync(Scope.make())).pipe(
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))
-  )
+  Scope.extend(
+    makeServerFetch((await runtime.runtime()).context, Logger.minimumLogLevel(LogLevel.Warning)),
+    Effect.runSync(Scope.make())
+  ).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map())))
 )
 
 const newKey = (change: PlanChange) =>
-  run(Effect.gen(function*() {
-    const account = yield* Accounts.create("held", change)
-    const { key } = yield* Accounts.createKey(account.id, ["token:risk:read"], null)
-    return { key, accountId: account.id }
-  }))
+  run(
+    Effect.gen(function* () {
+      const account = yield* Accounts.create("held", change)
+      const { key } = yield* Accounts.createKey(account.id, ["token:risk:read"], null)
+      return { key, accountId: account.id }
+    })
+  )
 const used = (accountId: string) => run(Effect.map(Quota.usedThisMonth(accountId), (usage) => usage.used))
 const mint = newAddress()
 await run(ScansRepo.record([decodeScan(cleanScan(mint))]))
 
 const tokenRisk = async (key: string) =>
-  read(await serve(new Request("http://localhost/api/v1/token/risk", postJson({ address: mint }, { authorization: `Bearer ${key}` })), "127.0.0.1"))
+  read(
+    await serve(
+      new Request(
+        "http://localhost/api/v1/token/risk",
+        postJson({ address: mint }, { authorization: `Bearer ${key}` })
+      ),
+      "127.0.0.1"
+    )
+  )
 
 /** `used` once the commits deferred behind the answers have run (polled, 3 s at most). */
 const usedOnceSettled = (accountId: string, expected: number) => settledAt(() => used(accountId), expected)
@@ -52,10 +63,16 @@ describe(`keyed token risk behind the server on ${databaseKind}`, () => {
     const { key, accountId } = await newKey({ plan: "enterprise", monthlyQuota: 20, requestsPerMinute: 10_000 })
     const results = await Promise.all(Array.from({ length: 60 }, () => tokenRisk(key)))
     const answered = results.filter((result) => result.status === 200)
-    const codes = new Set(results.filter((result) => result.status !== 200).map((result) => `${result.status} ${result.body.error.code}`))
-    expect({ answered: answered.length, refusals: [...codes] }).toEqual({ answered: 20, refusals: ["429 quota_exceeded"] })
-    expect(answered.map((result) => result.body.meta.quota.used).sort((a: number, b: number) => a - b))
-      .toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    const codes = new Set(
+      results.filter((result) => result.status !== 200).map((result) => `${result.status} ${result.body.error.code}`)
+    )
+    expect({ answered: answered.length, refusals: [...codes] }).toEqual({
+      answered: 20,
+      refusals: ["429 quota_exceeded"]
+    })
+    expect(answered.map((result) => result.body.meta.quota.used).sort((a: number, b: number) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1)
+    )
     expect(await usedOnceSettled(accountId, 20)).toBe(20)
   })
 
@@ -63,18 +80,27 @@ describe(`keyed token risk behind the server on ${databaseKind}`, () => {
     const doomed = await newKey({ plan: "free" })
     const other = await newKey({ plan: "free" })
     // The charge's write fails as a connection lost mid-statement does (SQLSTATE 57P01), for one account.
-    await run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.zipRight(
-        sql.unsafe(`create or replace function fail_charge() returns trigger language plpgsql as $$
+    await run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.zipRight(
+          sql.unsafe(`create or replace function fail_charge() returns trigger language plpgsql as $$
           begin
             if new.account_id = '${doomed.accountId}' then raise exception 'terminating connection' using errcode = 'admin_shutdown'; end if;
             return new;
           end $$`),
-        sql.unsafe("create trigger fail_charge before insert or update on quota_usage for each row execute function fail_charge()")
-      )))
+          sql.unsafe(
+            "create trigger fail_charge before insert or update on quota_usage for each row execute function fail_charge()"
+          )
+        )
+      )
+    )
     try {
       const failed = await tokenRisk(doomed.key)
-      expect([failed.status, failed.body.error?.code, failed.headers["retry-after"]]).toEqual([503, "service_unavailable", "5"])
+      expect([failed.status, failed.body.error?.code, failed.headers["retry-after"]]).toEqual([
+        503,
+        "service_unavailable",
+        "5"
+      ])
       expect(failed.body.error.requestId).toBe(failed.headers["x-request-id"])
       expect(await used(doomed.accountId)).toBe(0)
       // The failed charge's transaction was rolled back before its connection went back to the pool.

@@ -17,8 +17,18 @@ const cli = async (...args: Array<string>) => {
 }
 
 const newAccountKey = async (monthlyQuota: number, perMinute: number, scope = "token:risk:read") => {
-  const created = await cli("accounts", "create", "--name", "load", "--plan", "enterprise",
-    "--monthly-quota", String(monthlyQuota), "--requests-per-minute", String(perMinute))
+  const created = await cli(
+    "accounts",
+    "create",
+    "--name",
+    "load",
+    "--plan",
+    "enterprise",
+    "--monthly-quota",
+    String(monthlyQuota),
+    "--requests-per-minute",
+    String(perMinute)
+  )
   const accountId = created.split("\n")[0]!.replace("account ", "")
   const key = await cli("keys", "create", accountId, "--scope", scope)
   secrets.push(key)
@@ -66,10 +76,15 @@ describe(`metering across two server processes on ${databaseKind}`, () => {
     const results = await burst(key, 120)
     const accepted = results.filter((result) => result.status === 200)
     const refused = results.filter((result) => result.status === 429)
-    console.log(`quota: ${results.length} calls, ${accepted.length} accepted, ${refused.length} refused, quota 40`, JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 429)))
+    console.log(
+      `quota: ${results.length} calls, ${accepted.length} accepted, ${refused.length} refused, quota 40`,
+      JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 429))
+    )
     expect({ accepted: accepted.length, refused: refused.length }).toEqual({ accepted: 40, refused: 80 })
     expect(new Set(refused.map((result) => result.code))).toEqual(new Set(["quota_exceeded"]))
-    expect(accepted.map((result) => result.used).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
+    expect(accepted.map((result) => result.used).sort((a, b) => a! - b!)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1)
+    )
     expect(await usedOf(accountId)).toBe(40)
   }, 60_000)
 
@@ -106,9 +121,13 @@ describe(`metering across two server processes on ${databaseKind}`, () => {
     const results = await Promise.all(Array.from({ length: 150 }, (_, i) => setWatch(servers[i % servers.length]!)))
     const stored = results.filter((result) => result.status === 201).length
     const refused = results.filter((result) => result.code === "watch_limit_reached").length
-    const list = await fetch(`${servers[0]!.url}/api/v1/decision/watches`, { headers: { authorization: `Bearer ${key}` } })
+    const list = await fetch(`${servers[0]!.url}/api/v1/decision/watches`, {
+      headers: { authorization: `Bearer ${key}` }
+    })
     const watches = ((await list.json()) as { data: Array<unknown> }).data.length
-    console.log(`watch cap: ${results.length} calls, ${stored} stored, ${refused} watch_limit_reached, ${watches} listed`)
+    console.log(
+      `watch cap: ${results.length} calls, ${stored} stored, ${refused} watch_limit_reached, ${watches} listed`
+    )
     expect({ stored, refused, watches }).toEqual({ stored: 100, refused: 50, watches: 100 })
     expect(await usedOf(accountId)).toBe(100)
   }, 60_000)

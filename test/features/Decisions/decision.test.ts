@@ -5,14 +5,14 @@ import { Quota } from "../../../src/features/Accounts/Quota.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { WalletRepo } from "../../../src/features/WalletRisk/WalletRepo.ts"
 import type { HttpClientResponse } from "@effect/platform"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { Scope } from "../../../src/domain/Scope.ts"
 import { WalletEvidenceLine } from "../../../src/domain/WalletEvidence.ts"
 import { drainingPositionScans } from "../../../src/features/Demo/positions.ts"
 import type { ScanEvidenceEncoded } from "../../../src/domain/ScanEvidence.ts"
 import type { MonitorRequest, PreTradeRequest } from "../../../src/features/Decisions/Schemas.ts"
 import { SetWatchRequest } from "../../../src/features/Watches/Schemas.ts"
-import { TestDatabase, databaseKind } from "../../support/database.ts"
+import { databaseKind } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../../support/fixtures.ts"
 import { postJson, read, testApp, testClient } from "../../support/http.ts"
@@ -23,10 +23,12 @@ const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 
 const keyWith = (scopes: ReadonlyArray<Scope>) =>
-  run(Effect.gen(function*() {
-    const account = yield* Accounts.create("decision tests", { plan: "whale" })
-    return { accountId: account.id, key: (yield* Accounts.createKey(account.id, scopes, null)).key }
-  }))
+  run(
+    Effect.gen(function* () {
+      const account = yield* Accounts.create("decision tests", { plan: "whale" })
+      return { accountId: account.id, key: (yield* Accounts.createKey(account.id, scopes, null)).key }
+    })
+  )
 const { accountId, key } = await keyWith(["token:risk:read", "watch:write"])
 const used = async () => (await run(Quota.usedThisMonth(accountId))).used
 
@@ -55,9 +57,15 @@ const setWatch = (request: typeof SetWatchRequest.Encoded, via = client) =>
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Wire = any
 const withWire = <A, E>(effect: Effect.Effect<readonly [A, HttpClientResponse.HttpClientResponse], E>) =>
-  Effect.runPromise(Effect.flatMap(effect, ([body, response]) =>
-    Effect.map(response.arrayBuffer, (bytes): { body: A; status: number; wire: Wire } =>
-      ({ body, status: response.status, wire: JSON.parse(new TextDecoder().decode(bytes)) }))))
+  Effect.runPromise(
+    Effect.flatMap(effect, ([body, response]) =>
+      Effect.map(response.arrayBuffer, (bytes): { body: A; status: number; wire: Wire } => ({
+        body,
+        status: response.status,
+        wire: JSON.parse(new TextDecoder().decode(bytes))
+      }))
+    )
+  )
 
 // Raw, for what the typed client cannot send or see: bodies its schemas refuse to encode, the envelope's details.
 const post = async (path: string, body: unknown, withKey = key) =>
@@ -65,10 +73,11 @@ const post = async (path: string, body: unknown, withKey = key) =>
 const preTradeRaw = (body: unknown) => post("/api/v1/decision/pre-trade", body)
 const setWatchRaw = (body: unknown) => post("/api/v1/decision/set-watch", body)
 
-const warnScan = (mint: string) => cleanScan(mint, {
-  freezeAuthority: newAddress(),
-  liquidity: { liquidityUsd: 2_500_000, lpLocked: false, lpLockPercentage: 0, lpLockExpiresAt: null, poolCount: 3 }
-})
+const warnScan = (mint: string) =>
+  cleanScan(mint, {
+    freezeAuthority: newAddress(),
+    liquidity: { liquidityUsd: 2_500_000, lpLocked: false, lpLockPercentage: 0, lpLockExpiresAt: null, poolCount: 3 }
+  })
 
 describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
   test("each decision value on a matching token, with the packet, meta and a charge of 3 units", async () => {
@@ -80,18 +89,36 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
     ] as const
     for (const [decision, mint] of cases) {
       const before = await used()
-      const { body, status } =
-        await withWire(client.decision.preTrade({ payload: { mint, side: "buy", sizeUsd: 1_000 }, withResponse: true }))
+      const { body, status } = await withWire(
+        client.decision.preTrade({ payload: { mint, side: "buy", sizeUsd: 1_000 }, withResponse: true })
+      )
       expect([mint, status, body.data.decision]).toEqual([mint, 200, decision])
-      expect(await used() - before).toBe(3)
+      expect((await used()) - before).toBe(3)
     }
-    const { body, wire } =
-      await withWire(client.decision.preTrade({ payload: { mint: cases[0][1], side: "buy" }, withResponse: true }))
+    const { body, wire } = await withWire(
+      client.decision.preTrade({ payload: { mint: cases[0][1], side: "buy" }, withResponse: true })
+    )
     expect(Object.keys(wire.data).sort()).toEqual([
-      "cache_status", "confidence", "decision", "edge_summary", "evidence_age_seconds", "horizon", "invalidation",
-      "limitations", "next_check_after_seconds", "reasons", "recommended_action", "risk", "sources", "token"
+      "cache_status",
+      "confidence",
+      "decision",
+      "edge_summary",
+      "evidence_age_seconds",
+      "horizon",
+      "invalidation",
+      "limitations",
+      "next_check_after_seconds",
+      "reasons",
+      "recommended_action",
+      "risk",
+      "sources",
+      "token"
     ])
-    expect(body.meta).toMatchObject({ scope: "token:risk:read", costUnits: 3, contractVersion: "decision-pre-trade-v0-cache" })
+    expect(body.meta).toMatchObject({
+      scope: "token:risk:read",
+      costUnits: 3,
+      contractVersion: "decision-pre-trade-v0-cache"
+    })
     expect(body.meta.agentRequestId).not.toBe(body.meta.requestId)
     expect(body.data.edge_summary).toContain("100/100")
     expect(body.data.limitations).toContain("wallet_profile_may_be_missing")
@@ -100,7 +127,8 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
   test("the size matters: the same token proceeds small and needs review when large against liquidity", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const decisions = []
-    for (const sizeUsd of [1_000, 100_000, 500_000]) decisions.push((await preTrade({ mint, side: "buy", sizeUsd })).data.decision)
+    for (const sizeUsd of [1_000, 100_000, 500_000])
+      decisions.push((await preTrade({ mint, side: "buy", sizeUsd })).data.decision)
     expect(decisions).toEqual(["proceed", "proceed_with_caution", "review_required"])
   })
 
@@ -116,10 +144,21 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
   test("a screened trader wallet is used: no wallet_profile_may_be_missing, and a sanctioned trader needs review", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const trader = newAddress()
-    await run(WalletRepo.record(Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))([{
-      type: "label", address: trader, label: "sanctioned", category: "sanctions", severity: "critical",
-      source: "ofac_list", observedAt: minutesAgo(600)
-    }])))
+    await run(
+      WalletRepo.record(
+        Schema.decodeUnknownSync(Schema.Array(WalletEvidenceLine))([
+          {
+            type: "label",
+            address: trader,
+            label: "sanctioned",
+            category: "sanctions",
+            severity: "critical",
+            source: "ofac_list",
+            observedAt: minutesAgo(600)
+          }
+        ])
+      )
+    )
     const got = await preTrade({ mint, side: "buy", wallet: trader })
     expect(got.data.decision).toBe("review_required")
     expect(got.data.limitations).not.toContain("wallet_profile_may_be_missing")
@@ -136,7 +175,10 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
     const forbidden = await failure(clientFor(watchOnly.key).decision.preTrade({ payload: { mint, side: "buy" } }))
     expect(forbidden._tag).toBe("Forbidden")
     expect(forbidden.message).toContain("token:risk:read")
-    for (const payload of [{ mint: "nope", side: "buy" }, { mint, side: "buy", wallet: "nope" }] as const) {
+    for (const payload of [
+      { mint: "nope", side: "buy" },
+      { mint, side: "buy", wallet: "nope" }
+    ] as const) {
       const invalid = await failure(client.decision.preTrade({ payload }))
       expect([JSON.stringify(payload), invalid._tag]).toEqual([JSON.stringify(payload), "InvalidAddress"])
       expect(invalid.message).toContain(`"nope"`)
@@ -152,10 +194,19 @@ describe(`POST /api/v1/decision/pre-trade on ${databaseKind}`, () => {
     // Raw: the typed client cannot send any of these bodies.
     const mint = await stored(cleanScan(newAddress()))
     const before = await used()
-    const bad: Array<unknown> = [{ mint, side: "hold" }, { mint }, { mint, side: "buy", sizeUsd: -5 }, { mint, side: "buy", size: 5 }]
+    const bad: Array<unknown> = [
+      { mint, side: "hold" },
+      { mint },
+      { mint, side: "buy", sizeUsd: -5 },
+      { mint, side: "buy", size: 5 }
+    ]
     for (const body of bad) {
       const got = await preTradeRaw(body)
-      expect([JSON.stringify(body), got.status, got.body.error.code]).toEqual([JSON.stringify(body), 400, "invalid_request"])
+      expect([JSON.stringify(body), got.status, got.body.error.code]).toEqual([
+        JSON.stringify(body),
+        400,
+        "invalid_request"
+      ])
     }
     expect(await used()).toBe(before)
   })
@@ -171,10 +222,12 @@ describe(`POST /api/v1/decision/monitor-position on ${databaseKind}`, () => {
     for (const scan of leak) {
       await stored(scan)
       // The early scans are hours old: allow that, so only pressure moves the guidance.
-      const { body, status } = await withWire(client.decision.monitorPosition({
-        payload: { mint, entryTime, entryPriceUsd: 0.02, maxEvidenceAgeSeconds: 6 * 3600 },
-        withResponse: true
-      }))
+      const { body, status } = await withWire(
+        client.decision.monitorPosition({
+          payload: { mint, entryTime, entryPriceUsd: 0.02, maxEvidenceAgeSeconds: 6 * 3600 },
+          withResponse: true
+        })
+      )
       expect(status).toBe(200)
       guidance.push(body.data.next_check_after_seconds)
     }
@@ -182,7 +235,12 @@ describe(`POST /api/v1/decision/monitor-position on ${databaseKind}`, () => {
     expect(guidance.at(-1)!).toBeLessThan(guidance[0]!)
     const last = await monitor({ mint, entryTime, entryPriceUsd: 0.02 })
     expect(last.data.pressure.map((signal) => signal.signal)).toEqual([
-      "liquidity_drain", "sell_pressure", "drawdown", "holder_concentration", "new_hard_caps", "deployer_activity"
+      "liquidity_drain",
+      "sell_pressure",
+      "drawdown",
+      "holder_concentration",
+      "new_hard_caps",
+      "deployer_activity"
     ])
     expect(last.data.scans_considered).toBe(5)
     expect(last.meta).toMatchObject({ costUnits: 2, contractVersion: "decision-monitor-position-v0-cache" })
@@ -191,7 +249,9 @@ describe(`POST /api/v1/decision/monitor-position on ${databaseKind}`, () => {
   test("a watch's rules are evaluated: a rule that fires escalates the decision; one that does not, does not", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const quiet = (await setWatch({ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })).data
-    const firing = (await setWatch({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 5_000_000 }] })).data
+    const firing = (
+      await setWatch({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 5_000_000 }] })
+    ).data
     const calm = await monitor({ mint, watchId: quiet.watch_id })
     const hit = await monitor({ mint, watchId: firing.watch_id })
     expect([calm.data.watch_rules_hit[0]?.hit, calm.data.decision]).toEqual([false, "hold"])
@@ -202,13 +262,19 @@ describe(`POST /api/v1/decision/monitor-position on ${databaseKind}`, () => {
   test("errors: another account's watch is 404, a watch of another mint is 400, bad entryTime is 400", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const other = await keyWith(["token:risk:read", "watch:write"])
-    const theirs =
-      (await setWatch({ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] }, clientFor(other.key))).data
+    const theirs = (
+      await setWatch(
+        { mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] },
+        clientFor(other.key)
+      )
+    ).data
     const notMine = await failure(client.decision.monitorPosition({ payload: { mint, watchId: theirs.watch_id } }))
     expect(notMine._tag).toBe("WatchNotFound")
     expect(notMine.message).toContain(theirs.watch_id)
     const otherMint = await stored(cleanScan(newAddress()))
-    const mine = (await setWatch({ mint: otherMint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })).data
+    const mine = (
+      await setWatch({ mint: otherMint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 60 }] })
+    ).data
     const wrongMint = await failure(client.decision.monitorPosition({ payload: { mint, watchId: mine.watch_id } }))
     expect(wrongMint._tag).toBe("InvalidRequest")
     expect(wrongMint.message).toContain(`watchId: watch ${mine.watch_id} is for mint ${otherMint}`)
@@ -228,28 +294,32 @@ describe(`watch contracts on ${databaseKind}`, () => {
   test("set-watch stores normalised rules with expiry and next check, 201, 1 unit", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const before = await used()
-    const { body, status } = await withWire(client.watch.setWatch({
-      payload: setWatchRequest({
-        mint,
-        label: "my position",
-        ttlSeconds: 600,
-        pollSeconds: 120,
-        rules: [
-          { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 },
-          { metric: "safety_score", comparison: "lt", threshold: 60 },
-          { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 }
-        ]
-      }),
-      withResponse: true
-    }))
+    const { body, status } = await withWire(
+      client.watch.setWatch({
+        payload: setWatchRequest({
+          mint,
+          label: "my position",
+          ttlSeconds: 600,
+          pollSeconds: 120,
+          rules: [
+            { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 },
+            { metric: "safety_score", comparison: "lt", threshold: 60 },
+            { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 }
+          ]
+        }),
+        withResponse: true
+      })
+    )
     expect(status).toBe(201)
     expect(body.data.rules).toEqual([
       { metric: "safety_score", comparison: "lt", threshold: 60 },
       { metric: "sell_share_24h", comparison: "gt", threshold: 0.7 }
     ])
     const created = Date.parse(body.data.created_at)
-    expect([Date.parse(body.data.expires_at) - created, Date.parse(body.data.next_check_at) - created]).toEqual([600_000, 120_000])
-    expect([body.data.stored_only, body.data.label, await used() - before]).toEqual([true, "my position", 1])
+    expect([Date.parse(body.data.expires_at) - created, Date.parse(body.data.next_check_at) - created]).toEqual([
+      600_000, 120_000
+    ])
+    expect([body.data.stored_only, body.data.label, (await used()) - before]).toEqual([true, "my position", 1])
   })
 
   test("read, list and delete are the owner's only, and free", async () => {
@@ -263,12 +333,18 @@ describe(`watch contracts on ${databaseKind}`, () => {
     expect([hidden._tag, hidden.message]).toEqual(["WatchNotFound", `No watch ${watch.watch_id} for this account.`])
     const tokenOnly = clientFor((await keyWith(["token:risk:read"])).key)
     const refused = await failure(tokenOnly.watch.listWatches())
-    expect([refused._tag, refused.message]).toEqual(["Forbidden", "This key lacks the scope this route needs: watch:write."])
+    expect([refused._tag, refused.message]).toEqual([
+      "Forbidden",
+      "This key lacks the scope this route needs: watch:write."
+    ])
     const list = await call(client.watch.listWatches())
     expect(list.data.map((item) => item.watch_id)).toContain(watch.watch_id)
     expect((await call(other.watch.listWatches())).data).toEqual([])
     const notTheirs = await failure(other.watch.deleteWatch({ path }))
-    expect([notTheirs._tag, notTheirs.message]).toEqual(["WatchNotFound", `No watch ${watch.watch_id} for this account.`])
+    expect([notTheirs._tag, notTheirs.message]).toEqual([
+      "WatchNotFound",
+      `No watch ${watch.watch_id} for this account.`
+    ])
     expect((await call(client.watch.deleteWatch({ path }))).data).toEqual({ watch_id: watch.watch_id, deleted: true })
     const gone = await failure(client.watch.deleteWatch({ path }))
     expect([gone._tag, gone.message]).toEqual(["WatchNotFound", `No watch ${watch.watch_id} for this account.`])
@@ -280,7 +356,11 @@ describe(`watch contracts on ${databaseKind}`, () => {
     const before = await used()
     for (const label of ["a\u0000b", "a\uD800b", "\uDC00"]) {
       const got = await setWatchRaw({ mint, label, rules: [{ metric: "volume_24h", comparison: "lt", threshold: 10 }] })
-      expect([got.status, got.body.error.code, got.body.error.details[0].path]).toEqual([400, "invalid_request", "label"])
+      expect([got.status, got.body.error.code, got.body.error.details[0].path]).toEqual([
+        400,
+        "invalid_request",
+        "label"
+      ])
     }
     expect(await used()).toBe(before)
   })
@@ -292,7 +372,10 @@ describe(`watch contracts on ${databaseKind}`, () => {
       [{ mint, rules: [{ metric: "vibes", comparison: "lt", threshold: 1 }] }, "rules[0].metric"],
       [{ mint, rules: [{ metric: "safety_score", comparison: "==", threshold: 1 }] }, "rules[0].comparison"],
       [{ mint, rules: [] }, "rules"],
-      [{ mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }], ttlSeconds: 99_999_999 }, "ttlSeconds"]
+      [
+        { mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }], ttlSeconds: 99_999_999 },
+        "ttlSeconds"
+      ]
     ]
     for (const [body, path] of bad) {
       const got = await setWatchRaw(body)
@@ -301,9 +384,11 @@ describe(`watch contracts on ${databaseKind}`, () => {
   })
 
   test("a mint that is not an address is 400 invalid_address", async () => {
-    const invalid = await failure(client.watch.setWatch({
-      payload: setWatchRequest({ mint: "nope", rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }] })
-    }))
+    const invalid = await failure(
+      client.watch.setWatch({
+        payload: setWatchRequest({ mint: "nope", rules: [{ metric: "safety_score", comparison: "lt", threshold: 1 }] })
+      })
+    )
     expect(invalid._tag).toBe("InvalidAddress")
     expect(invalid.message).toContain(`"nope"`)
   })

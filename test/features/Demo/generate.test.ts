@@ -45,10 +45,13 @@ describe("the demo dataset", () => {
     const odd = [...latestByMint.keys()].flatMap((mint) => {
       const history = historyOf(mint)
       const created = history[0]?.createdAt
-      const beforeCreation = created === null || created === undefined
-        ? []
-        : history.filter((evidence) => Date.parse(evidence.scannedAt) < Date.parse(created))
-      return history.length < 1 || history.length > 4 || beforeCreation.length > 0 ? [{ mint, scans: history.length }] : []
+      const beforeCreation =
+        created === null || created === undefined
+          ? []
+          : history.filter((evidence) => Date.parse(evidence.scannedAt) < Date.parse(created))
+      return history.length < 1 || history.length > 4 || beforeCreation.length > 0
+        ? [{ mint, scans: history.length }]
+        : []
     })
     expect(odd).toEqual([])
   })
@@ -56,7 +59,9 @@ describe("the demo dataset", () => {
   test("covers every verdict x freshness cell with latest scans", () => {
     const cells = new Map<string, number>()
     for (const evidence of latestByMint.values()) cells.set(cellOf(evidence), (cells.get(cellOf(evidence)) ?? 0) + 1)
-    const expected = ["ok", "warn", "block"].flatMap((verdict) => ["fresh", "stale", "cold"].map((band) => `${verdict}_${band}`))
+    const expected = ["ok", "warn", "block"].flatMap((verdict) =>
+      ["fresh", "stale", "cold"].map((band) => `${verdict}_${band}`)
+    )
     expect(expected.filter((cell) => (cells.get(cell) ?? 0) === 0)).toEqual([])
   })
 
@@ -70,7 +75,7 @@ describe("the demo dataset", () => {
     expect(dataset.neverScanned.length).toBe(10)
     expect(dataset.neverScanned.filter((address) => !isSolanaAddress(address) || latestByMint.has(address))).toEqual([])
     expect(new Set(dataset.neverScanned).size).toBe(10)
-    expect(dataset.neverScanned).toContain(dataset.showcase["never_scanned"] ?? "missing")
+    expect(dataset.neverScanned).toContain(dataset.showcase.never_scanned ?? "missing")
   })
 
   test("rejects a size too small to fill the showcase", () => {
@@ -87,13 +92,21 @@ describe("showcase tokens score as named", () => {
 
   test("honeypot", () => {
     const { assessment, cell } = showcaseLatest("honeypot")
-    expect([cell, assessment.flags.includes("honeypot"), assessment.hardCaps.includes("Honeypot:5")]).toEqual(["block_fresh", true, true])
+    expect([cell, assessment.flags.includes("honeypot"), assessment.hardCaps.includes("Honeypot:5")]).toEqual([
+      "block_fresh",
+      true,
+      true
+    ])
   })
 
   test("verified_stablecoin keeps mint and freeze authority and is ok", () => {
     const { evidence, assessment, cell } = showcaseLatest("verified_stablecoin")
-    expect(dataset.showcase["verified_stablecoin"]).toBe(USDC_MINT)
-    expect([evidence.verified, evidence.mintAuthority !== null, evidence.freezeAuthority !== null]).toEqual([true, true, true])
+    expect(dataset.showcase.verified_stablecoin).toBe(USDC_MINT)
+    expect([evidence.verified, evidence.mintAuthority !== null, evidence.freezeAuthority !== null]).toEqual([
+      true,
+      true,
+      true
+    ])
     expect(cell).toBe("ok_fresh")
     expect(assessment.flags.filter((flag) => flag.endsWith("_authority_active"))).toEqual([])
   })
@@ -122,7 +135,7 @@ describe("showcase tokens score as named", () => {
   })
 
   test("rugged: the latest scan saw the rug, earlier ones did not", () => {
-    const history = historyOf(dataset.showcase["rugged"] ?? "")
+    const history = historyOf(dataset.showcase.rugged ?? "")
     const { assessment, cell } = showcaseLatest("rugged")
     expect(assessment.hardCaps).toContain("Rugged:5")
     expect(cell).toBe("block_cold")
@@ -131,6 +144,6 @@ describe("showcase tokens score as named", () => {
   })
 
   test("never_scanned has no scan", () => {
-    expect(latestByMint.has(dataset.showcase["never_scanned"] ?? "")).toBe(false)
+    expect(latestByMint.has(dataset.showcase.never_scanned ?? "")).toBe(false)
   })
 })

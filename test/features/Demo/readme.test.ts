@@ -9,7 +9,10 @@ import { riskCheckOf } from "../../../src/features/RiskCheck/Answer.ts"
 
 const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
 const section = readme.slice(readme.indexOf("### Demo mints"), readme.indexOf("## Routes"))
-const rows = [...section.matchAll(/^\| `([1-9A-HJ-NP-Za-km-z]{32,44})` \| (.+) \|$/gm)].map(([, mint, said]) => ({ mint: mint!, said: said! }))
+const rows = [...section.matchAll(/^\| `([1-9A-HJ-NP-Za-km-z]{32,44})` \| (.+) \|$/gm)].map(([, mint, said]) => ({
+  mint: mint!,
+  said: said!
+}))
 const now = Date.now()
 const dataset = generateDemoDataset({ now: new Date(now), tokens: 300, seed: 42 })
 
@@ -21,9 +24,17 @@ describe("the README's demo mints", () => {
   test.each(rows)("$mint answers what the README says ($said)", ({ mint, said }) => {
     const scans = dataset.scans.filter((scan) => scan.mint === mint)
     const latest = scans.toSorted((a, b) => Date.parse(b.scannedAt) - Date.parse(a.scannedAt))[0]
-    const result = riskCheckOf(mint, latest === undefined ? undefined : { id: "0", evidence: latest as ScanEvidence }, now, 0)
-    const verdict = /`(ok|warn|block|unknown)`/.exec(said)?.[1] ?? (said.includes("honeypot") || said.includes("rug") ? "block" : undefined)
-    if (verdict !== undefined && !said.includes("rugged token")) expect(result.verdict).toBe(verdict as typeof result.verdict)
+    const result = riskCheckOf(
+      mint,
+      latest === undefined ? undefined : { id: "0", evidence: latest as ScanEvidence },
+      now,
+      0
+    )
+    const verdict =
+      /`(ok|warn|block|unknown)`/.exec(said)?.[1] ??
+      (said.includes("honeypot") || said.includes("rug") ? "block" : undefined)
+    if (verdict !== undefined && !said.includes("rugged token"))
+      expect(result.verdict).toBe(verdict as typeof result.verdict)
     for (const freshness of ["stale", "cold"] as const) {
       if (said.includes(`\`${freshness}\``)) expect(result.freshness).toBe(freshness)
     }

@@ -7,7 +7,8 @@ import { cleanScan, decodeScan, minutesAgo, newAddress } from "../../support/fix
 
 // The merge rule on its own: a feed's figures become the scan's market fact while they are fresh.
 
-const REASON = "24 h volume, trades and price changes are not readable from plain RPC; an operator can merge a market feed"
+const REASON =
+  "24 h volume, trades and price changes are not readable from plain RPC; an operator can merge a market feed"
 const mint = newAddress()
 const scannedAt = minutesAgo(0)
 const base = upgradeV1(decodeScan(cleanScan(mint, { scannedAt })))
@@ -24,22 +25,24 @@ const figures = (minutesOld: number): MarketFeedLine => ({
 describe("market feed merge", () => {
   test("figures observed within the window become the market fact, with their source and time", () => {
     const merged = withMarketFigures(scan, figures(59), 3_600)
-    expect(merged.market).toEqual(observed({
-      priceUsd: null,
-      liquidityUsd: null,
-      marketCap: null,
-      volume24h: 48_000,
-      priceChange5m: null,
-      priceChange1h: null,
-      priceChange6h: null,
-      priceChange24h: -35.5,
-      buyCount24h: null,
-      sellCount24h: null,
-      tradeCount24h: 912,
-      uniqueTraders24h: null,
-      source: "feed-a",
-      observedAt: figures(59).observedAt
-    }))
+    expect(merged.market).toEqual(
+      observed({
+        priceUsd: null,
+        liquidityUsd: null,
+        marketCap: null,
+        volume24h: 48_000,
+        priceChange5m: null,
+        priceChange1h: null,
+        priceChange6h: null,
+        priceChange24h: -35.5,
+        buyCount24h: null,
+        sellCount24h: null,
+        tradeCount24h: 912,
+        uniqueTraders24h: null,
+        source: "feed-a",
+        observedAt: figures(59).observedAt
+      })
+    )
     // The rest of the scan is the scanner's.
     expect({ ...merged, market: scan.market }).toEqual(scan)
     // A valid v2 document, and the view the routes read has the figures but not the feed's name.

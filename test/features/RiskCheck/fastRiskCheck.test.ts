@@ -63,7 +63,14 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
 
 // Varies between two calls by nature: the response date, the time measured, the window's remaining count
 // and the seconds to its end (compared apart: within a second of each other).
-const VARYING = new Set(["date", "content-length", "ratelimit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"])
+const VARYING = new Set([
+  "date",
+  "content-length",
+  "ratelimit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "retry-after"
+])
 const expectSameSeconds = (fast: Response, slow: Response) => {
   for (const name of ["x-ratelimit-reset", "retry-after"]) {
     const [a, b] = [fast.headers.get(name), slow.headers.get(name)]
@@ -72,14 +79,18 @@ const expectSameSeconds = (fast: Response, slow: Response) => {
   }
 }
 const headersOf = (response: Response) =>
-  Object.fromEntries([...response.headers].filter(([name]) => !VARYING.has(name)).sort(([a], [b]) => a.localeCompare(b)))
+  Object.fromEntries(
+    [...response.headers].filter(([name]) => !VARYING.has(name)).sort(([a], [b]) => a.localeCompare(b))
+  )
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
 const normalised = (value: Json): Json => {
   if (Array.isArray(value)) return value.map(normalised)
   if (value === null || typeof value !== "object") return value
   const entries = Object.entries(value as Record<string, Json>).map(([key, inner]): [string, Json] =>
-    key === "latency_ms" ? [key, typeof inner === "number" && Number.isInteger(inner) && inner >= 0 ? "ms" : inner] : [key, normalised(inner)]
+    key === "latency_ms"
+      ? [key, typeof inner === "number" && Number.isInteger(inner) && inner >= 0 ? "ms" : inner]
+      : [key, normalised(inner)]
   )
   return Object.fromEntries(entries)
 }
@@ -90,8 +101,18 @@ const both = async (request: () => Request, client = newClient()) => {
   const fast = await served(request(), client)
   expectSameSeconds(fast, slow)
   return {
-    slow: { status: slow.status, headers: headersOf(slow), body: normalised(await slow.json() as Json), remaining: slow.headers.get("x-ratelimit-remaining") },
-    fast: { status: fast.status, headers: headersOf(fast), body: normalised(await fast.json() as Json), remaining: fast.headers.get("x-ratelimit-remaining") }
+    slow: {
+      status: slow.status,
+      headers: headersOf(slow),
+      body: normalised((await slow.json()) as Json),
+      remaining: slow.headers.get("x-ratelimit-remaining")
+    },
+    fast: {
+      status: fast.status,
+      headers: headersOf(fast),
+      body: normalised((await fast.json()) as Json),
+      remaining: fast.headers.get("x-ratelimit-remaining")
+    }
   }
 }
 
@@ -126,13 +147,16 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     ["block", blockScan, "block", "fresh"],
     ["stale", () => okScan(30), "ok", "stale"],
     ["cold", () => okScan(61), "ok", "cold"]
-  ] as const)("GET %s: same status, headers and body, answered from memory", async (_name, scan, verdict, freshness) => {
-    const mint = await stored(scan())
-    const fast = await expectSame(() => get(`/api/risk-check/${mint}`))
-    expect(fast.status).toBe(200)
-    expect(fast.body).toMatchObject({ address: mint, verdict, freshness })
-    expect((await answeredFast(get(`/api/risk-check/${mint}`))).status).toBe(200)
-  })
+  ] as const)(
+    "GET %s: same status, headers and body, answered from memory",
+    async (_name, scan, verdict, freshness) => {
+      const mint = await stored(scan())
+      const fast = await expectSame(() => get(`/api/risk-check/${mint}`))
+      expect(fast.status).toBe(200)
+      expect(fast.body).toMatchObject({ address: mint, verdict, freshness })
+      expect((await answeredFast(get(`/api/risk-check/${mint}`))).status).toBe(200)
+    }
+  )
 
   test("GET a never-scanned mint: the same unknown answer, and memory remembers it was never scanned", async () => {
     const mint = newAddress()
@@ -172,12 +196,24 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
 
   test("when the database cannot answer, the fast path gives HttpApi's 503 envelope itself, counted once", async () => {
     const client = newClient()
-    const failing = failingWith(() => Promise.resolve(Exit.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))))
+    const failing = failingWith(() =>
+      Promise.resolve(
+        Exit.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
+      )
+    )
     const answer = await failing(get(`/api/risk-check/${newAddress()}`), client, never)!
-    expect([answer.status, answer.headers.get("retry-after"), answer.headers.get("cache-control"), answer.headers.get("x-request-id")])
-      .toEqual([503, "5", "no-store", "same-id"])
+    expect([
+      answer.status,
+      answer.headers.get("retry-after"),
+      answer.headers.get("cache-control"),
+      answer.headers.get("x-request-id")
+    ]).toEqual([503, "5", "no-store", "same-id"])
     expect(await answer.json()).toEqual({
-      error: { code: "service_unavailable", message: "The evidence database is unreachable; retry shortly.", requestId: "same-id" }
+      error: {
+        code: "service_unavailable",
+        message: "The evidence database is unreachable; retry shortly.",
+        requestId: "same-id"
+      }
     })
     const next = await served(get(`/api/risk-check/${newAddress()}`), client)
     expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 2))
@@ -192,8 +228,11 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
       log: undefined
     })
     const answer = await hanging(get(`/api/risk-check/${newAddress()}`), newClient(), never)!
-    expect([answer.status, answer.headers.get("retry-after"), ((await answer.json()) as { error: { code: string } }).error.code])
-      .toEqual([503, "5", "service_unavailable"])
+    expect([
+      answer.status,
+      answer.headers.get("retry-after"),
+      ((await answer.json()) as { error: { code: string } }).error.code
+    ]).toEqual([503, "5", "service_unavailable"])
   })
 
   test("an unexpected failure of the read goes to HttpApi and its window counts it once", async () => {
@@ -218,9 +257,17 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
         body: "{}"
       })
       const answer = await served(request, newClient())
-      expect([answer.status, answer.headers.get("x-request-id"), answer.headers.get("cache-control")]).toEqual([413, "big-one", "no-store"])
+      expect([answer.status, answer.headers.get("x-request-id"), answer.headers.get("cache-control")]).toEqual([
+        413,
+        "big-one",
+        "no-store"
+      ])
       expect(await answer.json()).toEqual({
-        error: { code: "payload_too_large", message: "The body is 2000000 bytes or more; the limit is 65536.", requestId: "big-one" }
+        error: {
+          code: "payload_too_large",
+          message: "The body is 2000000 bytes or more; the limit is 65536.",
+          requestId: "big-one"
+        }
       })
     }
   })
@@ -236,7 +283,8 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
   test("over the per-client limit both answer the same 429 envelope with Retry-After", async () => {
     const mint = await stored(okScan())
     const client = newClient()
-    for (let i = 0; i < PER_MINUTE; i++) expect((await viaHttpApi(get(`/api/risk-check/${mint}`), client)).status).toBe(200)
+    for (let i = 0; i < PER_MINUTE; i++)
+      expect((await viaHttpApi(get(`/api/risk-check/${mint}`), client)).status).toBe(200)
     const slow = await viaHttpApi(get(`/api/risk-check/${mint}`), client)
     const fast = await answeredFast(get(`/api/risk-check/${mint}`), client)
     expect([fast.status, slow.status]).toEqual([429, 429])
@@ -248,10 +296,12 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
 
   test("a valid X-Api-Key is looked up by HttpApi once, then the fast path attributes it from memory", async () => {
     const mint = await stored(okScan())
-    const key = await run(Effect.gen(function*() {
-      const account = yield* Accounts.create("fast path", { plan: "free" })
-      return (yield* Accounts.createKey(account.id, ["token:risk:read"], null)).key
-    }))
+    const key = await run(
+      Effect.gen(function* () {
+        const account = yield* Accounts.create("fast path", { plan: "free" })
+        return (yield* Accounts.createKey(account.id, ["token:risk:read"], null)).key
+      })
+    )
     const request = () => get(`/api/risk-check/${mint}`, { "x-api-key": key })
     expect(fastOnly(request(), newClient(), never)).toBeUndefined() // not looked up yet
     await expectSame(request)
@@ -278,11 +328,11 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
       const body = JSON.stringify({ addresses: [cold] })
       const answer = await served(post("/api/risk-check/batch", body), newClient())
       expect(answer.status).toBe(200)
-      expect(Object.keys((await answer.json() as { results: object }).results)).toEqual([cold])
+      expect(Object.keys(((await answer.json()) as { results: object }).results)).toEqual([cold])
     })
 
     test.each([
-      ["malformed JSON", "{\"addresses\": [", {}],
+      ["malformed JSON", '{"addresses": [', {}],
       ["an unknown field", JSON.stringify({ addresses: [newAddress()], extra: 1 }), {}],
       ["a wrong type", JSON.stringify({ addresses: "one" }), {}],
       ["a missing field", JSON.stringify({}), {}],

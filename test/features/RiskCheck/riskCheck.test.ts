@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test"
 import { sqlServices } from "../../support/layers.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { ScanEvidenceEncoded } from "../../../src/domain/ScanEvidence.ts"
-import { TestDatabase, databaseKind } from "../../support/database.ts"
+import { databaseKind } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../../support/fixtures.ts"
 import { postJson, read, testApp, testClient } from "../../support/http.ts"
@@ -126,7 +126,8 @@ describe(`GET /api/risk-check/{address} on ${databaseKind}`, () => {
 })
 
 describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
-  const batch = (addresses: ReadonlyArray<string>) => Effect.runPromise(client.riskCheck.batch({ payload: { addresses } }))
+  const batch = (addresses: ReadonlyArray<string>) =>
+    Effect.runPromise(client.riskCheck.batch({ payload: { addresses } }))
   const batchFailure = (addresses: ReadonlyArray<string>) =>
     Effect.runPromise(Effect.flip(client.riskCheck.batch({ payload: { addresses } })))
   // Raw: bodies the typed client would refuse to encode, and keys its decoding cannot keep.
@@ -142,11 +143,14 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
     expect(got.headers["cache-control"]).toBe("no-store")
     expect(Object.keys(got.body.results).sort()).toEqual([ok, block, "not-a-mint", never].sort())
     expect(got.body.count).toBe(4)
-    expect([got.body.results[ok].verdict, got.body.results[block].verdict, got.body.results[never].verdict])
-      .toEqual(["ok", "block", "unknown"])
+    expect([got.body.results[ok].verdict, got.body.results[block].verdict, got.body.results[never].verdict]).toEqual([
+      "ok",
+      "block",
+      "unknown"
+    ])
     expect(got.body.results["not-a-mint"]).toEqual({
       address: "not-a-mint",
-      error: { code: "invalid_address", message: "\"not-a-mint\" is not a Solana address (base58 of 32 bytes)." }
+      error: { code: "invalid_address", message: '"not-a-mint" is not a Solana address (base58 of 32 bytes).' }
     })
   })
 
@@ -156,7 +160,7 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
     // entry, so only the JSON as sent can show that no `__proto__` entry was answered.
     const got = await batchRaw(["__proto__", ok, "constructor"])
     expect(Object.keys(got.body.results).sort()).toEqual(["constructor", ok].sort())
-    expect(got.body.results["constructor"].error.code).toBe("invalid_address")
+    expect(got.body.results.constructor.error.code).toBe("invalid_address")
     expect(got.body.count).toBe(2)
   })
 
@@ -188,7 +192,8 @@ describe(`POST /api/risk-check/batch on ${databaseKind}`, () => {
 
 describe(`POST /api/risk-check/{address}/rescan on ${databaseKind}`, () => {
   const rescan = (address: string) => Effect.runPromise(client.riskCheck.rescan({ path: { address } }))
-  const rescanFailure = (address: string) => Effect.runPromise(Effect.flip(client.riskCheck.rescan({ path: { address } })))
+  const rescanFailure = (address: string) =>
+    Effect.runPromise(Effect.flip(client.riskCheck.rescan({ path: { address } })))
 
   test("records one pending request per mint; asking again returns it with the count raised", async () => {
     const address = newAddress()
@@ -208,7 +213,9 @@ describe(`POST /api/risk-check/{address}/rescan on ${databaseKind}`, () => {
 
   test("an invalid address is 400 invalid_address", async () => {
     const failure = await rescanFailure("nope")
-    expect([failure._tag, failure.message]).toEqual(["InvalidAddress", "\"nope\" is not a Solana address (base58 of 32 bytes)."])
+    expect([failure._tag, failure.message]).toEqual([
+      "InvalidAddress",
+      '"nope" is not a Solana address (base58 of 32 bytes).'
+    ])
   })
 })
-

@@ -19,13 +19,16 @@ const capturing = () => {
 describe("latest-scan cache logging", () => {
   test("a read through the cache logs with the application's logger (the read runs on the cache's runtime)", async () => {
     const { capture, lines } = capturing()
-    const repo = Layer.succeed(ScansRepo, ScansRepo.make({
-      latest: () => Effect.as(Effect.logWarning("read by the repository"), Option.none()),
-      latestMany: () => Effect.succeed(new Map()),
-      record: () => Effect.die("not used"),
-      history: () => Effect.die("not used"),
-      latestDocument: () => Effect.die("not used")
-    }))
+    const repo = Layer.succeed(
+      ScansRepo,
+      ScansRepo.make({
+        latest: () => Effect.as(Effect.logWarning("read by the repository"), Option.none()),
+        latestMany: () => Effect.succeed(new Map()),
+        record: () => Effect.die("not used"),
+        history: () => Effect.die("not used"),
+        latestDocument: () => Effect.die("not used")
+      })
+    )
     const runtime = ManagedRuntime.make(
       latestScanCacheWith({ size: 10, ttlSeconds: 60, notifications: false }).pipe(
         Layer.provide(repo),
@@ -52,17 +55,22 @@ describe("latest-scan cache logging", () => {
       )
     )
     try {
-      await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`alter table scans rename to scans_away`))
+      await runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`alter table scans rename to scans_away`)
+      )
       // A read of the cache starts a poll, which now fails in the background.
       await runtime.runPromise(Effect.flatMap(LatestScanCache, (cache) => Effect.sync(() => cache.peek(newAddress()))))
       const deadline = Date.now() + 5_000
       while (!lines.some((line) => line.message.includes("could not read new scans")) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
-      expect(lines.filter((line) => line.message.includes("could not read new scans")).map((line) => line.level))
-        .toContain("WARN")
+      expect(
+        lines.filter((line) => line.message.includes("could not read new scans")).map((line) => line.level)
+      ).toContain("WARN")
     } finally {
-      await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`alter table scans_away rename to scans`))
+      await runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`alter table scans_away rename to scans`)
+      )
       await runtime.dispose()
     }
   }, 30_000) // the test starts its own embedded database: seconds on a loaded machine

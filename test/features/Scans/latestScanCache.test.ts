@@ -22,13 +22,22 @@ const { run, runtime } = runtimeFor(
 const record = (mint: Address, minutes: number) =>
   run(ScansRepo.record([decodeScan(cleanScan(mint, { scannedAt: minutesAgo(minutes), symbol: `M${minutes}` }))]))
 const peekSymbol = (mint: Address) =>
-  run(Effect.map(LatestScanCache, (cache) => {
-    const scan = cache.peek(mint)
-    return scan === undefined ? "not in memory" : scan === null ? "never scanned" : scan.evidence.symbol ?? "no symbol"
-  }))
+  run(
+    Effect.map(LatestScanCache, (cache) => {
+      const scan = cache.peek(mint)
+      return scan === undefined
+        ? "not in memory"
+        : scan === null
+          ? "never scanned"
+          : (scan.evidence.symbol ?? "no symbol")
+    })
+  )
 const latest = (mint: Address) => Effect.flatMap(LatestScanCache, (cache) => cache.latest(mint))
 const latestSymbol = async (mint: Address) =>
-  Option.getOrElse(Option.map(await run(latest(mint)), (scan) => scan.evidence.symbol ?? "no symbol"), () => "none")
+  Option.getOrElse(
+    Option.map(await run(latest(mint)), (scan) => scan.evidence.symbol ?? "no symbol"),
+    () => "none"
+  )
 const keep = (mint: Address) => run(Effect.zipRight(latest(mint), latest(mint)))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -81,7 +90,12 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
   test("memory holds at most SCAN_CACHE_SIZE mints, oldest out first", async () => {
     const mints = [newAddress(), newAddress(), newAddress(), newAddress()]
     for (const mint of mints) await keep(mint)
-    expect(await Promise.all(mints.map(peekSymbol))).toEqual(["not in memory", "never scanned", "never scanned", "never scanned"])
+    expect(await Promise.all(mints.map(peekSymbol))).toEqual([
+      "not in memory",
+      "never scanned",
+      "never scanned",
+      "never scanned"
+    ])
   })
 
   test("memory holds at most SCAN_CACHE_MAX_BYTES of entries, measured when stored, oldest out first", async () => {
@@ -93,15 +107,18 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     // Room for three scanned mints (their evidence is about 1.8 KB of JSON: about 4.9 KB an entry).
     const maxBytes = sizes[3]! + sizes[4]! + sizes[5]! + 10
     const cacheOf = (bound: number) =>
-      ManagedRuntime.make(latestScanCacheWith({ size: 1_000, ttlSeconds: 60, notifications: false, maxBytes: bound }).pipe(
-        Layer.provide(ScansRepo.Default),
-        Layer.provide(Layer.succeedContext(database))
-      ))
+      ManagedRuntime.make(
+        latestScanCacheWith({ size: 1_000, ttlSeconds: 60, notifications: false, maxBytes: bound }).pipe(
+          Layer.provide(ScansRepo.Default),
+          Layer.provide(Layer.succeedContext(database))
+        )
+      )
     const cache = cacheOf(maxBytes)
     const small = cacheOf(sizes[0]! - 1) // less than one scanned mint: only never-scanned mints fit
     try {
       const footprint = () => cache.runPromise(Effect.map(LatestScanCache, (scans) => scans.footprint!()))
-      const held = () => cache.runPromise(Effect.map(LatestScanCache, (scans) => mints.map((mint) => scans.peek(mint) !== undefined)))
+      const held = () =>
+        cache.runPromise(Effect.map(LatestScanCache, (scans) => mints.map((mint) => scans.peek(mint) !== undefined)))
       for (const mint of mints) await cache.runPromise(Effect.zipRight(latest(mint), latest(mint)))
       expect(await held()).toEqual([false, false, false, true, true, true])
       expect(await footprint()).toEqual({ entries: 3, bytes: sizes[3]! + sizes[4]! + sizes[5]! })
@@ -109,7 +126,9 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
       // A scan larger than the whole bound is answered but not kept; it evicts nothing.
       const never = newAddress()
       for (const mint of [mints[0]!, never]) await small.runPromise(Effect.zipRight(latest(mint), latest(mint)))
-      const smallHeld = await small.runPromise(Effect.map(LatestScanCache, (scans) => [scans.peek(mints[0]!), scans.peek(never), scans.footprint!()]))
+      const smallHeld = await small.runPromise(
+        Effect.map(LatestScanCache, (scans) => [scans.peek(mints[0]!), scans.peek(never), scans.footprint!()])
+      )
       expect(smallHeld).toEqual([undefined, null, { entries: 1, bytes: entryBytesOf(undefined) }])
     } finally {
       await cache.dispose()
@@ -123,11 +142,21 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     const database = Context.pick(SqlClient.SqlClient, PgClient.PgClient)((await runtime.runtime()).context)
     const counting = Layer.effect(
       ScansRepo,
-      Effect.map(ScansRepo, (sql) => ScansRepo.make({
-        ...sql,
-        latest: (mint: Address) => Effect.zipRight(Effect.sync(() => reads.latest++), sql.latest(mint)),
-        latestMany: (mints: ReadonlyArray<Address>) => Effect.zipRight(Effect.sync(() => reads.latestMany++), sql.latestMany(mints))
-      }))
+      Effect.map(ScansRepo, (sql) =>
+        ScansRepo.make({
+          ...sql,
+          latest: (mint: Address) =>
+            Effect.zipRight(
+              Effect.sync(() => reads.latest++),
+              sql.latest(mint)
+            ),
+          latestMany: (mints: ReadonlyArray<Address>) =>
+            Effect.zipRight(
+              Effect.sync(() => reads.latestMany++),
+              sql.latestMany(mints)
+            )
+        })
+      )
     ).pipe(Layer.provide(ScansRepo.Default))
     const cache = ManagedRuntime.make(
       latestScanCacheWith({ size: 100, ttlSeconds: 60, notifications: false }).pipe(
@@ -137,8 +166,18 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     )
     try {
       const mints = Array.from({ length: 5 }, () => newAddress())
-      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints))), { concurrency: "unbounded" }))
-      await cache.runPromise(Effect.all(Array.from({ length: 20 }, () => latest(mints[0]!)), { concurrency: "unbounded" }))
+      await cache.runPromise(
+        Effect.all(
+          Array.from({ length: 20 }, () => Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints))),
+          { concurrency: "unbounded" }
+        )
+      )
+      await cache.runPromise(
+        Effect.all(
+          Array.from({ length: 20 }, () => latest(mints[0]!)),
+          { concurrency: "unbounded" }
+        )
+      )
       expect(reads).toEqual({ latest: 1, latestMany: 1 }) // 20 batches, one query; then 20 checks, one query
     } finally {
       await cache.dispose()

@@ -12,30 +12,38 @@ import { cleanScan, minutesAgo, newAddress } from "../../support/fixtures.ts"
 // liquidity of the 24 hours before it, and a drop of half or more caps the score (liquidity_drop).
 const decode = Schema.decodeUnknownSync(ScanEvidence)
 const scanAt = (mint: string, minutes: number, liquidityUsd: number) =>
-  decode(cleanScan(mint, { scannedAt: minutesAgo(minutes), liquidity: { liquidityUsd, lpLocked: true, lpLockPercentage: 100, lpLockExpiresAt: null, poolCount: 2 } }))
+  decode(
+    cleanScan(mint, {
+      scannedAt: minutesAgo(minutes),
+      liquidity: { liquidityUsd, lpLocked: true, lpLockPercentage: 100, lpLockExpiresAt: null, poolCount: 2 }
+    })
+  )
 
 const LATEST_PLAN = `select s.id, ${PEAK_24H} from (select id, mint, scanned_at from scans where mint = 'x' order by scanned_at desc, id desc limit 1) s`
 
 const trend = (run: ReturnType<typeof runtimeFor<ScansRepo, never>>["it"]) => {
-  run("a drop of 70% from the 24 h high is read with the latest scan and caps it; scans older than 24 h do not count", () =>
-    Effect.gen(function*() {
-      const [pulled, steady] = [newAddress(), newAddress()]
-      yield* ScansRepo.record([
-        scanAt(pulled, 26 * 60, 900_000), // older than 24 h before the latest: not counted
-        scanAt(pulled, 20 * 60, 200_000),
-        scanAt(pulled, 5, 60_000),
-        scanAt(steady, 60, 100_000),
-        scanAt(steady, 5, 90_000)
-      ])
-      const latest = Option.getOrThrow(yield* ScansRepo.latest(pulled))
-      expect(latest.evidence.liquidity.peak24hUsd).toBe(200_000)
-      const assessment = assessToken(latest.evidence)
-      expect(assessment.flags).toContain("liquidity_drop")
-      expect(assessment.hardCaps).toContain("Liquidity Pull:20")
-      const many = yield* ScansRepo.latestMany([pulled, steady] as never)
-      expect(many.get(pulled)?.evidence.liquidity.peak24hUsd).toBe(200_000)
-      expect(assessToken(many.get(steady)!.evidence).flags).not.toContain("liquidity_drop")
-    }))
+  run(
+    "a drop of 70% from the 24 h high is read with the latest scan and caps it; scans older than 24 h do not count",
+    () =>
+      Effect.gen(function* () {
+        const [pulled, steady] = [newAddress(), newAddress()]
+        yield* ScansRepo.record([
+          scanAt(pulled, 26 * 60, 900_000), // older than 24 h before the latest: not counted
+          scanAt(pulled, 20 * 60, 200_000),
+          scanAt(pulled, 5, 60_000),
+          scanAt(steady, 60, 100_000),
+          scanAt(steady, 5, 90_000)
+        ])
+        const latest = Option.getOrThrow(yield* ScansRepo.latest(pulled))
+        expect(latest.evidence.liquidity.peak24hUsd).toBe(200_000)
+        const assessment = assessToken(latest.evidence)
+        expect(assessment.flags).toContain("liquidity_drop")
+        expect(assessment.hardCaps).toContain("Liquidity Pull:20")
+        const many = yield* ScansRepo.latestMany([pulled, steady] as never)
+        expect(many.get(pulled)?.evidence.liquidity.peak24hUsd).toBe(200_000)
+        expect(assessToken(many.get(steady)!.evidence).flags).not.toContain("liquidity_drop")
+      })
+  )
 }
 
 describe(`liquidity trend on ${databaseKind}`, () => {
@@ -43,7 +51,7 @@ describe(`liquidity trend on ${databaseKind}`, () => {
   trend(it)
 
   it("scans stored before the liquidity column count from their evidence, beside those with the column", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const [older, newer] = [newAddress(), newAddress()]
       yield* ScansRepo.record([
@@ -57,12 +65,18 @@ describe(`liquidity trend on ${databaseKind}`, () => {
       // As stored before sql/0008: no liquidity column on the earliest scan of each mint.
       yield* sql`update scans set liquidity_usd = null where mint in (${older}, ${newer}) and scanned_at < now() - interval '15 hours'`
       const peaks = yield* ScansRepo.latestMany([older, newer] as never)
-      expect([peaks.get(older)?.evidence.liquidity.peak24hUsd, peaks.get(newer)?.evidence.liquidity.peak24hUsd]).toEqual([700_000, 700_000])
+      expect([
+        peaks.get(older)?.evidence.liquidity.peak24hUsd,
+        peaks.get(newer)?.evidence.liquidity.peak24hUsd
+      ]).toEqual([700_000, 700_000])
       const plan = yield* sql<{ "QUERY PLAN": string }>`explain ${sql.literal(LATEST_PLAN)}`.pipe(
         Effect.map((rows) => rows.map((row) => row["QUERY PLAN"]).join("\n"))
       )
       // The trend reads the liquidity from the latest-scan index, the evidence only of scans without it.
-      expect({ seqScan: plan.includes("Seq Scan"), partial: plan.includes("scans_without_liquidity") }).toEqual({ seqScan: false, partial: true })
+      expect({ seqScan: plan.includes("Seq Scan"), partial: plan.includes("scans_without_liquidity") }).toEqual({
+        seqScan: false,
+        partial: true
+      })
     }))
 })
 

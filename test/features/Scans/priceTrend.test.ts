@@ -23,14 +23,17 @@ const scannerScan = (mint: string, minutes: number, priceUsd: number | null): Sc
     market: notObserved("24 h volume, trades and price changes are not readable from plain RPC"),
     liquidity: {
       ...base.liquidity,
-      priceUsd: priceUsd === null ? notObserved("no pool") : observed({ value: priceUsd, pool: POOL, venue: "raydium-amm-v4", slot: 1 })
+      priceUsd:
+        priceUsd === null
+          ? notObserved("no pool")
+          : observed({ value: priceUsd, pool: POOL, venue: "raydium-amm-v4", slot: 1 })
     }
   }
 }
 
 const trend = (it: ReturnType<typeof runtimeFor<ScansRepo, never>>["it"]) => {
   it("the latest scan reads its 24 h price change against the earliest priced scan of the day before it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [fell, unpriced, alone] = [newAddress(), newAddress(), newAddress()]
       yield* ScansRepo.record([
         scannerScan(fell, 26 * 60, 10), // older than 24 h before the latest: not the reference
@@ -45,33 +48,58 @@ const trend = (it: ReturnType<typeof runtimeFor<ScansRepo, never>>["it"]) => {
       const latest = Option.getOrThrow(yield* ScansRepo.latest(fell))
       expect([latest.evidence.market.priceUsd, latest.evidence.market.priceChange24h]).toEqual([1.5, -25])
       const many = yield* ScansRepo.latestMany([fell, unpriced, alone])
-      expect([fell, unpriced, alone].map((mint) => many.get(mint)?.evidence.market.priceChange24h)).toEqual([-25, null, null])
+      expect([fell, unpriced, alone].map((mint) => many.get(mint)?.evidence.market.priceChange24h)).toEqual([
+        -25,
+        null,
+        null
+      ])
     }))
 
   it("a price change from a market feed or an import is kept; the history does not replace it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [fed, imported] = [newAddress(), newAddress()]
       const merged = scannerScan(fed, 5, 1)
       yield* ScansRepo.record([
         scannerScan(fed, 60, 2),
         {
           ...merged,
-          market: observed(marketOf({ mint: fed, observedAt: minutesAgo(6), volume24hUsd: 5_000, trades24h: 40, priceChange24hPct: 7.5, source: "feed" }))
+          market: observed(
+            marketOf({
+              mint: fed,
+              observedAt: minutesAgo(6),
+              volume24hUsd: 5_000,
+              trades24h: 40,
+              priceChange24hPct: 7.5,
+              source: "feed"
+            })
+          )
         },
-        decodeScan(cleanScan(imported, { scannedAt: minutesAgo(60), market: { ...cleanScan(imported).market, priceUsd: 4 } })),
-        decodeScan(cleanScan(imported, { scannedAt: minutesAgo(5), market: { ...cleanScan(imported).market, priceUsd: 1 } }))
+        decodeScan(
+          cleanScan(imported, { scannedAt: minutesAgo(60), market: { ...cleanScan(imported).market, priceUsd: 4 } })
+        ),
+        decodeScan(
+          cleanScan(imported, { scannedAt: minutesAgo(5), market: { ...cleanScan(imported).market, priceUsd: 1 } })
+        )
       ])
       const many = yield* ScansRepo.latestMany([fed, imported])
-      expect([many.get(fed)?.evidence.market.priceChange24h, many.get(imported)?.evidence.market.priceChange24h]).toEqual([7.5, 2])
+      expect([
+        many.get(fed)?.evidence.market.priceChange24h,
+        many.get(imported)?.evidence.market.priceChange24h
+      ]).toEqual([7.5, 2])
       // The view still takes the price from the pools when the feed gives none.
       expect(many.get(fed)?.evidence.market).toMatchObject({ priceUsd: 1, volume24h: 5_000, tradeCount24h: 40 })
     }))
 
   it("v1 scans (imports) without a change of their own take part through their market price", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mint = newAddress()
       const at = (minutes: number, priceUsd: number) =>
-        decodeScan(cleanScan(mint, { scannedAt: minutesAgo(minutes), market: { ...cleanScan(mint).market, priceUsd, priceChange24h: null } }))
+        decodeScan(
+          cleanScan(mint, {
+            scannedAt: minutesAgo(minutes),
+            market: { ...cleanScan(mint).market, priceUsd, priceChange24h: null }
+          })
+        )
       yield* ScansRepo.record([at(23 * 60, 0.5), at(5, 0.75)])
       expect(Option.getOrThrow(yield* ScansRepo.latest(mint)).evidence.market.priceChange24h).toBe(50)
     }))
@@ -82,7 +110,7 @@ describe(`price trend on ${databaseKind}`, () => {
   trend(it)
 
   it("scans.price_usd holds the pool price of a v2 scan (null when not observed) and the market price of a v1 scan", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [pool, none, v1] = [newAddress(), newAddress(), newAddress()]
       yield* ScansRepo.record([scannerScan(pool, 5, 0.25), scannerScan(none, 5, null), decodeScan(cleanScan(v1))])
       const sql = yield* SqlClient.SqlClient
@@ -93,7 +121,7 @@ describe(`price trend on ${databaseKind}`, () => {
     }))
 
   it("the reference price comes from the latest-scan index, which carries the price", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const index = yield* sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'scans_latest'`
       expect(index[0]?.indexdef).toContain("INCLUDE (liquidity_usd, price_usd)")
@@ -101,7 +129,10 @@ describe(`price trend on ${databaseKind}`, () => {
       const plan = yield* sql<{ "QUERY PLAN": string }>`explain ${sql.literal(statement)}`.pipe(
         Effect.map((rows) => rows.map((row) => row["QUERY PLAN"]).join("\n"))
       )
-      expect({ seqScan: plan.includes("Seq Scan"), latestIndex: plan.includes("scans_latest") }).toEqual({ seqScan: false, latestIndex: true })
+      expect({ seqScan: plan.includes("Seq Scan"), latestIndex: plan.includes("scans_latest") }).toEqual({
+        seqScan: false,
+        latestIndex: true
+      })
     }))
 })
 
@@ -109,4 +140,3 @@ describe("price trend in the in-memory repository", () => {
   const { it } = runtimeFor(ScansRepoMemory)
   trend(it)
 })
-

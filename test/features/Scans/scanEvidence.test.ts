@@ -12,7 +12,11 @@ const encode = Schema.encodeSync(ScanEvidence)
 describe("stored scan form", () => {
   test("the encoded form of decoded evidence is the decoded value itself", () => {
     const { scans } = generateDemoDataset({ now: new Date("2026-11-22T12:00:00Z"), tokens: 60 })
-    for (const raw of [...scans, cleanScan(newAddress()), { mint: newAddress(), scannedAt: "2026-11-22T10:00:00+02:00" }]) {
+    for (const raw of [
+      ...scans,
+      cleanScan(newAddress()),
+      { mint: newAddress(), scannedAt: "2026-11-22T10:00:00+02:00" }
+    ]) {
       const decoded = decode(raw)
       expect(JSON.parse(JSON.stringify(encode(decoded)))).toEqual(JSON.parse(JSON.stringify(decoded)))
     }

@@ -12,11 +12,21 @@ const live = runtimeFor(memoryServices({ health: Health.Default.pipe(Layer.provi
 const liveApp = testApp((await live.runtime.runtime()).context)
 const liveClient = testClient(liveApp)
 
-const down = runtimeFor(memoryServices({
-  health: Layer.succeed(Health, Health.make({
-    readiness: Effect.succeed({ ready: false, database: "unreachable" as const, migration: null, expectedMigration: latestMigration })
-  }))
-}))
+const down = runtimeFor(
+  memoryServices({
+    health: Layer.succeed(
+      Health,
+      Health.make({
+        readiness: Effect.succeed({
+          ready: false,
+          database: "unreachable" as const,
+          migration: null,
+          expectedMigration: latestMigration
+        })
+      })
+    )
+  })
+)
 const downApp = testApp((await down.runtime.runtime()).context)
 const downClient = testClient(downApp)
 
@@ -31,12 +41,22 @@ describe(`probes on ${databaseKind}`, () => {
 
   test("/ready is 200 when the database answers and every migration is applied", async () => {
     const ready = await Effect.runPromise(liveClient.system.ready())
-    expect(ready).toEqual({ status: "ready", database: "ok", migration: latestMigration, expectedMigration: latestMigration })
+    expect(ready).toEqual({
+      status: "ready",
+      database: "ok",
+      migration: latestMigration,
+      expectedMigration: latestMigration
+    })
   })
 
   test("/ready is 503 with the same fields when the database cannot be reached", async () => {
     const notReady = await Effect.runPromise(Effect.flip(downClient.system.ready()))
-    expect(notReady).toEqual({ status: "not_ready", database: "unreachable", migration: null, expectedMigration: latestMigration })
+    expect(notReady).toEqual({
+      status: "not_ready",
+      database: "unreachable",
+      migration: null,
+      expectedMigration: latestMigration
+    })
     // Raw: a failure through the client carries no headers.
     const got = await downApp("/ready")
     expect([got.status, got.headers.get("retry-after")]).toEqual([503, "5"])

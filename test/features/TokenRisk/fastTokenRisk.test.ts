@@ -48,12 +48,17 @@ const fastPathWith = (requestTimeoutMs: number) =>
 const fastOnly = fastPathWith(2_000)
 const never = (): Promise<Response> => Promise.reject(new Error("the fast path handed this request on"))
 
-const newKey = (change: PlanChange = { plan: "free" }, scopes: ReadonlyArray<"token:risk:read" | "wallet:risk:read"> = ["token:risk:read"]) =>
-  run(Effect.gen(function*() {
-    const account = yield* Accounts.create("fast", change)
-    const { key } = yield* Accounts.createKey(account.id, scopes, null)
-    return { key, accountId: account.id }
-  }))
+const newKey = (
+  change: PlanChange = { plan: "free" },
+  scopes: ReadonlyArray<"token:risk:read" | "wallet:risk:read"> = ["token:risk:read"]
+) =>
+  run(
+    Effect.gen(function* () {
+      const account = yield* Accounts.create("fast", change)
+      const { key } = yield* Accounts.createKey(account.id, scopes, null)
+      return { key, accountId: account.id }
+    })
+  )
 const used = (accountId: string) => run(Effect.map(Quota.usedThisMonth(accountId), (usage) => usage.used))
 const scanned = async () => {
   const scan = cleanScan(newAddress())
@@ -83,9 +88,18 @@ const warmed = async (key: string, mint: string) => {
 const usedOnceSettled = (accountId: string, expected: number) => settledAt(() => used(accountId), expected)
 
 // Varies between two calls by nature: the date, and what the charge counts (compared apart).
-const VARYING = new Set(["date", "content-length", "ratelimit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-quota-remaining"])
+const VARYING = new Set([
+  "date",
+  "content-length",
+  "ratelimit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "x-quota-remaining"
+])
 const headersOf = (response: Response) =>
-  Object.fromEntries([...response.headers].filter(([name]) => !VARYING.has(name)).sort(([a], [b]) => a.localeCompare(b)))
+  Object.fromEntries(
+    [...response.headers].filter(([name]) => !VARYING.has(name)).sort(([a], [b]) => a.localeCompare(b))
+  )
 const bodyOf = async (response: Response) => {
   const body = (await response.json()) as { meta?: Record<string, unknown> }
   return body.meta === undefined ? body : { ...body, meta: { ...body.meta, generatedAt: "-", quota: "-" } }
@@ -128,7 +142,9 @@ describe(`keyed token risk fast path = HttpApi, on ${databaseKind}`, () => {
     await warmed(key, mint) // 2 of the 22
     const answers = await Promise.all(Array.from({ length: 60 }, () => served(risk(key, address(mint)), "10.0.0.2")))
     const statuses = answers.map((answer) => answer.status)
-    expect({ ok: statuses.filter((s) => s === 200).length, refused: statuses.filter((s) => s === 429).length }).toEqual({ ok: 20, refused: 40 })
+    expect({ ok: statuses.filter((s) => s === 200).length, refused: statuses.filter((s) => s === 429).length }).toEqual(
+      { ok: 20, refused: 40 }
+    )
     expect(await usedOnceSettled(accountId, 22)).toBe(22)
   })
 
@@ -145,7 +161,12 @@ describe(`keyed token risk fast path = HttpApi, on ${databaseKind}`, () => {
     const wrongScope = await newKey({ plan: "free" }, ["wallet:risk:read"])
     await viaHttpApi(risk(wrongScope.key, address(mint)))
     expect(fastOnly(risk(wrongScope.key, address(mint)), delegate)).toBeUndefined()
-    const bodies = [address(newAddress()), "{\"address\":", JSON.stringify({ address: mint, extra: 1 }), JSON.stringify({ address: "xyz" })]
+    const bodies = [
+      address(newAddress()),
+      '{"address":',
+      JSON.stringify({ address: mint, extra: 1 }),
+      JSON.stringify({ address: "xyz" })
+    ]
     for (const body of bodies) expect(await (await fastOnly(risk(key, body), delegate)!).text()).toBe("handed on")
     expect(handedOn).toEqual(bodies)
     expect(fastOnly(risk(key, address(mint), { "content-type": "text/plain" }), delegate)).toBeUndefined()
@@ -164,15 +185,20 @@ describe(`keyed token risk fast path = HttpApi, on ${databaseKind}`, () => {
 
   // A trigger delays or fails the charge's write for one account only.
   const withTrigger = async (accountId: string, body: string, use: () => Promise<void>) => {
-    await run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.zipRight(
-        sql.unsafe(`create or replace function slow_charge() returns trigger language plpgsql as $$
+    await run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.zipRight(
+          sql.unsafe(`create or replace function slow_charge() returns trigger language plpgsql as $$
           begin
             if new.account_id = '${accountId}' then ${body} end if;
             return new;
           end $$`),
-        sql.unsafe("create trigger slow_charge before insert or update on quota_usage for each row execute function slow_charge()")
-      )))
+          sql.unsafe(
+            "create trigger slow_charge before insert or update on quota_usage for each row execute function slow_charge()"
+          )
+        )
+      )
+    )
     try {
       await use()
     } finally {
@@ -187,9 +213,17 @@ describe(`keyed token risk fast path = HttpApi, on ${databaseKind}`, () => {
     const impatient = fastPathWith(200)
     await withTrigger(accountId, "perform pg_sleep(0.6);", async () => {
       const late = await impatient(risk(key, address(mint)), never)!
-      expect([late.status, late.headers.get("retry-after"), await late.json()]).toEqual([503, "5", {
-        error: { code: "service_unavailable", message: "The request took longer than 200 ms; retry shortly.", requestId: "same-id" }
-      }])
+      expect([late.status, late.headers.get("retry-after"), await late.json()]).toEqual([
+        503,
+        "5",
+        {
+          error: {
+            code: "service_unavailable",
+            message: "The request took longer than 200 ms; retry shortly.",
+            requestId: "same-id"
+          }
+        }
+      ])
       await Bun.sleep(800) // the charge ends behind the 503 and is rolled back
     })
     expect(await usedOnceSettled(accountId, 2)).toBe(2)
@@ -201,13 +235,17 @@ describe(`keyed token risk fast path = HttpApi, on ${databaseKind}`, () => {
     const { accountId, key } = await newKey()
     const mint = await scanned()
     await warmed(key, mint)
-    await withTrigger(accountId, "raise exception 'terminating connection' using errcode = 'admin_shutdown';", async () => {
-      const fast = await fastOnly(risk(key, address(mint), { origin: ORIGIN }), never)!
-      const slow = await viaHttpApi(risk(key, address(mint), { origin: ORIGIN }))
-      expect([fast.status, slow.status]).toEqual([503, 503])
-      expect(headersOf(fast)).toEqual(headersOf(slow))
-      expect(await fast.json()).toEqual(await slow.json())
-    })
+    await withTrigger(
+      accountId,
+      "raise exception 'terminating connection' using errcode = 'admin_shutdown';",
+      async () => {
+        const fast = await fastOnly(risk(key, address(mint), { origin: ORIGIN }), never)!
+        const slow = await viaHttpApi(risk(key, address(mint), { origin: ORIGIN }))
+        expect([fast.status, slow.status]).toEqual([503, 503])
+        expect(headersOf(fast)).toEqual(headersOf(slow))
+        expect(await fast.json()).toEqual(await slow.json())
+      }
+    )
     expect(await used(accountId)).toBe(2)
     expect((await served(risk(key, address(mint)), "10.0.0.4")).status).toBe(200) // its connection went back clean
   })

@@ -3,9 +3,9 @@ import { sqlServices } from "../../support/layers.ts"
 import { Accounts, type PlanChange } from "../../../src/features/Accounts/Accounts.ts"
 import { Quota } from "../../../src/features/Accounts/Quota.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { Scope } from "../../../src/domain/Scope.ts"
-import { TestDatabase, databaseKind } from "../../support/database.ts"
+import { databaseKind } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../../support/fixtures.ts"
 import { postJson, read, testApp, testClient } from "../../support/http.ts"
@@ -15,19 +15,26 @@ const services = sqlServices()
 const { run, runtime } = runtimeFor(services)
 const app = testApp((await runtime.runtime()).context)
 
-const newKey = async (change: PlanChange = { plan: "free" }, scopes: ReadonlyArray<Scope> = ["token:risk:read"], expiresAt: Date | null = null) =>
-  run(Effect.gen(function*() {
-    const account = yield* Accounts.create("test", change)
-    const { key, record } = yield* Accounts.createKey(account.id, scopes, expiresAt)
-    return { key, keyId: record.id, accountId: account.id }
-  }))
+const newKey = async (
+  change: PlanChange = { plan: "free" },
+  scopes: ReadonlyArray<Scope> = ["token:risk:read"],
+  expiresAt: Date | null = null
+) =>
+  run(
+    Effect.gen(function* () {
+      const account = yield* Accounts.create("test", change)
+      const { key, record } = yield* Accounts.createKey(account.id, scopes, expiresAt)
+      return { key, keyId: record.id, accountId: account.id }
+    })
+  )
 const used = (accountId: string) => run(Effect.map(Quota.usedThisMonth(accountId), (usage) => usage.used))
 const scanned = async () => {
   const scan = cleanScan(newAddress())
   await run(ScansRepo.record([decodeScan(scan)]))
   return scan.mint
 }
-const bearer = (key: string | undefined): Record<string, string> => key === undefined ? {} : { authorization: `Bearer ${key}` }
+const bearer = (key: string | undefined): Record<string, string> =>
+  key === undefined ? {} : { authorization: `Bearer ${key}` }
 
 // Through the typed client, as a caller's code sees the route: a body decodes only from a 200, and an error
 // class only from its own status and code. `withResponse` adds the response, for its status and headers.
@@ -38,7 +45,8 @@ const riskWithResponse = (key: string | undefined, address: string) =>
 const riskFailure = (key: string | undefined, address: string) =>
   Effect.runPromise(Effect.flip(testClient(app, bearer(key)).token.risk({ payload: { address } })))
 // Raw, for the headers of a refusal and for bodies the typed client refuses to encode.
-const tokenRisk = async (key: string | undefined, body: unknown) => read(await app("/api/v1/token/risk", postJson(body, bearer(key))))
+const tokenRisk = async (key: string | undefined, body: unknown) =>
+  read(await app("/api/v1/token/risk", postJson(body, bearer(key))))
 
 describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
   test("answers the packet with meta, charging 1 unit, with rate-limit headers", async () => {
@@ -47,23 +55,53 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
     const [body, response] = await riskWithResponse(key, address)
     expect(response.status).toBe(200)
     expect(Object.keys(body.data).sort()).toEqual([
-      "address", "confidence", "evidence", "facets", "hardCaps", "market", "modelVersion", "name", "recommendedAction",
-      "riskLevel", "riskScore", "risks", "safetyScore", "scoreBreakdown", "sources", "summary", "symbol"
+      "address",
+      "confidence",
+      "evidence",
+      "facets",
+      "hardCaps",
+      "market",
+      "modelVersion",
+      "name",
+      "recommendedAction",
+      "riskLevel",
+      "riskScore",
+      "risks",
+      "safetyScore",
+      "scoreBreakdown",
+      "sources",
+      "summary",
+      "symbol"
     ])
     expect(body.data).toMatchObject({
-      address, symbol: "CLEAN", safetyScore: 100, riskScore: 0, riskLevel: "low", recommendedAction: "proceed",
-      hardCaps: [], sources: ["svc_token_scans", "svc_scoring_engine"], evidence: { isHoneypot: false, scanSource: "cached_scan" }
+      address,
+      symbol: "CLEAN",
+      safetyScore: 100,
+      riskScore: 0,
+      riskLevel: "low",
+      recommendedAction: "proceed",
+      hardCaps: [],
+      sources: ["svc_token_scans", "svc_scoring_engine"],
+      evidence: { isHoneypot: false, scanSource: "cached_scan" }
     })
     expect({ ...body.meta, requestId: "-", generatedAt: "-" }).toEqual({
-      requestId: "-", scope: "token:risk:read", quota: { limit: 100, used: 1, remaining: 99 }, generatedAt: "-",
-      contractVersion: "2026-11-01", costUnits: 1, cacheMode: "latest_cached_scan"
+      requestId: "-",
+      scope: "token:risk:read",
+      quota: { limit: 100, used: 1, remaining: 99 },
+      generatedAt: "-",
+      contractVersion: "2026-11-01",
+      costUnits: 1,
+      cacheMode: "latest_cached_scan"
     })
     expect(response.headers["x-request-id"]).toBe(body.meta.requestId)
     const { headers } = response
-    expect([headers["x-ratelimit-limit"], headers["x-ratelimit-remaining"], headers["x-quota-remaining"]])
-      .toEqual(["10", "9", "99"])
-    expect(headers["ratelimit-policy"]).toBe("\"minute\";q=10;w=60, \"month\";q=100")
-    expect(headers["ratelimit"]).toMatch(/^"minute";r=9;t=\d+$/)
+    expect([headers["x-ratelimit-limit"], headers["x-ratelimit-remaining"], headers["x-quota-remaining"]]).toEqual([
+      "10",
+      "9",
+      "99"
+    ])
+    expect(headers["ratelimit-policy"]).toBe('"minute";q=10;w=60, "month";q=100')
+    expect(headers.ratelimit).toMatch(/^"minute";r=9;t=\d+$/)
     expect(await used(accountId)).toBe(1)
   })
 
@@ -94,20 +132,26 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
   test("a key without the route's scope gets 403 naming the scope", async () => {
     const { accountId, key } = await newKey({ plan: "free" }, ["wallet:risk:read"])
     const failure = await riskFailure(key, await scanned())
-    expect([failure._tag, failure.message]).toEqual(["Forbidden", "This key lacks the scope this route needs: token:risk:read."])
+    expect([failure._tag, failure.message]).toEqual([
+      "Forbidden",
+      "This key lacks the scope this route needs: token:risk:read."
+    ])
     expect(await used(accountId)).toBe(0)
   })
 
   test("bad input is 400 and never charged", async () => {
     const { accountId, key } = await newKey()
     const invalid = await riskFailure(key, "xyz")
-    expect([invalid._tag, invalid.message]).toEqual(["InvalidAddress", "\"xyz\" is not a Solana address (base58 of 32 bytes)."])
+    expect([invalid._tag, invalid.message]).toEqual([
+      "InvalidAddress",
+      '"xyz" is not a Solana address (base58 of 32 bytes).'
+    ])
     // Raw: the typed client refuses to encode these bodies, and cannot send text that is not JSON.
     const cases: Array<[unknown, string]> = [
       [{}, "invalid_request"],
       [{ address: 42 }, "invalid_request"],
       [{ address: await scanned(), extra: true }, "invalid_request"],
-      ["{\"address\":", "malformed_json"]
+      ['{"address":', "malformed_json"]
     ]
     for (const [body, code] of cases) {
       const got = await tokenRisk(key, body)
@@ -120,8 +164,10 @@ describe(`POST /api/v1/token/risk on ${databaseKind}`, () => {
     const { accountId, key } = await newKey()
     const address = newAddress()
     const failure = await riskFailure(key, address)
-    expect([failure._tag, failure.message])
-      .toEqual(["NotScanned", `${address} has never been scanned; POST /api/risk-check/${address}/rescan to queue a scan.`])
+    expect([failure._tag, failure.message]).toEqual([
+      "NotScanned",
+      `${address} has never been scanned; POST /api/risk-check/${address}/rescan to queue a scan.`
+    ])
     // Raw: a typed failure carries no headers.
     const got = await tokenRisk(key, { address })
     expect([got.status, got.body.error.code, got.headers["x-quota-remaining"]]).toEqual([404, "not_scanned", "100"])

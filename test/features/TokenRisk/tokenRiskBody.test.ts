@@ -33,14 +33,16 @@ const metaAt = (now: number, used: number): Meta => ({
 describe("token risk answer body", () => {
   test(`is the encoded TokenRiskResponse, byte for byte (${evidences.length} scans × ${AGES_SECONDS.length} ages, twice)`, () => {
     const mismatches: Array<string> = []
-    for (const round of [1, 2]) { // the second round answers from the kept fragments
+    for (const round of [1, 2]) {
+      // the second round answers from the kept fragments
       for (const evidence of evidences) {
         for (const age of AGES_SECONDS) {
           const now = epochMillisOf(evidence.scannedAt) + age * 1000 + 250
           const meta = metaAt(now, round)
           const expected = JSON.stringify(encode({ data: tokenRiskPacketOf(evidence, now), meta }))
           const got = tokenRiskBodyOf(evidence, now, meta)
-          if (got !== expected && mismatches.length < 3) mismatches.push(`${evidence.mint} at ${age} s:\n${got}\n${expected}`)
+          if (got !== expected && mismatches.length < 3)
+            mismatches.push(`${evidence.mint} at ${age} s:\n${got}\n${expected}`)
         }
       }
     }

@@ -29,16 +29,21 @@ const watched = async (url: string, notify: boolean | "endpoint" = true) => {
   const mint = newAddress()
   const baselineAt = minutesAgo(30)
   await h.record(liquid(mint, baselineAt))
-  const watch = await h.post("/api/v1/decision/set-watch", {
-    mint,
-    rules: [LIQUIDITY_FLOOR],
-    notify: notify === "endpoint" ? endpoint.id : notify
-  }, key)
+  const watch = await h.post(
+    "/api/v1/decision/set-watch",
+    {
+      mint,
+      rules: [LIQUIDITY_FLOOR],
+      notify: notify === "endpoint" ? endpoint.id : notify
+    },
+    key
+  )
   expect(watch.status).toBe(201)
   return { key, endpoint, mint, baselineAt, watchId: watch.body.data.watch_id as string }
 }
 
-const deliveriesOf = async (endpointId: string, key: string) => (await h.get(`/api/v1/webhooks/${endpointId}/deliveries`, key)).body.data
+const deliveriesOf = async (endpointId: string, key: string) =>
+  (await h.get(`/api/v1/webhooks/${endpointId}/deliveries`, key)).body.data
 
 // Runs one worker's steps until `done` holds (each step claims and delivers at most one event).
 const deliverUntil = async (worker: Awaited<ReturnType<typeof h.worker>>, done: () => boolean, timeoutMs = 10_000) => {
@@ -77,8 +82,12 @@ describe(`watch alerts on ${databaseKind}`, () => {
     })
     expect(first!.headers.get("content-type")).toBe("application/json")
     expect(Math.abs(Number(first!.headers.get("webhook-timestamp")) - Date.now() / 1000)).toBeLessThan(5)
-    expect([event.data.scan.scanned_at, event.data.previous_scan?.scanned_at, event.data.verdict, event.data.safety_score.before])
-      .toEqual([scannedAt, baselineAt, { before: "ok", after: event.data.verdict.after }, 100])
+    expect([
+      event.data.scan.scanned_at,
+      event.data.previous_scan?.scanned_at,
+      event.data.verdict,
+      event.data.safety_score.before
+    ]).toEqual([scannedAt, baselineAt, { before: "ok", after: event.data.verdict.after }, 100])
 
     // The same state again raises nothing; the rule no longer holding is watch.cleared.
     await h.record(drained(mint, minutesAgo(1)))
@@ -87,11 +96,18 @@ describe(`watch alerts on ${databaseKind}`, () => {
     expect(await h.evaluate()).toMatchObject({ events: 1 })
     await deliverUntil(worker, () => receiver.received.length === 2)
     const cleared = JSON.parse(receiver.received[1]!.body)
-    expect([cleared.type, cleared.data.observed_value, verify(endpoint.secret, receiver.received[1]!.headers, receiver.received[1]!.body)])
-      .toEqual(["watch.cleared", 2_500_000, true])
+    expect([
+      cleared.type,
+      cleared.data.observed_value,
+      verify(endpoint.secret, receiver.received[1]!.headers, receiver.received[1]!.body)
+    ]).toEqual(["watch.cleared", 2_500_000, true])
     const listed = await deliveriesOf(endpoint.id, key)
-    expect(listed.map((d: { type: string; status: string; attempts: number }) => [d.type, d.status, d.attempts]))
-      .toEqual([["watch.cleared", "delivered", 1], ["watch.triggered", "delivered", 1]])
+    expect(
+      listed.map((d: { type: string; status: string; attempts: number }) => [d.type, d.status, d.attempts])
+    ).toEqual([
+      ["watch.cleared", "delivered", 1],
+      ["watch.triggered", "delivered", 1]
+    ])
     expect(listed[0].recent_attempts[0]).toMatchObject({ attempt: 1, status_code: 200, error: null })
     receiver.stop()
   })
@@ -110,9 +126,14 @@ describe(`watch alerts on ${databaseKind}`, () => {
     // base 40 ms × 3^(n-1), ±20% jitter
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(Math.floor(0.8 * testSettings.retryBaseMs * 3 ** i)))
     const [delivery] = await deliveriesOf(endpoint.id, key)
-    expect([delivery.status, delivery.attempts, delivery.recent_attempts.map((a: { status_code: number }) => a.status_code)])
-      .toEqual(["delivered", 4, [200, 500, 500, 500]])
-    expect(delivery.recent_attempts.every((a: { latency_ms: number }) => a.latency_ms >= 0 && a.latency_ms < 1000)).toBe(true)
+    expect([
+      delivery.status,
+      delivery.attempts,
+      delivery.recent_attempts.map((a: { status_code: number }) => a.status_code)
+    ]).toEqual(["delivered", 4, [200, 500, 500, 500]])
+    expect(
+      delivery.recent_attempts.every((a: { latency_ms: number }) => a.latency_ms >= 0 && a.latency_ms < 1000)
+    ).toBe(true)
     receiver.stop()
   })
 
@@ -129,11 +150,16 @@ describe(`watch alerts on ${databaseKind}`, () => {
     expect(took).toBeGreaterThanOrEqual(testSettings.timeoutMs - 20)
     expect(took).toBeLessThan(testSettings.timeoutMs + 1_500)
     const [pending] = await deliveriesOf(endpoint.id, key)
-    expect([pending.status, pending.recent_attempts[0].status_code, pending.recent_attempts[0].error])
-      .toEqual(["pending", null, `no answer within ${testSettings.timeoutMs} ms`])
+    expect([pending.status, pending.recent_attempts[0].status_code, pending.recent_attempts[0].error]).toEqual([
+      "pending",
+      null,
+      `no answer within ${testSettings.timeoutMs} ms`
+    ])
     await deliverUntil(worker, () => receiver.received.length === 2)
     expect(receiver.received[0]!.id).toBe(receiver.received[1]!.id)
-    await waitFor("delivered", async () => ((await deliveriesOf(endpoint.id, key))[0].status === "delivered" ? true : undefined))
+    await waitFor("delivered", async () =>
+      (await deliveriesOf(endpoint.id, key))[0].status === "delivered" ? true : undefined
+    )
     receiver.stop()
   })
 
@@ -157,7 +183,9 @@ describe(`watch alerts on ${databaseKind}`, () => {
       expect(receiver.received.length).toBe(12)
       const scanIds = bodies.map((b) => Number(b.data.scan.id))
       expect(scanIds).toEqual([...scanIds].sort((a, b) => a - b))
-      expect(bodies.map((b) => b.type)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? "watch.triggered" : "watch.cleared")))
+      expect(bodies.map((b) => b.type)).toEqual(
+        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? "watch.triggered" : "watch.cleared"))
+      )
       receiver.stop()
     }
   })
@@ -183,10 +211,20 @@ describe(`watch alerts on ${databaseKind}`, () => {
     expect([later.status, later.attempts, failed.status, failed.attempts]).toEqual(["pending", 0, "failed", 4])
     healthy = true
     const redelivered = await h.post(`/api/v1/webhooks/${endpoint.id}/deliveries/${failed.event_id}/redeliver`, {}, key)
-    expect([redelivered.status, redelivered.body.data.status, redelivered.body.data.attempts]).toEqual([202, "pending", 0])
-    expect((await h.get(`/api/v1/webhooks/${endpoint.id}`, key)).body.data).toMatchObject({ status: "enabled", disabled_reason: null })
+    expect([redelivered.status, redelivered.body.data.status, redelivered.body.data.attempts]).toEqual([
+      202,
+      "pending",
+      0
+    ])
+    expect((await h.get(`/api/v1/webhooks/${endpoint.id}`, key)).body.data).toMatchObject({
+      status: "enabled",
+      disabled_reason: null
+    })
     await deliverUntil(worker, () => receiver.received.length === testSettings.maxAttempts + 2)
-    expect(receiver.received.slice(-2).map((r) => JSON.parse(r.body).type)).toEqual(["watch.triggered", "watch.cleared"])
+    expect(receiver.received.slice(-2).map((r) => JSON.parse(r.body).type)).toEqual([
+      "watch.triggered",
+      "watch.cleared"
+    ])
     receiver.stop()
   })
 
@@ -210,45 +248,66 @@ describe(`watch alerts on ${databaseKind}`, () => {
 
   // Scan ids come from a sequence: on PostgreSQL a lower id can commit after a higher one. The evaluator reads
   // only below a mark taken under a SHARE lock of scans, so the late scan is evaluated, not skipped.
-  test.skipIf(databaseKind !== "PostgreSQL")("a scan whose insert commits after a later scan's is still evaluated", async () => {
-    const receiver = startReceiver()
-    const { endpoint, key, mint } = await watched(receiver.url)
-    await h.evaluate()
-    const release = await h.run(Deferred.make<void>())
-    const inserted = await h.run(Deferred.make<void>())
-    const slow = h.runtime.runFork(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql.withTransaction(Effect.gen(function*() {
-        yield* ScansRepo.record([decodeScan(drained(mint, minutesAgo(3)))])
-        yield* Deferred.succeed(inserted, undefined)
-        yield* Deferred.await(release)
-      }))))
-    await h.run(Deferred.await(inserted))
-    await h.record(drained(mint, minutesAgo(2))) // a higher id, committed first
-    const started = Date.now()
-    expect(await h.evaluate()).toEqual({ scans: 0, events: 0 }) // waited for the open insert, then gave up this tick
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
-    await h.run(Deferred.succeed(release, undefined))
-    await h.run(Fiber.join(slow))
-    expect(await h.evaluate()).toEqual({ scans: 2, events: 1 })
-    const [event] = await h.sql((sql) => sql<{ scan_id: string }>`
-      select e.scan_id::text as scan_id from webhook_events e join watches w on w.id = e.watch_id where w.mint = ${mint}`)
-    const [lower] = await h.sql((sql) => sql<{ id: string }>`select min(id)::text as id from scans where mint = ${mint} and scanned_at > now() - interval '4 minutes'`)
-    expect(event!.scan_id).toBe(lower!.id)
-    await h.del(`/api/v1/webhooks/${endpoint.id}`, key) // its event is not for the other tests' workers
-    receiver.stop()
-  })
+  test.skipIf(databaseKind !== "PostgreSQL")(
+    "a scan whose insert commits after a later scan's is still evaluated",
+    async () => {
+      const receiver = startReceiver()
+      const { endpoint, key, mint } = await watched(receiver.url)
+      await h.evaluate()
+      const release = await h.run(Deferred.make<void>())
+      const inserted = await h.run(Deferred.make<void>())
+      const slow = h.runtime.runFork(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql.withTransaction(
+            Effect.gen(function* () {
+              yield* ScansRepo.record([decodeScan(drained(mint, minutesAgo(3)))])
+              yield* Deferred.succeed(inserted, undefined)
+              yield* Deferred.await(release)
+            })
+          )
+        )
+      )
+      await h.run(Deferred.await(inserted))
+      await h.record(drained(mint, minutesAgo(2))) // a higher id, committed first
+      const started = Date.now()
+      expect(await h.evaluate()).toEqual({ scans: 0, events: 0 }) // waited for the open insert, then gave up this tick
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+      await h.run(Deferred.succeed(release, undefined))
+      await h.run(Fiber.join(slow))
+      expect(await h.evaluate()).toEqual({ scans: 2, events: 1 })
+      const [event] = await h.sql(
+        (sql) => sql<{ scan_id: string }>`
+      select e.scan_id::text as scan_id from webhook_events e join watches w on w.id = e.watch_id where w.mint = ${mint}`
+      )
+      const [lower] = await h.sql(
+        (sql) =>
+          sql<{
+            id: string
+          }>`select min(id)::text as id from scans where mint = ${mint} and scanned_at > now() - interval '4 minutes'`
+      )
+      expect(event!.scan_id).toBe(lower!.id)
+      await h.del(`/api/v1/webhooks/${endpoint.id}`, key) // its event is not for the other tests' workers
+      receiver.stop()
+    }
+  )
 
   test("a stored endpoint whose address is private (or whose DNS now says so) is refused at delivery, never contacted", async () => {
     const receiver = startReceiver()
     const { endpoint, key, mint } = await watched(receiver.url)
     // As if its host now resolved into the cloud metadata range: the row is changed under the API.
-    await h.sql((sql) => sql`update webhook_endpoints set url = 'https://169.254.169.254/latest/meta-data' where id = ${endpoint.id}`)
+    await h.sql(
+      (sql) =>
+        sql`update webhook_endpoints set url = 'https://169.254.169.254/latest/meta-data' where id = ${endpoint.id}`
+    )
     await h.evaluate()
     await h.record(drained(mint, minutesAgo(1)))
     await h.evaluate()
     expect(await Effect.runPromise((await h.worker("w-refuse")).deliverOne)).toBe(true)
     const [delivery] = await deliveriesOf(endpoint.id, key)
-    expect(delivery.recent_attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("refused: 169.254.169.254 is a link-local address") })
+    expect(delivery.recent_attempts[0]).toMatchObject({
+      status_code: null,
+      error: expect.stringContaining("refused: 169.254.169.254 is a link-local address")
+    })
     expect(receiver.received.length).toBe(0)
     await h.del(`/api/v1/webhooks/${endpoint.id}`, key)
     receiver.stop()

@@ -41,10 +41,12 @@ export const webhookHarness = (settings: WebhookConfig = testSettings) => {
   }
 
   const keyWith = (scopes: ReadonlyArray<Scope> = ["watch:write", "webhook:write"]) =>
-    run(Effect.gen(function*() {
-      const account = yield* Accounts.create("webhook tests", { plan: "whale" })
-      return { accountId: account.id, key: (yield* Accounts.createKey(account.id, scopes, null)).key }
-    }))
+    run(
+      Effect.gen(function* () {
+        const account = yield* Accounts.create("webhook tests", { plan: "whale" })
+        return { accountId: account.id, key: (yield* Accounts.createKey(account.id, scopes, null)).key }
+      })
+    )
 
   const auth = (key: string) => ({ authorization: `Bearer ${key}` })
   return {
@@ -63,6 +65,7 @@ export const webhookHarness = (settings: WebhookConfig = testSettings) => {
     record: (scan: ScanEvidenceEncoded) => run(ScansRepo.record([decodeScan(scan)])),
     evaluate: () => run(Effect.flatMap(WatchAlerts, (alerts) => alerts.evaluate())),
     worker: (name: string) => run(makeDeliveryWorker(settings, name)),
-    sql: <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => run(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie))
+    sql: <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+      run(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie))
   }
 }

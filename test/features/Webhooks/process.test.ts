@@ -34,7 +34,9 @@ describe(`watch alerts across processes on ${databaseKind}`, () => {
   test("killed between evaluation and delivery, the stored event is delivered after a restart; a new scan's alert arrives within 2 s", async () => {
     const created = await runCli(["accounts", "create", "--name", "hooks", "--plan", "pro"], env)
     const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
-    const key = (await runCli(["keys", "create", accountId, "--scope", "watch:write", "--scope", "webhook:write"], env)).stdout.trim()
+    const key = (
+      await runCli(["keys", "create", accountId, "--scope", "watch:write", "--scope", "webhook:write"], env)
+    ).stdout.trim()
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
     const receiver = startReceiver()
     const mint = newAddress()
@@ -45,12 +47,20 @@ describe(`watch alerts across processes on ${databaseKind}`, () => {
     let endpoint: { id: string; secret: string }
     try {
       endpoint = await json<{ id: string; secret: string }>(
-        await fetch(`${evaluating.url}/api/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url: receiver.url }) })
+        await fetch(`${evaluating.url}/api/v1/webhooks`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ url: receiver.url })
+        })
       )
       const watch = await fetch(`${evaluating.url}/api/v1/decision/set-watch`, {
         method: "POST",
         headers,
-        body: JSON.stringify({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 20_000 }], notify: true })
+        body: JSON.stringify({
+          mint,
+          rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 20_000 }],
+          notify: true
+        })
       })
       expect(watch.status).toBe(201)
       await Bun.sleep(300) // the baseline scan is evaluated
@@ -69,13 +79,21 @@ describe(`watch alerts across processes on ${databaseKind}`, () => {
 
     const restarted = await startServer(env)
     try {
-      const [delivered] = await waitFor("the delivery after restart", () => (receiver.received.length > 0 ? receiver.received : undefined))
+      const [delivered] = await waitFor("the delivery after restart", () =>
+        receiver.received.length > 0 ? receiver.received : undefined
+      )
       expect(verify(endpoint.secret, delivered!.headers, delivered!.body)).toBe(true)
-      expect(JSON.parse(delivered!.body)).toMatchObject({ type: "watch.triggered", data: { mint, observed_value: 5_000 } })
+      expect(JSON.parse(delivered!.body)).toMatchObject({
+        type: "watch.triggered",
+        data: { mint, observed_value: 5_000 }
+      })
 
       // The "done when" figure: a CLI import that restores liquidity, to the signed event at the receiver.
       const latencies: Array<number> = []
-      for (const [i, scan] of [cleanScan(mint, { scannedAt: minutesAgo(1) }), drained(mint, minutesAgo(0.5))].entries()) {
+      for (const [i, scan] of [
+        cleanScan(mint, { scannedAt: minutesAgo(1) }),
+        drained(mint, minutesAgo(0.5))
+      ].entries()) {
         await importScan(scan)
         const imported = Date.now()
         const arrived = await waitFor("the next alert", () => receiver.received[i + 1], 5_000)
@@ -83,7 +101,11 @@ describe(`watch alerts across processes on ${databaseKind}`, () => {
       }
       console.log(`alert latency from the end of a CLI import to the receiver: ${latencies.join(" ms, ")} ms`)
       for (const latency of latencies) expect(latency).toBeLessThan(2_000)
-      expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(["watch.triggered", "watch.cleared", "watch.triggered"])
+      expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual([
+        "watch.triggered",
+        "watch.cleared",
+        "watch.triggered"
+      ])
       expect(new Set(receiver.received.map((r) => r.id)).size).toBe(3)
     } finally {
       restarted.process.kill("SIGTERM")

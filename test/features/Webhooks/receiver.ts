@@ -4,10 +4,13 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 
 /** The README's receiver check: Standard Webhooks signature over `id.timestamp.body`, within 5 minutes. */
 export const verify = (secret: string, headers: Headers, body: string): boolean => {
-  const [id, timestamp, signatures] = ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => headers.get(name))
+  const [id, timestamp, signatures] = ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) =>
+    headers.get(name)
+  )
   if (!id || !timestamp || !signatures || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false
   const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
-    .update(`${id}.${timestamp}.${body}`).digest()
+    .update(`${id}.${timestamp}.${body}`)
+    .digest()
   return signatures.split(" ").some((entry) => {
     const [version, signature] = entry.split(",")
     const given = Buffer.from(signature ?? "", "base64")
@@ -51,7 +54,11 @@ export const startReceiver = (answers: (request: number) => Answer = () => 200) 
   }
 }
 
-export const waitFor = async <A>(what: string, probe: () => A | undefined | Promise<A | undefined>, timeoutMs = 10_000): Promise<A> => {
+export const waitFor = async <A>(
+  what: string,
+  probe: () => A | undefined | Promise<A | undefined>,
+  timeoutMs = 10_000
+): Promise<A> => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const value = await probe()

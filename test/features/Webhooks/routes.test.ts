@@ -14,27 +14,53 @@ const { key: otherKey } = await h.keyWith()
 const { key: watchOnlyKey } = await h.keyWith(["watch:write"])
 
 const create = (body: unknown, withKey = key) => h.post("/api/v1/webhooks", body, withKey)
-const codeOf = (answer: { status: number; body: { error?: { code: string } } }) => [answer.status, answer.body.error?.code]
+const codeOf = (answer: { status: number; body: { error?: { code: string } } }) => [
+  answer.status,
+  answer.body.error?.code
+]
 
 describe(`/api/v1/webhooks on ${databaseKind}`, () => {
   test("create answers 201 with the secret once; list and read never show it; delete removes it", async () => {
     const created = await create({ url: "http://127.0.0.1:9/hook", description: "bot" })
     expect(created.status).toBe(201)
     const { data, meta } = created.body
-    expect(Object.keys(data).sort()).toEqual(["created_at", "description", "disabled_at", "disabled_reason", "id", "secret", "status", "url"])
-    expect(data).toMatchObject({ url: "http://127.0.0.1:9/hook", description: "bot", status: "enabled", disabled_reason: null })
+    expect(Object.keys(data).sort()).toEqual([
+      "created_at",
+      "description",
+      "disabled_at",
+      "disabled_reason",
+      "id",
+      "secret",
+      "status",
+      "url"
+    ])
+    expect(data).toMatchObject({
+      url: "http://127.0.0.1:9/hook",
+      description: "bot",
+      status: "enabled",
+      disabled_reason: null
+    })
     expect(data.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/)
     expect(meta).toMatchObject({ scope: "webhook:write", costUnits: 0, contractVersion: "webhooks-v1" })
     const read = await h.get(`/api/v1/webhooks/${data.id}`, key)
     const list = await h.get("/api/v1/webhooks", key)
-    expect([read.status, "secret" in read.body.data, list.status, list.body.data.some((e: { secret?: string }) => e.secret !== undefined)])
-      .toEqual([200, false, 200, false])
+    expect([
+      read.status,
+      "secret" in read.body.data,
+      list.status,
+      list.body.data.some((e: { secret?: string }) => e.secret !== undefined)
+    ]).toEqual([200, false, 200, false])
     expect(list.body.data.map((e: { id: string }) => e.id)).toContain(data.id)
     expect(JSON.stringify(read.body)).not.toContain(data.secret)
     // Stored sealed under WEBHOOK_SECRET_KEY, not in the clear.
-    const [row] = await h.sql((sql) => sql<{ secret: string }>`select secret from webhook_endpoints where id = ${data.id}`)
-    expect([row!.secret.startsWith("enc:v1:"), row!.secret.includes(data.secret), openSecret(testSettings.secretKey, row!.secret)])
-      .toEqual([true, false, data.secret])
+    const [row] = await h.sql(
+      (sql) => sql<{ secret: string }>`select secret from webhook_endpoints where id = ${data.id}`
+    )
+    expect([
+      row!.secret.startsWith("enc:v1:"),
+      row!.secret.includes(data.secret),
+      openSecret(testSettings.secretKey, row!.secret)
+    ]).toEqual([true, false, data.secret])
     expect((await h.del(`/api/v1/webhooks/${data.id}`, key)).body.data).toEqual({ id: data.id, deleted: true })
     expect(codeOf(await h.get(`/api/v1/webhooks/${data.id}`, key))).toEqual([404, "webhook_not_found"])
   })
@@ -43,7 +69,9 @@ describe(`/api/v1/webhooks on ${databaseKind}`, () => {
     const { id, secret } = (await create({ url: "http://localhost:9/hook" })).body.data
     const rotated = await h.post(`/api/v1/webhooks/${id}/rotate-secret`, {}, key)
     expect([rotated.status, rotated.body.data.id, rotated.body.data.secret === secret]).toEqual([200, id, false])
-    const [row] = await h.sql((sql) => sql<{ previous_secret: string }>`select previous_secret from webhook_endpoints where id = ${id}`)
+    const [row] = await h.sql(
+      (sql) => sql<{ previous_secret: string }>`select previous_secret from webhook_endpoints where id = ${id}`
+    )
     expect(openSecret(testSettings.secretKey, row!.previous_secret)).toBe(secret)
     expect((await h.get(`/api/v1/webhooks/${id}/deliveries?limit=5`, key)).body.data).toEqual([])
     await h.del(`/api/v1/webhooks/${id}`, key)
@@ -58,8 +86,12 @@ describe(`/api/v1/webhooks on ${databaseKind}`, () => {
       await h.post(`/api/v1/webhooks/${id}/rotate-secret`, {}, otherKey),
       await h.get(`/api/v1/webhooks/${id}/deliveries`, otherKey),
       await h.post(`/api/v1/webhooks/${id}/deliveries/${event}/redeliver`, {}, otherKey)
-    ]) expect(codeOf(answer)).toEqual([404, "webhook_not_found"])
-    expect(codeOf(await h.post(`/api/v1/webhooks/${id}/deliveries/${event}/redeliver`, {}, key))).toEqual([404, "webhook_event_not_found"])
+    ])
+      expect(codeOf(answer)).toEqual([404, "webhook_not_found"])
+    expect(codeOf(await h.post(`/api/v1/webhooks/${id}/deliveries/${event}/redeliver`, {}, key))).toEqual([
+      404,
+      "webhook_event_not_found"
+    ])
     expect(codeOf(await h.get("/api/v1/webhooks/not-a-uuid", key))).toEqual([404, "webhook_not_found"])
     await h.del(`/api/v1/webhooks/${id}`, key)
   })
@@ -67,14 +99,23 @@ describe(`/api/v1/webhooks on ${databaseKind}`, () => {
   test("401 without a key, 403 without the scope", async () => {
     expect(codeOf(await h.call("/api/v1/webhooks", { method: "GET" }))).toEqual([401, "unauthorized"])
     const forbidden = await create({ url: "http://127.0.0.1:9/x" }, watchOnlyKey)
-    expect([...codeOf(forbidden), forbidden.body.error.message]).toEqual([403, "forbidden", "This key lacks the scope this route needs: webhook:write."])
+    expect([...codeOf(forbidden), forbidden.body.error.message]).toEqual([
+      403,
+      "forbidden",
+      "This key lacks the scope this route needs: webhook:write."
+    ])
   })
 
   test("the per-account cap is 409 webhook_limit_reached", async () => {
     const { key: capped } = await h.keyWith()
-    for (let i = 0; i < testSettings.endpointsPerAccount; i++) expect((await create({ url: `http://127.0.0.1:9/${i}` }, capped)).status).toBe(201)
+    for (let i = 0; i < testSettings.endpointsPerAccount; i++)
+      expect((await create({ url: `http://127.0.0.1:9/${i}` }, capped)).status).toBe(201)
     const refused = await create({ url: "http://127.0.0.1:9/one-more" }, capped)
-    expect([...codeOf(refused), refused.body.error.message]).toEqual([409, "webhook_limit_reached", "At most 3 webhook endpoints per account."])
+    expect([...codeOf(refused), refused.body.error.message]).toEqual([
+      409,
+      "webhook_limit_reached",
+      "At most 3 webhook endpoints per account."
+    ])
   })
 
   test("URLs into private, link-local, multicast or reserved ranges, other schemes and credentials are 400 webhook_url_refused saying why", async () => {
@@ -105,15 +146,29 @@ describe(`/api/v1/webhooks on ${databaseKind}`, () => {
 
   test("bad input is 400 naming the problem: malformed JSON, wrong types, missing or unknown fields, oversize; bad limits", async () => {
     const raw = (body: string) => h.call("/api/v1/webhooks", postJson(body, { authorization: `Bearer ${key}` }))
-    expect(codeOf(await raw("{\"url\":"))).toEqual([400, "malformed_json"])
-    for (const body of [{}, { url: 42 }, { url: "https://example.com", extra: true }, { url: "https://e.com", description: 7 },
-      { url: `https://example.com/${"a".repeat(2_100)}` }, { url: "https://example.com", description: "x".repeat(201) },
-      { url: "https://example.com", description: "nul\u0000" }]) {
-      expect([JSON.stringify(body).slice(0, 60), ...codeOf(await create(body))]).toEqual([JSON.stringify(body).slice(0, 60), 400, "invalid_request"])
+    expect(codeOf(await raw('{"url":'))).toEqual([400, "malformed_json"])
+    for (const body of [
+      {},
+      { url: 42 },
+      { url: "https://example.com", extra: true },
+      { url: "https://e.com", description: 7 },
+      { url: `https://example.com/${"a".repeat(2_100)}` },
+      { url: "https://example.com", description: "x".repeat(201) },
+      { url: "https://example.com", description: "nul\u0000" }
+    ]) {
+      expect([JSON.stringify(body).slice(0, 60), ...codeOf(await create(body))]).toEqual([
+        JSON.stringify(body).slice(0, 60),
+        400,
+        "invalid_request"
+      ])
     }
     const { id } = (await create({ url: "http://127.0.0.1:9/limits" })).body.data
     for (const query of ["limit=0", "limit=101", "limit=abc", "other=1"]) {
-      expect([query, ...codeOf(await h.get(`/api/v1/webhooks/${id}/deliveries?${query}`, key))]).toEqual([query, 400, "invalid_request"])
+      expect([query, ...codeOf(await h.get(`/api/v1/webhooks/${id}/deliveries?${query}`, key))]).toEqual([
+        query,
+        400,
+        "invalid_request"
+      ])
     }
     await h.del(`/api/v1/webhooks/${id}`, key)
   })
@@ -122,7 +177,8 @@ describe(`/api/v1/webhooks on ${databaseKind}`, () => {
     const { id } = (await create({ url: "http://127.0.0.1:9/notify" })).body.data
     const mint = "3RPwfg3zWDUQQTX1ybf6rUiyHZDizbSJGRyMLtd5bUDN"
     const rules = [{ metric: "safety_score", comparison: "lt", threshold: 60 }]
-    const watch = (notify: unknown, withKey = key) => h.post("/api/v1/decision/set-watch", { mint, rules, notify }, withKey)
+    const watch = (notify: unknown, withKey = key) =>
+      h.post("/api/v1/decision/set-watch", { mint, rules, notify }, withKey)
     expect((await watch(true)).body.data.notify).toBe(true)
     expect((await watch(id)).body.data.notify).toBe(id)
     expect((await h.post("/api/v1/decision/set-watch", { mint, rules }, key)).body.data.notify).toBe(false)
@@ -136,20 +192,37 @@ describe(`/api/v1/webhooks on ${databaseKind}`, () => {
 describe("the URL guard, signatures and the retry schedule", () => {
   test("loopback needs WEBHOOK_ALLOW_LOOPBACK; public addresses pass", () => {
     expect(targetOf("http://127.0.0.1:8080/x", false)).toEqual({ refused: expect.stringContaining("loopback") })
-    expect(targetOf("https://localhost/x", false)).toEqual({ refused: "localhost is refused (WEBHOOK_ALLOW_LOOPBACK is off)" })
+    expect(targetOf("https://localhost/x", false)).toEqual({
+      refused: "localhost is refused (WEBHOOK_ALLOW_LOOPBACK is off)"
+    })
     expect(targetOf("https://[::1]/x", false)).toEqual({ refused: expect.stringContaining("::1") })
     expect("target" in targetOf("http://127.0.0.1:8080/x", true)).toBe(true)
     expect("target" in targetOf("https://hooks.example.com/x", false)).toBe(true)
-    for (const address of ["8.8.8.8", "1.1.1.1", "2606:4700::1111", "203.0.114.1"]) expect([address, addressRefusal(address, false)]).toEqual([address, undefined])
-    for (const address of ["198.18.0.1", "192.0.2.5", "255.255.255.255", "::", "64:ff9b::a00:1", "2002:c0a8:101::1", "2001:db8::1"]) {
+    for (const address of ["8.8.8.8", "1.1.1.1", "2606:4700::1111", "203.0.114.1"])
+      expect([address, addressRefusal(address, false)]).toEqual([address, undefined])
+    for (const address of [
+      "198.18.0.1",
+      "192.0.2.5",
+      "255.255.255.255",
+      "::",
+      "64:ff9b::a00:1",
+      "2002:c0a8:101::1",
+      "2001:db8::1"
+    ]) {
       expect([address, addressRefusal(address, true) === undefined]).toEqual([address, false])
     }
   })
 
   test("a signature is Standard Webhooks v1 (HMAC-SHA256 of id.timestamp.body, base64); sealed secrets open only with their key", () => {
     // The Standard Webhooks reference test vector.
-    expect(signatureOf("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, "{\"test\": 2432232314}"))
-      .toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+    expect(
+      signatureOf(
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        1614265330,
+        '{"test": 2432232314}'
+      )
+    ).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
     const sealed = sealSecret(testSettings.secretKey, "whsec_abc")
     expect(openSecret(testSettings.secretKey, sealed)).toBe("whsec_abc")
     expect(() => openSecret(Option.some(Redacted.make(Buffer.alloc(32, 9).toString("base64"))), sealed)).toThrow()

@@ -24,10 +24,15 @@ describe(`CLI and server processes on ${databaseKind}`, () => {
 
   test("import stores valid lines, reports bad ones by line number, exits 1; re-import changes nothing", async () => {
     const file = `${dir}/scans.ndjson`
-    await Bun.write(file, [JSON.stringify(ok), "{oops", JSON.stringify({ mint: "short", scannedAt: minutesAgo(1) }), ""].join("\n"))
+    await Bun.write(
+      file,
+      [JSON.stringify(ok), "{oops", JSON.stringify({ mint: "short", scannedAt: minutesAgo(1) }), ""].join("\n")
+    )
     const first = await runCli(["import", file], deployment.env)
-    expect({ code: first.code, out: first.stdout.trim() })
-      .toEqual({ code: 1, out: `${file}: 3 lines, 1 imported, 0 already present, 2 invalid` })
+    expect({ code: first.code, out: first.stdout.trim() }).toEqual({
+      code: 1,
+      out: `${file}: 3 lines, 1 imported, 0 already present, 2 invalid`
+    })
     expect(first.stderr).toContain(`${file}:2: not JSON`)
     expect(first.stderr).toContain(`${file}:3: mint: not a Solana address`)
     const again = await runCli(["import", file], deployment.env)

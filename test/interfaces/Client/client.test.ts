@@ -12,10 +12,13 @@ import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 // The client's own behaviour, in process: defaults filled in, the envelope kept on typed errors.
 const { run, runtime } = runtimeFor(sqlServices())
 const app = testApp((await runtime.runtime()).context)
-const key = await run(Effect.gen(function*() {
-  const account = yield* Accounts.create("client", { plan: "pro" })
-  return (yield* Accounts.createKey(account.id, ["token:risk:read", "watch:write", "deployer:history:read"], null)).key
-}))
+const key = await run(
+  Effect.gen(function* () {
+    const account = yield* Accounts.create("client", { plan: "pro" })
+    return (yield* Accounts.createKey(account.id, ["token:risk:read", "watch:write", "deployer:history:read"], null))
+      .key
+  })
+)
 
 const inProcess = ((input: string | URL | Request, init?: RequestInit) => {
   const url = new URL(input instanceof Request ? input.url : String(input))
@@ -28,7 +31,9 @@ describe("makeClient", () => {
     const defaulted = Object.entries(requestDefaults).flatMap(([group, endpoints]) =>
       Object.entries(endpoints).flatMap(([name, parts]) =>
         Object.entries(parts).flatMap(([part, defaults]) =>
-          Object.keys(defaults).length === 0 ? [] : [`${group}.${name}.${part}: ${Object.keys(defaults).sort().join(",")}`]
+          Object.keys(defaults).length === 0
+            ? []
+            : [`${group}.${name}.${part}: ${Object.keys(defaults).sort().join(",")}`]
         )
       )
     )
@@ -43,22 +48,35 @@ describe("makeClient", () => {
   test("fills in the defaults the caller leaves out, and sends the key", async () => {
     const mint = cleanScan(newAddress())
     await run(ScansRepo.record([decodeScan(mint)]))
-    const watch = await Effect.runPromise(client.watch.setWatch({
-      payload: { mint: mint.mint, rules: [{ metric: "safety_score", comparison: "lt", threshold: 50 }], pollSeconds: 60 }
-    }))
-    expect([watch.data.poll_seconds, Date.parse(watch.data.expires_at) - Date.parse(watch.data.created_at)]).toEqual([60, 86_400_000])
+    const watch = await Effect.runPromise(
+      client.watch.setWatch({
+        payload: {
+          mint: mint.mint,
+          rules: [{ metric: "safety_score", comparison: "lt", threshold: 50 }],
+          pollSeconds: 60
+        }
+      })
+    )
+    expect([watch.data.poll_seconds, Date.parse(watch.data.expires_at) - Date.parse(watch.data.created_at)]).toEqual([
+      60, 86_400_000
+    ])
     const history = await Effect.runPromise(client.deployer.history({ path: { wallet: newAddress() }, urlParams: {} }))
     expect(history.data.page.limit).toBe(50)
   })
 
   test("a typed error keeps the envelope's code, request id and details", async () => {
     const [notScanned, response] = await Effect.runPromise(
-      Effect.flip(client.token.risk({ payload: { address: newAddress() } })).pipe(Effect.map((error) => [error, error] as const))
+      Effect.flip(client.token.risk({ payload: { address: newAddress() } })).pipe(
+        Effect.map((error) => [error, error] as const)
+      )
     )
     expect(notScanned).toBeInstanceOf(NotScanned)
     if (notScanned._tag !== "NotScanned") throw new Error(`got ${notScanned._tag}`)
-    expect({ code: notScanned.code, requestId: typeof notScanned.requestId, message: notScanned.message.slice(0, 30) })
-      .toEqual({ code: "not_scanned", requestId: "string", message: response.message.slice(0, 30) })
+    expect({
+      code: notScanned.code,
+      requestId: typeof notScanned.requestId,
+      message: notScanned.message.slice(0, 30)
+    }).toEqual({ code: "not_scanned", requestId: "string", message: response.message.slice(0, 30) })
     const invalid = await Effect.runPromise(
       Effect.flip(client.deployer.history({ path: { wallet: newAddress() }, urlParams: { cursor: "not-a-cursor" } }))
     )
@@ -68,7 +86,12 @@ describe("makeClient", () => {
 
   test("details are kept too (the client validates its own requests, so the envelope is decoded directly)", () => {
     const body = {
-      error: { code: "invalid_request", message: "addresses: required", requestId: "r-1", details: [{ path: "addresses", message: "required" }] }
+      error: {
+        code: "invalid_request",
+        message: "addresses: required",
+        requestId: "r-1",
+        details: [{ path: "addresses", message: "required" }]
+      }
     }
     const decoded = Schema.decodeUnknownSync(envelope(InvalidRequest))(body)
     expect(decoded).toBeInstanceOf(InvalidRequest)

@@ -36,7 +36,11 @@ afterAll(() => {
 
 const sh = async (command: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) => {
   const child = Bun.spawn([...command], { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited
+  ])
   if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}:\n${stdout}\n${stderr}`)
   return stdout
 }
@@ -88,8 +92,11 @@ describe(`the packed client, from a scratch project, against the app on ${databa
     const files = (await sh(["tar", "tzf", tarball], dir)).trim().split("\n")
     expect(files).toContain("package/dist/client/index.js")
     expect(files).toContain("package/dist/client/types/Client/index.d.ts")
-    expect(files.filter((file) => !file.startsWith("package/dist/client/") && file.endsWith(".ts") && !file.endsWith(".d.ts")))
-      .toEqual([])
+    expect(
+      files.filter(
+        (file) => !file.startsWith("package/dist/client/") && file.endsWith(".ts") && !file.endsWith(".d.ts")
+      )
+    ).toEqual([])
     const bundle = await sh(["tar", "xzOf", tarball, "package/dist/client/index.js"], dir)
     const imported = [...bundle.matchAll(/^import\s[^;]*?\sfrom\s"([^"]+)"/gm)].map((match) => match[1])
     expect([...new Set(imported)].sort()).toEqual(["@effect/platform", "effect"])
@@ -97,36 +104,51 @@ describe(`the packed client, from a scratch project, against the app on ${databa
 
   test("installs, type-checks strict without skipLibCheck, and runs on Node: a success and a typed error", async () => {
     const app = join(dir, "app")
-    await Bun.write(join(app, "package.json"), JSON.stringify({
-      name: "scratch",
-      private: true,
-      type: "module",
-      dependencies: { "risk-evidence-api": `file:${tarball}`, effect: manifest.dependencies["effect"] }
-    }))
-    await Bun.write(join(app, "tsconfig.json"), JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        lib: ["ES2022", "DOM"],
-        types: [],
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        skipLibCheck: false,
-        outDir: "out"
-      },
-      files: ["program.ts"]
-    }))
+    await Bun.write(
+      join(app, "package.json"),
+      JSON.stringify({
+        name: "scratch",
+        private: true,
+        type: "module",
+        dependencies: { "risk-evidence-api": `file:${tarball}`, effect: manifest.dependencies.effect }
+      })
+    )
+    await Bun.write(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2022", "DOM"],
+          types: [],
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          skipLibCheck: false,
+          outDir: "out"
+        },
+        files: ["program.ts"]
+      })
+    )
     await Bun.write(join(app, "program.ts"), program)
-    await sh(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], app)
+    await sh(
+      ["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+      app
+    )
     await sh([TSC, "-p", "."], app)
 
     const mint = cleanScan(newAddress())
     await run(ScansRepo.record([decodeScan(mint)]))
-    const key = await run(Effect.gen(function*() {
-      const account = yield* Accounts.create("client package", { plan: "pro" })
-      return (yield* Accounts.createKey(account.id, ["token:risk:read", "watch:write", "deployer:history:read"], null)).key
-    }))
+    const key = await run(
+      Effect.gen(function* () {
+        const account = yield* Accounts.create("client package", { plan: "pro" })
+        return (yield* Accounts.createKey(
+          account.id,
+          ["token:risk:read", "watch:write", "deployer:history:read"],
+          null
+        )).key
+      })
+    )
     const output = await sh(["node", "out/program.js"], app, {
       RISK_API_URL: server.url.href,
       RISK_API_KEY: key,

@@ -23,10 +23,12 @@ const { run, runtime } = runtimeFor(sqlServices())
 const app = testApp((await runtime.runtime()).context)
 
 const newKey = (scopes: ReadonlyArray<Scope> = SCOPES, change: PlanChange = { plan: "whale" }) =>
-  run(Effect.gen(function*() {
-    const account = yield* Accounts.create("mcp tests", change)
-    return { accountId: account.id, key: (yield* Accounts.createKey(account.id, scopes, null)).key }
-  }))
+  run(
+    Effect.gen(function* () {
+      const account = yield* Accounts.create("mcp tests", change)
+      return { accountId: account.id, key: (yield* Accounts.createKey(account.id, scopes, null)).key }
+    })
+  )
 const used = async (accountId: string) => (await run(Quota.usedThisMonth(accountId))).used
 const scanned = async (overrides: Parameters<typeof cleanScan>[1] = {}) => {
   const scan = cleanScan(newAddress(), overrides)
@@ -72,7 +74,8 @@ const inMemory = async (key?: string) => {
 
 const call = async (client: Client, name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as CallToolResult
-const textOf = (result: CallToolResult) => result.content.map((part) => part.type === "text" ? part.text : "").join("\n")
+const textOf = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
 // Structured content is whatever the route answered: the tests index into it.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const structured = (result: CallToolResult): any => result.structuredContent
@@ -83,8 +86,14 @@ describe(`MCP tools on ${databaseKind}`, () => {
   test("lists the eight tools, their input schemas those of the routes", async () => {
     const { tools: listed } = await (await overHttp()).listTools()
     expect(listed.map((tool) => tool.name)).toEqual([
-      "risk_check", "risk_check_batch", "token_risk", "wallet_risk", "deployer_history", "pre_trade_decision",
-      "monitor_position", "set_watch"
+      "risk_check",
+      "risk_check_batch",
+      "token_risk",
+      "wallet_risk",
+      "deployer_history",
+      "pre_trade_decision",
+      "monitor_position",
+      "set_watch"
     ])
     for (const tool of listed) {
       expect(tool.inputSchema.type).toBe("object")
@@ -93,7 +102,7 @@ describe(`MCP tools on ${databaseKind}`, () => {
     }
     const batch = listed.find((tool) => tool.name === "risk_check_batch")
     const fromRoute = JSONSchema.make(BatchRequest) as { $defs: Record<string, { properties: unknown }> }
-    expect(batch?.inputSchema.properties).toEqual(fromRoute.$defs["RiskCheckBatchRequest"]?.properties as never)
+    expect(batch?.inputSchema.properties).toEqual(fromRoute.$defs.RiskCheckBatchRequest?.properties as never)
     const history = listed.find((tool) => tool.name === "deployer_history")
     expect(Object.keys(history?.inputSchema.properties ?? {}).sort()).toEqual(["cursor", "limit", "wallet"])
     expect(history?.inputSchema.required).toEqual(["wallet"])
@@ -131,17 +140,29 @@ describe(`MCP tools on ${databaseKind}`, () => {
       monitor_position: await call(client, "monitor_position", { mint, entryTime: minutesAgo(30) }),
       set_watch: await call(client, "set_watch", { mint, rules })
     }
-    const outcomes = Object.entries(answers).map(([name, result]) => [name, result.isError ?? false, structured(result)?.meta?.costUnits])
+    const outcomes = Object.entries(answers).map(([name, result]) => [
+      name,
+      result.isError ?? false,
+      structured(result)?.meta?.costUnits
+    ])
     expect(outcomes).toEqual([
-      ["token_risk", false, 1], ["wallet_risk", false, 2], ["deployer_history", false, 1],
-      ["pre_trade_decision", false, 3], ["monitor_position", false, 2], ["set_watch", false, 1]
+      ["token_risk", false, 1],
+      ["wallet_risk", false, 2],
+      ["deployer_history", false, 1],
+      ["pre_trade_decision", false, 3],
+      ["monitor_position", false, 2],
+      ["set_watch", false, 1]
     ])
     expect(await used(accountId)).toBe(10)
     expect(structured(answers.token_risk).data.address).toBe(mint)
     expect(structured(answers.deployer_history).data.page.limit).toBe(5)
-    expect(textOf(answers.token_risk)).toEndWith("Charged 1 unit under token:risk:read; 24999 of 25000 left this month.")
+    expect(textOf(answers.token_risk)).toEndWith(
+      "Charged 1 unit under token:risk:read; 24999 of 25000 left this month."
+    )
     expect(textOf(answers.pre_trade_decision)).toStartWith("Decision proceed (execute")
-    expect(textOf(answers.set_watch)).toContain(`Stored watch ${structured(answers.set_watch).data.watch_id} on ${mint} with 1 rule`)
+    expect(textOf(answers.set_watch)).toContain(
+      `Stored watch ${structured(answers.set_watch).data.watch_id} on ${mint} with 1 rule`
+    )
     expect(textOf(answers.wallet_risk)).toContain("not a legal compliance determination")
   })
 
@@ -166,7 +187,11 @@ describe(`MCP tools on ${databaseKind}`, () => {
   })
 
   test("an exhausted quota is 429 quota_exceeded, as over HTTP", async () => {
-    const { accountId, key } = await newKey(["token:risk:read"], { plan: "enterprise", monthlyQuota: 3, requestsPerMinute: 100 })
+    const { accountId, key } = await newKey(["token:risk:read"], {
+      plan: "enterprise",
+      monthlyQuota: 3,
+      requestsPerMinute: 100
+    })
     const client = await overHttp(key)
     const mint = await scanned()
     const first = await call(client, "pre_trade_decision", { mint, side: "buy" })
@@ -174,12 +199,17 @@ describe(`MCP tools on ${databaseKind}`, () => {
     const second = await call(client, "token_risk", { address: mint })
     expect(textOf(second)).toStartWith("Failed with quota_exceeded (HTTP 429)")
     expect(await used(accountId)).toBe(3)
-    const overHttpRoute = await read(await app("/api/v1/token/risk", postJson({ address: mint }, { authorization: `Bearer ${key}` })))
+    const overHttpRoute = await read(
+      await app("/api/v1/token/risk", postJson({ address: mint }, { authorization: `Bearer ${key}` }))
+    )
     expect(overHttpRoute.body.error.code).toBe("quota_exceeded")
   })
 
   test("an unknown tool is a protocol error", async () => {
-    const failure = await (await overHttp()).callTool({ name: "scan_now", arguments: {} }).then(() => undefined, (error: Error) => error)
+    const failure = await (await overHttp()).callTool({ name: "scan_now", arguments: {} }).then(
+      () => undefined,
+      (error: Error) => error
+    )
     expect(failure?.message).toContain("Unknown tool scan_now")
   })
 
@@ -196,7 +226,7 @@ describe(`MCP tools on ${databaseKind}`, () => {
 
   test("/mcp answers only POST: GET is 405 with Allow, as any route", async () => {
     const { body, headers, status } = await read(await app("/mcp"))
-    expect([status, headers["allow"], body.error.code]).toEqual([405, "POST", "method_not_allowed"])
+    expect([status, headers.allow, body.error.code]).toEqual([405, "POST", "method_not_allowed"])
     expect(Option.isSome(Option.fromNullable(headers["x-request-id"]))).toBe(true)
   })
 })

@@ -24,7 +24,10 @@ beforeAll(async () => {
   expect((await runCli(["import", `${dir}/scan.ndjson`], deployment.env)).code).toBe(0)
   const created = await runCli(["accounts", "create", "--name", "agent", "--plan", "pro"], deployment.env)
   const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
-  const scopes = ["token:risk:read", "wallet:risk:read", "deployer:history:read", "watch:write"].flatMap((scope) => ["--scope", scope])
+  const scopes = ["token:risk:read", "wallet:risk:read", "deployer:history:read", "watch:write"].flatMap((scope) => [
+    "--scope",
+    scope
+  ])
   key = (await runCli(["keys", "create", accountId, ...scopes], deployment.env)).stdout.trim()
   await Bun.$`rm -rf ${dir}`
 }, 60_000)
@@ -46,7 +49,7 @@ const stdio = (env: Record<string, string>) =>
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, "mcp"],
-      env: { PATH: process.env["PATH"] ?? "", SEED_DEMO: "false", ...env },
+      env: { PATH: process.env.PATH ?? "", SEED_DEMO: "false", ...env },
       stderr: "pipe"
     })
   )
@@ -78,20 +81,24 @@ describe(`MCP clients against the processes on ${databaseKind}`, () => {
   test("risk-api mcp on stdio, on the database, RISK_API_KEY for the keyed tools", async () => {
     const client = await stdio({ ...deployment.env, RISK_API_KEY: key })
     expect(await everyTool(client)).toEqual([])
-    expect(text(await client.callTool({ name: "risk_check", arguments: { address: mint.mint } })))
-      .toStartWith(`${mint.mint} (MCPT): verdict ok`)
+    expect(text(await client.callTool({ name: "risk_check", arguments: { address: mint.mint } }))).toStartWith(
+      `${mint.mint} (MCPT): verdict ok`
+    )
     await client.close()
   }, 60_000)
 
   test("Streamable HTTP at /mcp of the running server, the key in Authorization", async () => {
     server = await startServer(deployment.env)
     const client = await connected(
-      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } })
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } }
+      })
     )
     expect(await everyTool(client)).toEqual([])
     const anonymous = await connected(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
-    expect(text(await anonymous.callTool({ name: "token_risk", arguments: { address: mint.mint } })))
-      .toStartWith("Failed with unauthorized (HTTP 401)")
+    expect(text(await anonymous.callTool({ name: "token_risk", arguments: { address: mint.mint } }))).toStartWith(
+      "Failed with unauthorized (HTTP 401)"
+    )
   }, 60_000)
 
   test("risk-api mcp on stdio calling the running server (RISK_API_URL)", async () => {

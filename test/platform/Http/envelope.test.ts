@@ -1,9 +1,5 @@
 import { describe, expect, test } from "bun:test"
 import { memoryServices } from "../../support/layers.ts"
-import { AccountsMemory } from "../../../src/features/Accounts/Accounts.ts"
-import { QuotaMemory } from "../../../src/features/Accounts/Quota.ts"
-import { ScanRequestsMemory } from "../../../src/features/Scans/ScanRequestsRepo.ts"
-import { Layer } from "effect"
 import { runtimeFor } from "../../support/effect.ts"
 import { postJson, read, testApp } from "../../support/http.ts"
 import { newAddress } from "../../support/fixtures.ts"
@@ -28,10 +24,14 @@ describe("error envelope", () => {
   })
 
   test("wrong method on a known path is 405 with Allow", async () => {
-    const got = await expectEnvelope(await app(`/api/risk-check/${newAddress()}`, { method: "DELETE" }), 405, "method_not_allowed")
-    expect(got.headers["allow"]).toBe("GET, HEAD")
+    const got = await expectEnvelope(
+      await app(`/api/risk-check/${newAddress()}`, { method: "DELETE" }),
+      405,
+      "method_not_allowed"
+    )
+    expect(got.headers.allow).toBe("GET, HEAD")
     const batch = await expectEnvelope(await app("/api/risk-check/batch", { method: "PUT" }), 405, "method_not_allowed")
-    expect(batch.headers["allow"]).toBe("GET, POST, HEAD")
+    expect(batch.headers.allow).toBe("GET, POST, HEAD")
   })
 
   test("routing is exact: another letter case is 404, not the route", async () => {
@@ -62,7 +62,11 @@ describe("error envelope", () => {
   })
 
   test("a rejected value is quoted in the message cut to a few hundred characters, never echoed whole", async () => {
-    const got = await expectEnvelope(await app("/api/risk-check/batch", postJson({ addresses: "x".repeat(50_000) })), 400, "invalid_request")
+    const got = await expectEnvelope(
+      await app("/api/risk-check/batch", postJson({ addresses: "x".repeat(50_000) })),
+      400,
+      "invalid_request"
+    )
     expect(got.body.error.message.length).toBeLessThan(400)
     expect(got.body.error.details[0].message.length).toBeLessThanOrEqual(301)
   })
@@ -76,7 +80,7 @@ describe("error envelope", () => {
   })
 
   test("malformed JSON is 400 malformed_json", async () => {
-    await expectEnvelope(await app("/api/risk-check/batch", postJson("{\"addresses\": [")), 400, "malformed_json")
+    await expectEnvelope(await app("/api/risk-check/batch", postJson('{"addresses": [')), 400, "malformed_json")
   })
 
   test("an empty body is 400, not a crash", async () => {
@@ -90,16 +94,26 @@ describe("error envelope", () => {
   })
 
   test("a wrong type is 400 invalid_request naming the field and the problem", async () => {
-    const got = await expectEnvelope(await app("/api/risk-check/batch", postJson({ addresses: "abc" })), 400, "invalid_request")
+    const got = await expectEnvelope(
+      await app("/api/risk-check/batch", postJson({ addresses: "abc" })),
+      400,
+      "invalid_request"
+    )
     expect(got.body.error.details[0].path).toBe("addresses")
     expect(got.body.error.message).toContain("addresses")
-    const element = await expectEnvelope(await app("/api/risk-check/batch", postJson({ addresses: [newAddress(), 7] })), 400, "invalid_request")
+    const element = await expectEnvelope(
+      await app("/api/risk-check/batch", postJson({ addresses: [newAddress(), 7] })),
+      400,
+      "invalid_request"
+    )
     expect(element.body.error.details[0].path).toBe("addresses[1]")
   })
 
   test("an unknown field is 400 invalid_request naming it", async () => {
     const got = await expectEnvelope(
-      await app("/api/risk-check/batch", postJson({ addresses: [newAddress()], adresses: [] })), 400, "invalid_request"
+      await app("/api/risk-check/batch", postJson({ addresses: [newAddress()], adresses: [] })),
+      400,
+      "invalid_request"
     )
     expect(got.body.error.details[0].path).toBe("adresses")
   })
@@ -116,7 +130,11 @@ describe("error envelope", () => {
 
   test("a chunked body over the limit is 413 payload_too_large too", async () => {
     const huge = JSON.stringify({ addresses: ["1".repeat(70_000)] })
-    const init = { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, body: huge }
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      body: huge
+    }
     await expectEnvelope(await app("/api/risk-check/batch", init), 413, "payload_too_large")
   })
 
@@ -126,7 +144,9 @@ describe("error envelope", () => {
   })
 
   test("a bodyless POST is not refused for its Content-Type", async () => {
-    const got = await read(await app(`/api/risk-check/${newAddress()}/rescan`, { method: "POST", headers: { "content-type": "text/plain" } }))
+    const got = await read(
+      await app(`/api/risk-check/${newAddress()}/rescan`, { method: "POST", headers: { "content-type": "text/plain" } })
+    )
     expect(got.status).toBe(202)
   })
 

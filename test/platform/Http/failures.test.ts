@@ -13,53 +13,70 @@ import { read, testApp } from "../../support/http.ts"
 import { newAddress } from "../../support/fixtures.ts"
 
 // Services that fail the way a lost database and a bug do: the envelope says 503 and 500, and leaks nothing.
-const down = Layer.succeed(ScansRepo, ScansRepo.make({
-  latest: () => Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
-  latestMany: () => Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
-  record: () => Effect.die(new Error("not used")),
-  history: () => Effect.die(new Error("not used")),
-  latestDocument: () => Effect.die(new Error("not used"))
-}))
-const buggy = Layer.succeed(ScanRequestsRepo, ScanRequestsRepo.make({
-  request: () => Effect.die(new Error("secret internals: password=hunter2")),
-  pending: () => Effect.die(new Error("not used")),
-  claim: () => Effect.die(new Error("not used")),
-  fail: () => Effect.die(new Error("not used")),
-  complete: () => Effect.die(new Error("not used")),
-  enqueueDue: () => Effect.die(new Error("not used")),
-  depth: () => Effect.die(new Error("not used"))
-}))
+const down = Layer.succeed(
+  ScansRepo,
+  ScansRepo.make({
+    latest: () =>
+      Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
+    latestMany: () =>
+      Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
+    record: () => Effect.die(new Error("not used")),
+    history: () => Effect.die(new Error("not used")),
+    latestDocument: () => Effect.die(new Error("not used"))
+  })
+)
+const buggy = Layer.succeed(
+  ScanRequestsRepo,
+  ScanRequestsRepo.make({
+    request: () => Effect.die(new Error("secret internals: password=hunter2")),
+    pending: () => Effect.die(new Error("not used")),
+    claim: () => Effect.die(new Error("not used")),
+    fail: () => Effect.die(new Error("not used")),
+    complete: () => Effect.die(new Error("not used")),
+    enqueueDue: () => Effect.die(new Error("not used")),
+    depth: () => Effect.die(new Error("not used"))
+  })
+)
 const { runtime } = runtimeFor(memoryServices({ scans: down, scanRequests: buggy }))
 const app = testApp((await runtime.runtime()).context)
 
 // A repository that never answers, behind an app whose request deadline is 200 ms.
-const hanging = Layer.succeed(ScansRepo, ScansRepo.make({
-  latest: () => Effect.never,
-  latestMany: () => Effect.never,
-  record: () => Effect.die(new Error("not used")),
-  history: () => Effect.die(new Error("not used")),
-  latestDocument: () => Effect.die(new Error("not used"))
-}))
+const hanging = Layer.succeed(
+  ScansRepo,
+  ScansRepo.make({
+    latest: () => Effect.never,
+    latestMany: () => Effect.never,
+    record: () => Effect.die(new Error("not used")),
+    history: () => Effect.die(new Error("not used")),
+    latestDocument: () => Effect.die(new Error("not used"))
+  })
+)
 const slow = runtimeFor(memoryServices({ scans: hanging }))
 const slowServer = await Effect.runPromise(
-  Scope.extend(makeServerFetch((await slow.runtime.runtime()).context, Logger.minimumLogLevel(LogLevel.Warning)), Effect.runSync(Scope.make())).pipe(
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["REQUEST_TIMEOUT_MS", "200"]])))
-  )
+  Scope.extend(
+    makeServerFetch((await slow.runtime.runtime()).context, Logger.minimumLogLevel(LogLevel.Warning)),
+    Effect.runSync(Scope.make())
+  ).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["REQUEST_TIMEOUT_MS", "200"]]))))
 )
 
 describe("failure statuses", () => {
   test("a typed unavailable database is 503 service_unavailable with Retry-After", async () => {
     const got = await read(await app(`/api/risk-check/${newAddress()}`))
-    expect({ status: got.status, code: got.body.error.code, retry: got.headers["retry-after"] })
-      .toEqual({ status: 503, code: "service_unavailable", retry: "5" })
+    expect({ status: got.status, code: got.body.error.code, retry: got.headers["retry-after"] }).toEqual({
+      status: 503,
+      code: "service_unavailable",
+      retry: "5"
+    })
   })
 
   test("a SQL defect is 503 too, without the driver's message", async () => {
-    const got = await read(await app("/api/risk-check/batch", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ addresses: [newAddress()] })
-    }))
+    const got = await read(
+      await app("/api/risk-check/batch", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ addresses: [newAddress()] })
+      })
+    )
     expect({ status: got.status, code: got.body.error.code }).toEqual({ status: 503, code: "service_unavailable" })
     expect(JSON.stringify(got.body)).not.toContain("ECONNREFUSED")
   })
@@ -76,8 +93,12 @@ describe("failure statuses", () => {
       })
     ]) {
       const got = await read(await slowServer(request, "10.9.9.9"))
-      expect([got.status, got.body.error.code, got.body.error.message, got.headers["retry-after"]])
-        .toEqual([503, "service_unavailable", "The request took longer than 200 ms; retry shortly.", "5"])
+      expect([got.status, got.body.error.code, got.body.error.message, got.headers["retry-after"]]).toEqual([
+        503,
+        "service_unavailable",
+        "The request took longer than 200 ms; retry shortly.",
+        "5"
+      ])
       expect(got.body.error.requestId).toBe(got.headers["x-request-id"])
     }
   })

@@ -7,7 +7,11 @@ import { bound, boundHistogram, latency, registry, requests } from "../../../src
 const seriesOf = async (route: string) =>
   (await latency.get()).values
     .filter((value) => value.labels.route === route)
-    .map((value) => ({ name: value.metricName ?? "", le: (value.labels as Record<string, unknown>).le, value: value.value }))
+    .map((value) => ({
+      name: value.metricName ?? "",
+      le: (value.labels as Record<string, unknown>).le,
+      value: value.value
+    }))
 
 describe("bound metrics", () => {
   test("a bound histogram gives the series observe() gives, across reads", async () => {
@@ -27,7 +31,11 @@ describe("bound metrics", () => {
     expect(series).toEqual(await seriesOf("/direct"))
     expect(series.find((value) => value.name.endsWith("_count"))?.value).toBe(values.length)
     const text = await registry.metrics()
-    const lines = (route: string) => text.split("\n").filter((line) => line.includes(`route="${route}"`)).map((line) => line.replace(route, "R"))
+    const lines = (route: string) =>
+      text
+        .split("\n")
+        .filter((line) => line.includes(`route="${route}"`))
+        .map((line) => line.replace(route, "R"))
     expect(lines("/bound")).toEqual(lines("/direct"))
     expect(lines("/bound").length).toBeGreaterThan(10)
   })

@@ -29,7 +29,11 @@ const query = async (port: number, statements: ReadonlyArray<string>) => {
 
 /** Opens the embedded database of `dataDir`, runs `statements` on it, and closes it cleanly. */
 const onEmbedded = (dataDir: string, statements: ReadonlyArray<string>) =>
-  Effect.runPromise(Effect.scoped(Effect.flatMap(embeddedPostgres(dataDir), ({ port }) => Effect.promise(() => query(port, statements)))))
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(embeddedPostgres(dataDir), ({ port }) => Effect.promise(() => query(port, statements)))
+    )
+  )
 
 describe("the embedded database template", () => {
   test("was made by the installed PGlite (else: bun scripts/embedded-template.ts)", () => {
@@ -41,8 +45,9 @@ describe("the embedded database template", () => {
     try {
       expect(await layTemplate(dir)).toEqual({})
       expect(readFileSync(join(dir, "PG_VERSION"), "utf8").trim()).toMatch(/^\d+$/)
-      expect(await onEmbedded(dir, ["create table kept (n int)", "insert into kept values (42)", "show shared_buffers"]))
-        .toEqual([{ shared_buffers: "16MB" }])
+      expect(
+        await onEmbedded(dir, ["create table kept (n int)", "insert into kept values (42)", "show shared_buffers"])
+      ).toEqual([{ shared_buffers: "16MB" }])
       expect(await onEmbedded(dir, ["select n from kept"])).toEqual([{ n: 42 }])
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -13,22 +13,27 @@ const { it } = runtimeFor(TestDatabase)
 
 const failureOf = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>) =>
   Effect.flatMap(Effect.either(effect), (result) =>
-    Either.isLeft(result) ? Effect.succeed(result.left) : Effect.die(new Error("expected a failure")))
+    Either.isLeft(result) ? Effect.succeed(result.left) : Effect.die(new Error("expected a failure"))
+  )
 
 describe(`SQL failures on ${databaseKind}`, () => {
   it("a query error (division by zero, missing table) is not 'unreachable'", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const divide = yield* failureOf(sql`select 1 / 0`)
       const missing = yield* failureOf(sql`select * from no_such_table`)
       expect([isUnreachable(divide), isUnreachable(missing)]).toEqual([false, false])
     }))
 
-  it("a refused connection is 'unreachable'", () =>
-    Effect.gen(function*() {
-      const refused = yield* failureOf(queryOnClosedPort(freePort()))
-      expect(isUnreachable(refused)).toBe(true)
-    }), 30_000)
+  it(
+    "a refused connection is 'unreachable'",
+    () =>
+      Effect.gen(function* () {
+        const refused = yield* failureOf(queryOnClosedPort(freePort()))
+        expect(isUnreachable(refused)).toBe(true)
+      }),
+    30_000
+  )
 })
 
 const queryOnClosedPort = (port: number) =>

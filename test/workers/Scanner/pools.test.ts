@@ -5,10 +5,23 @@ import { decodeLock } from "../../../src/workers/Scanner/Pools/Lockers.ts"
 import { QUOTE_MINTS, USDC, USDT, WSOL } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { POOL_PROGRAMS, type PoolProgram, type PoolState } from "../../../src/workers/Scanner/Pools/Venue.ts"
 import { findProgramAddressSync } from "../../../src/workers/Scanner/Pools/Bytes.ts"
-import { decodePumpFeeConfig, pumpPoolAuthority, pumpSwapFeesOf, PUMPSWAP_FEE_CONFIG, PUMPSWAP_GLOBAL_CONFIG } from "../../../src/workers/Scanner/Pools/Pump.ts"
+import {
+  decodePumpFeeConfig,
+  pumpPoolAuthority,
+  pumpSwapFeesOf,
+  PUMPSWAP_FEE_CONFIG,
+  PUMPSWAP_GLOBAL_CONFIG
+} from "../../../src/workers/Scanner/Pools/Pump.ts"
 import type { PumpFees, PumpSwapSwapState } from "../../../src/workers/Scanner/Pools/Types.ts"
 import {
-  type BuiltPool, CPMM_FIXTURE_FEES, type LockerLabel, type LpSpec, type PoolVenue, PUMPSWAP_FIXTURE, buildLock, buildPool
+  type BuiltPool,
+  CPMM_FIXTURE_FEES,
+  type LockerLabel,
+  type LpSpec,
+  type PoolVenue,
+  PUMPSWAP_FIXTURE,
+  buildLock,
+  buildPool
 } from "../../support/solana/Pools.ts"
 import { type BuiltMint, NATIVE_MINT, type World, makeWorld } from "../../support/solana/World.ts"
 
@@ -44,11 +57,20 @@ const tokenAmount = (at: Address): { readonly mint: Address; readonly amount: bi
 }
 
 const lpSpec = (locker: LockerLabel): LpSpec => ({
-  incinerated: 400_000_000n, locked: 300_000_000n, locker, unlockAt: new Date(Date.UTC(2026, 11, 31, 12)),
-  wallets: [200_000_000n, 100_000_000n], burned: 50_000_000n
+  incinerated: 400_000_000n,
+  locked: 300_000_000n,
+  locker,
+  unlockAt: new Date(Date.UTC(2026, 11, 31, 12)),
+  wallets: [200_000_000n, 100_000_000n],
+  burned: 50_000_000n
 })
 
-const VENUES: ReadonlyArray<{ readonly venue: PoolVenue; readonly quote: "wsol" | "usdc"; readonly locker?: LockerLabel; readonly pda: boolean }> = [
+const VENUES: ReadonlyArray<{
+  readonly venue: PoolVenue
+  readonly quote: "wsol" | "usdc"
+  readonly locker?: LockerLabel
+  readonly pda: boolean
+}> = [
   { venue: "raydium-amm-v4", quote: "wsol", locker: "streamflow", pda: false },
   { venue: "raydium-cpmm", quote: "wsol", locker: "raydium-lp-lock", pda: true },
   { venue: "raydium-clmm", quote: "usdc", pda: false },
@@ -74,7 +96,10 @@ describe("pool decoders read back the fixtures", () => {
       const quote = entry.quote === "wsol" ? wsol : usdc
       const reserveQuote = entry.quote === "wsol" ? 42_000_000_000n : 12_345_000_000n
       const built: BuiltPool = await buildPool(world, entry.venue, {
-        mint, quote, reserveMint: 593_100_000_000_000n, reserveQuote,
+        mint,
+        quote,
+        reserveMint: 593_100_000_000_000n,
+        reserveQuote,
         ...(entry.locker === undefined ? {} : { lp: lpSpec(entry.locker) })
       })
       const program = programOf(entry.venue)
@@ -91,13 +116,19 @@ describe("pool decoders read back the fixtures", () => {
       if (!entry.pda) {
         expect(data.length).toBe(program.dataSize)
         const mintBytes = getAddressEncoder().encode(mint.address)
-        expect(program.mintOffsets.some((offset) => mintBytes.every((byte, index) => data[offset + index] === byte))).toBe(true)
+        expect(
+          program.mintOffsets.some((offset) => mintBytes.every((byte, index) => data[offset + index] === byte))
+        ).toBe(true)
       }
 
       const decoded = program.decode(built.address, data)
       if (decoded === undefined) throw new Error("did not decode")
       let state: PoolState = decoded
-      if (program.complete !== undefined) state = program.complete(state, state.related.map((at) => accountData(at).data))
+      if (program.complete !== undefined)
+        state = program.complete(
+          state,
+          state.related.map((at) => accountData(at).data)
+        )
 
       expect(state.address).toBe(built.address)
       expect(state.venue).toBe(entry.venue)
@@ -114,7 +145,10 @@ describe("pool decoders read back the fixtures", () => {
       if (built.lpLockedTracked !== undefined) expect(state.lpLockedTracked).toBe(built.lpLockedTracked)
 
       // The vaults are real token accounts of the pool's mints holding the reserves.
-      for (const [vault, side] of [[state.vaultA, state.mintA], [state.vaultB, state.mintB]] as const) {
+      for (const [vault, side] of [
+        [state.vaultA, state.mintA],
+        [state.vaultB, state.mintB]
+      ] as const) {
         if (vault === null) continue
         const token = tokenAmount(vault)
         expect(token.mint).toBe(side)
@@ -152,9 +186,17 @@ describe("pool decoders read back the fixtures", () => {
       // What a simulated swap reads: the pool's own fields and its configs, as the fixture wrote them.
       if (entry.venue === "raydium-cpmm" && built.swap?.venue === "raydium-cpmm") {
         expect(state.swap).toEqual({
-          venue: "raydium-cpmm", ammConfig: built.swap.ammConfig, observationState: built.swap.observation,
-          tokenProgramA: TOKEN, tokenProgramB: TOKEN, feesOwedA: 0n, feesOwedB: 0n,
-          creatorFeeOn: CPMM_FIXTURE_FEES.feeOn, enableCreatorFee: true, status: 0, openTime: BigInt(world.blockTime),
+          venue: "raydium-cpmm",
+          ammConfig: built.swap.ammConfig,
+          observationState: built.swap.observation,
+          tokenProgramA: TOKEN,
+          tokenProgramB: TOKEN,
+          feesOwedA: 0n,
+          feesOwedB: 0n,
+          creatorFeeOn: CPMM_FIXTURE_FEES.feeOn,
+          enableCreatorFee: true,
+          status: 0,
+          openTime: BigInt(world.blockTime),
           config: { tradeFeeRate: CPMM_FIXTURE_FEES.tradeFeeRate, creatorFeeRate: CPMM_FIXTURE_FEES.creatorFeeRate }
         })
       } else if (entry.venue === "pumpswap" && built.swap?.venue === "pumpswap") {
@@ -162,17 +204,31 @@ describe("pool decoders read back the fixtures", () => {
         expect(built.swap.feeConfig).toBe(PUMPSWAP_FEE_CONFIG)
         const swap = state.swap as PumpSwapSwapState
         expect(swap).toMatchObject({
-          venue: "pumpswap", poolCreator: pumpPoolAuthority(mint.address), coinCreator: built.swap.coinCreator,
-          isMayhemMode: false, isCashbackCoin: false, virtualQuoteReserves: 0n, creatorFeeBps: 0n, dataLength: 270
+          venue: "pumpswap",
+          poolCreator: pumpPoolAuthority(mint.address),
+          coinCreator: built.swap.coinCreator,
+          isMayhemMode: false,
+          isCashbackCoin: false,
+          virtualQuoteReserves: 0n,
+          creatorFeeBps: 0n,
+          dataLength: 270
         })
         expect(swap.global).toEqual({
-          fees: { lpBps: 20n, protocolBps: 5n, creatorBps: 5n }, disableFlags: 0, protocolFeeRecipients: built.swap.protocolFeeRecipients,
-          reservedFeeRecipient: expect.any(String), reservedFeeRecipients: expect.any(Array), buybackFeeRecipients: built.swap.buybackFeeRecipients,
+          fees: { lpBps: 20n, protocolBps: 5n, creatorBps: 5n },
+          disableFlags: 0,
+          protocolFeeRecipients: built.swap.protocolFeeRecipients,
+          reservedFeeRecipient: expect.any(String),
+          reservedFeeRecipients: expect.any(Array),
+          buybackFeeRecipients: built.swap.buybackFeeRecipients,
           creatorFeeConfigurable: false
         })
-        const tiers = (list: typeof PUMPSWAP_FIXTURE.feeTiers) => list.map((tier) => ({ marketCapLamportsThreshold: tier.market_cap_lamports_threshold, fees: bps(tier.fees) }))
+        const tiers = (list: typeof PUMPSWAP_FIXTURE.feeTiers) =>
+          list.map((tier) => ({ marketCapLamportsThreshold: tier.market_cap_lamports_threshold, fees: bps(tier.fees) }))
         expect(swap.feeConfig).toEqual({
-          flatFees: bps(PUMPSWAP_FIXTURE.flatFees), feeTiers: tiers(PUMPSWAP_FIXTURE.feeTiers), stableFeeTiers: tiers(PUMPSWAP_FIXTURE.stableFeeTiers), exoticFlatFees: bps(PUMPSWAP_FIXTURE.flatFees)
+          flatFees: bps(PUMPSWAP_FIXTURE.flatFees),
+          feeTiers: tiers(PUMPSWAP_FIXTURE.feeTiers),
+          stableFeeTiers: tiers(PUMPSWAP_FIXTURE.stableFeeTiers),
+          exoticFlatFees: bps(PUMPSWAP_FIXTURE.flatFees)
         })
       } else expect(state.swap).toBeUndefined()
 
@@ -190,8 +246,11 @@ describe("pool decoders read back the fixtures", () => {
 })
 
 const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" as Address
-const bps = (fees: { readonly lp_fee_bps: bigint; readonly protocol_fee_bps: bigint; readonly creator_fee_bps: bigint }) =>
-  ({ lpBps: fees.lp_fee_bps, protocolBps: fees.protocol_fee_bps, creatorBps: fees.creator_fee_bps })
+const bps = (fees: {
+  readonly lp_fee_bps: bigint
+  readonly protocol_fee_bps: bigint
+  readonly creator_fee_bps: bigint
+}) => ({ lpBps: fees.lp_fee_bps, protocolBps: fees.protocol_fee_bps, creatorBps: fees.creator_fee_bps })
 
 describe("PumpSwap's fees, picked as @pump-fun/pump-swap-sdk src/sdk/fees.ts computeFeesBps picks them", () => {
   const [low, middle, high] = PUMPSWAP_FIXTURE.feeTiers.map((tier) => bps(tier.fees)) as [PumpFees, PumpFees, PumpFees]
@@ -200,14 +259,26 @@ describe("PumpSwap's fees, picked as @pump-fun/pump-swap-sdk src/sdk/fees.ts com
   let mint: BuiltMint
   beforeAll(async () => {
     mint = await world.mint({ decimals: 6 })
-    const built = await buildPool(world, "pumpswap", { mint, quote: wsol, reserveMint: 10n ** 12n, reserveQuote: 10n ** 10n, lp: lpSpec("jupiter-lock") })
+    const built = await buildPool(world, "pumpswap", {
+      mint,
+      quote: wsol,
+      reserveMint: 10n ** 12n,
+      reserveQuote: 10n ** 10n,
+      lp: lpSpec("jupiter-lock")
+    })
     const program = programOf("pumpswap")
     const decoded = program.decode(built.address, accountData(built.address).data)!
-    swap = program.complete!(decoded, decoded.related.map((at) => accountData(at).data)).swap as PumpSwapSwapState
+    swap = program.complete!(
+      decoded,
+      decoded.related.map((at) => accountData(at).data)
+    ).swap as PumpSwapSwapState
   })
   // Market cap = quote reserve × supply / base reserve, in lamports: 1e9 supply units per base unit of reserve here.
   const fees = (overrides: Partial<PumpSwapSwapState>, quoteReserve: bigint, quoteMint: Address = WSOL) =>
-    pumpSwapFeesOf({ ...swap, ...overrides }, { baseMint: mint.address, quoteMint, baseReserve: 10n ** 6n, quoteReserve, baseSupply: 10n ** 6n })
+    pumpSwapFeesOf(
+      { ...swap, ...overrides },
+      { baseMint: mint.address, quoteMint, baseReserve: 10n ** 6n, quoteReserve, baseSupply: 10n ** 6n }
+    )
 
   test("a canonical SOL pool pays the tier of its market cap: below the first threshold, between, above the last", () => {
     expect(fees({}, 10_000_000_000n)).toEqual(low) // 10 SOL: first tier (threshold 0)
@@ -221,13 +292,26 @@ describe("PumpSwap's fees, picked as @pump-fun/pump-swap-sdk src/sdk/fees.ts com
   test("a pool not created by pump's pool authority pays the flat fees; USDC the stable tiers; other quotes the exotic fees", () => {
     expect(fees({ poolCreator: WSOL }, 10_000_000_000n)).toEqual(bps(PUMPSWAP_FIXTURE.flatFees))
     expect(fees({}, 60_000_000_000n, USDC)).toEqual(stable)
-    expect(fees({ feeConfig: { ...(swap.feeConfig as Exclude<PumpSwapSwapState["feeConfig"], "absent" | null>), stableFeeTiers: [] } }, 60_000_000_000n, USDC)).toEqual(middle)
+    expect(
+      fees(
+        {
+          feeConfig: {
+            ...(swap.feeConfig as Exclude<PumpSwapSwapState["feeConfig"], "absent" | null>),
+            stableFeeTiers: []
+          }
+        },
+        60_000_000_000n,
+        USDC
+      )
+    ).toEqual(middle)
     expect(fees({}, 10_000_000_000n, USDT)).toEqual(bps(PUMPSWAP_FIXTURE.flatFees))
   })
 
   test("a configured creator fee replaces the tier's only while GlobalConfig allows it; no FeeConfig: GlobalConfig's fees", () => {
     expect(fees({ creatorFeeBps: 77n }, 10_000_000_000n)).toEqual(low)
-    expect(fees({ creatorFeeBps: 77n, global: { ...swap.global!, creatorFeeConfigurable: true } }, 10_000_000_000n)).toEqual({ ...low, creatorBps: 77n })
+    expect(
+      fees({ creatorFeeBps: 77n, global: { ...swap.global!, creatorFeeConfigurable: true } }, 10_000_000_000n)
+    ).toEqual({ ...low, creatorBps: 77n })
     expect(fees({ feeConfig: "absent" }, 10_000_000_000n)).toEqual({ lpBps: 20n, protocolBps: 5n, creatorBps: 5n })
     expect(fees({ global: null }, 10_000_000_000n)).toBeUndefined()
   })
@@ -245,8 +329,18 @@ describe("PumpSwap's fees, picked as @pump-fun/pump-swap-sdk src/sdk/fees.ts com
 describe("other venues' accounts are not pools of this one", () => {
   test("a DAMM v2 pool does not decode as DAMM v1 or DLMM, a CLMM pool not as CPMM", async () => {
     const mint = await world.mint({ decimals: 6 })
-    const v2 = await buildPool(world, "meteora-damm-v2", { mint, quote: wsol, reserveMint: 10n ** 12n, reserveQuote: 10n ** 10n })
-    const clmm = await buildPool(world, "raydium-clmm", { mint, quote: wsol, reserveMint: 10n ** 12n, reserveQuote: 10n ** 10n })
+    const v2 = await buildPool(world, "meteora-damm-v2", {
+      mint,
+      quote: wsol,
+      reserveMint: 10n ** 12n,
+      reserveQuote: 10n ** 10n
+    })
+    const clmm = await buildPool(world, "raydium-clmm", {
+      mint,
+      quote: wsol,
+      reserveMint: 10n ** 12n,
+      reserveQuote: 10n ** 10n
+    })
     expect(programOf("meteora-damm-v1").decode(v2.address, v2.data)).toBeUndefined()
     expect(programOf("meteora-dlmm").decode(v2.address, v2.data)).toBeUndefined()
     expect(programOf("raydium-cpmm").decode(clmm.address, clmm.data)).toBeUndefined()
@@ -255,7 +349,12 @@ describe("other venues' accounts are not pools of this one", () => {
   test("a pump.fun curve is decoded only for a mint it was derived from, and older shorter curves decode", async () => {
     const mint = await world.mint({ decimals: 6 })
     const pump = programOf("pump-fun")
-    const built = await buildPool(world, "pump-fun", { mint, quote: wsol, reserveMint: 793_100_000_000_000n, reserveQuote: 0n })
+    const built = await buildPool(world, "pump-fun", {
+      mint,
+      quote: wsol,
+      reserveMint: 793_100_000_000_000n,
+      reserveQuote: 0n
+    })
     expect(pump.decode(built.address, built.data)).toBeUndefined()
     await pump.canonical?.(mint.address, [WSOL])
     const state = pump.decode(built.address, built.data.subarray(0, 81))
@@ -270,7 +369,14 @@ describe("locks", () => {
     test(locker, async () => {
       const mint = await world.mint({ decimals: 9 })
       const unlockAt = new Date(Date.UTC(2027, 5, 1))
-      const lock = await buildLock(world, mint, locker, 1_000_000n, unlockAt, "11111111111111111111111111111111" as Address)
+      const lock = await buildLock(
+        world,
+        mint,
+        locker,
+        1_000_000n,
+        unlockAt,
+        "11111111111111111111111111111111" as Address
+      )
       const { data } = accountData(lock.state)
       const decoded = decodeLock(locker, data)
       expect(decoded?.unlockAt).toEqual(locker === "raydium-lp-lock" ? null : unlockAt)
@@ -290,7 +396,11 @@ describe("locks", () => {
 
 describe("support", () => {
   test("quote mints, with the USDT mint of @raydium-io/raydium-sdk-v2 src/common/pubKey.ts", () => {
-    expect(QUOTE_MINTS.map((quote) => [quote.mint, quote.decimals])).toEqual([[WSOL, 9], [USDC, 6], [USDT, 6]])
+    expect(QUOTE_MINTS.map((quote) => [quote.mint, quote.decimals])).toEqual([
+      [WSOL, 9],
+      [USDC, 6],
+      [USDT, 6]
+    ])
   })
 
   test("the synchronous PDA derivation agrees with kit's", async () => {
@@ -298,6 +408,11 @@ describe("support", () => {
     const { getProgramDerivedAddress, getUtf8Encoder } = await import("@solana/kit")
     const program = programOf("pump-fun").program
     const seeds = [getUtf8Encoder().encode("bonding-curve"), getAddressEncoder().encode(mint.address)]
-    expect(findProgramAddressSync(program, seeds.map((seed) => Uint8Array.from(seed)))).toBe((await getProgramDerivedAddress({ programAddress: program, seeds }))[0])
+    expect(
+      findProgramAddressSync(
+        program,
+        seeds.map((seed) => Uint8Array.from(seed))
+      )
+    ).toBe((await getProgramDerivedAddress({ programAddress: program, seeds }))[0])
   })
 })

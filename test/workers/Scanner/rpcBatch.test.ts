@@ -23,7 +23,11 @@ beforeAll(async () => {
 afterEach(() => server.reset())
 afterAll(() => server.stop())
 
-const rejectionOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error)
+const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error
+  )
 
 describe("scanner RPC transport: batches", () => {
   test("three calls in one stage are one HTTP request, each answered with its own result", async () => {
@@ -92,7 +96,10 @@ describe("scanner RPC transport: batches", () => {
   test("a malformed batch answer is retried, and after the retries every call of the batch fails", async () => {
     server.fault({ kind: "malformed", count: 5 })
     const { rpc } = makeRpcClient(settings({ retries: 1 })).forScan(10)
-    const errors = await Promise.all([rejectionOf(rpc.getSlot().send()), rejectionOf(rpc.getTokenSupply(mint.address).send())])
+    const errors = await Promise.all([
+      rejectionOf(rpc.getSlot().send()),
+      rejectionOf(rpc.getTokenSupply(mint.address).send())
+    ])
     for (const error of errors) expect(String(error)).toContain("malformed JSON")
     expect(server.requests()).toBe(2)
   })

@@ -21,7 +21,8 @@ let usdc: BuiltMint
 
 let world: World
 let server: RpcServer
-const clientFor = (overrides: Partial<Parameters<typeof makeRpcClient>[0]> = {}) => makeRpcClient(testRpcSettings(server.url, overrides))
+const clientFor = (overrides: Partial<Parameters<typeof makeRpcClient>[0]> = {}) =>
+  makeRpcClient(testRpcSettings(server.url, overrides))
 const scan = async (mint: string, budget = 64, client = clientFor()) => {
   const { counter, rpc } = client.forScan(budget)
   return scanMint(rpc, counter, mint as never, settings)
@@ -39,8 +40,21 @@ beforeAll(async () => {
   other = await world.signer()
   wsol = await world.quoteMint(NATIVE_MINT, 9)
   usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", { mint: wsol, quote: usdc, reserveMint: 1_000_000_000_000n, reserveQuote: 150_000_000_000n })
-  settings = { signaturePages: 3, scannerVersion: "test", issuers: new Map(), exchangeLabels: new Map(), referencePool: reference.address, maxPools: 30, maxLpPools: 4 }
+  const reference = await buildPool(world, "orca-whirlpool", {
+    mint: wsol,
+    quote: usdc,
+    reserveMint: 1_000_000_000_000n,
+    reserveQuote: 150_000_000_000n
+  })
+  settings = {
+    signaturePages: 3,
+    scannerVersion: "test",
+    issuers: new Map(),
+    exchangeLabels: new Map(),
+    referencePool: reference.address,
+    maxPools: 30,
+    maxLpPools: 4
+  }
 })
 afterAll(() => server.stop())
 
@@ -48,7 +62,13 @@ describe("scanner: what a scan reads", () => {
   test("an SPL mint with Metaplex metadata, holders, pools, a locker, the incinerator and the deployer", async () => {
     const deployer = await world.signer()
     const built = await world.mint({ program: "token", decimals: 6, deployer, freezeAuthority: null })
-    await world.metaplex(built, { name: "Real Token", symbol: "REAL", uri: "https://example.org/real.json", isMutable: false, updateAuthority: other.address })
+    await world.metaplex(built, {
+      name: "Real Token",
+      symbol: "REAL",
+      uri: "https://example.org/real.json",
+      isMutable: false,
+      updateAuthority: other.address
+    })
     const holders = await world.holders(built, [
       ...Array.from({ length: 14 }, (_, i) => ({ amount: BigInt(10_000 + i * 1_000) })),
       { owner: deployer.address, amount: 50_000n }
@@ -58,7 +78,8 @@ describe("scanner: what a scan reads", () => {
     const lock = await world.venue(built, "jupiter-lock", 150_000n)
     await world.incinerate(built, 100_000n)
     await world.revoke(built, "mint")
-    const totalSupply = holders.reduce((sum, holder) => sum + holder.amount, 0n) + 300_000n + 200_000n + 150_000n + 100_000n
+    const totalSupply =
+      holders.reduce((sum, holder) => sum + holder.amount, 0n) + 300_000n + 200_000n + 150_000n + 100_000n
     server.reset()
 
     const evidence = decode(encode(await scan(built.address)))
@@ -74,7 +95,14 @@ describe("scanner: what a scan reads", () => {
     expect(evidence.transferFee.status).toBe("not_applicable")
     expect(evidence.metadata).toEqual({
       status: "observed",
-      value: { source: "metaplex", name: "Real Token", symbol: "REAL", uri: "https://example.org/real.json", mutable: false, updateAuthority: other.address as never }
+      value: {
+        source: "metaplex",
+        name: "Real Token",
+        symbol: "REAL",
+        uri: "https://example.org/real.json",
+        mutable: false,
+        updateAuthority: other.address as never
+      }
     })
     expect(evidence.deployer.status).toBe("observed")
     if (evidence.deployer.status === "observed") {
@@ -92,9 +120,12 @@ describe("scanner: what a scan reads", () => {
     expect(byOwner.get(deployer.address)).toMatchObject({ kind: "creator", label: "deployer" })
     expect(evidence.holders.top.value.length).toBe(19)
     for (const holder of evidence.holders.top.value) {
-      expect(holder.pct).toBeCloseTo(Number(BigInt(holder.amount ?? "0") * 1_000_000n / totalSupply) / 10_000, 6)
+      expect(holder.pct).toBeCloseTo(Number((BigInt(holder.amount ?? "0") * 1_000_000n) / totalSupply) / 10_000, 6)
     }
-    expect(evidence.holders.creatorPct).toEqual({ status: "observed", value: Number(50_000n * 1_000_000n / totalSupply) / 10_000 })
+    expect(evidence.holders.creatorPct).toEqual({
+      status: "observed",
+      value: Number((50_000n * 1_000_000n) / totalSupply) / 10_000
+    })
     // Batched stages: the scan's calls go out in at most 6 HTTP requests (a stage with nothing to read sends none),
     // and the provenance counts both exactly as the server saw them.
     expect(server.requests()).toBeLessThanOrEqual(6)
@@ -113,12 +144,23 @@ describe("scanner: what a scan reads", () => {
       decimals: 6,
       freezeAuthority: authority, // a frozen default state needs one
       extensions: {
-        transferFee: { configAuthority: authority, withdrawAuthority: other.address, basisPoints: 100, maximumFee: 1_000n, next: { basisPoints: 250, maximumFee: 9_000n } },
+        transferFee: {
+          configAuthority: authority,
+          withdrawAuthority: other.address,
+          basisPoints: 100,
+          maximumFee: 1_000n,
+          next: { basisPoints: 250, maximumFee: 9_000n }
+        },
         permanentDelegate: other.address,
         transferHook: { programId: authority.address, authority: other.address },
         defaultAccountState: "frozen",
         mintCloseAuthority: other.address,
-        tokenMetadata: { name: "Hooked", symbol: "HOOK", uri: "https://example.org/hook.json", updateAuthority: other.address },
+        tokenMetadata: {
+          name: "Hooked",
+          symbol: "HOOK",
+          uri: "https://example.org/hook.json",
+          updateAuthority: other.address
+        },
         pausable: { authority: authority.address },
         interestBearing: { rateAuthority: other.address, rate: 500 }
       }
@@ -129,20 +171,53 @@ describe("scanner: what a scan reads", () => {
     expect(evidence.token.program).toEqual({ status: "observed", value: "token-2022" })
     if (evidence.extensions.status !== "observed") throw new Error("extensions not observed")
     const named = new Map(evidence.extensions.value.map((extension) => [extension.name, extension]))
-    expect([...named.keys()].sort()).toEqual(["DefaultAccountState", "InterestBearingConfig", "MetadataPointer", "MintCloseAuthority", "PausableConfig", "PermanentDelegate", "TokenMetadata", "TransferFeeConfig", "TransferHook"])
-    expect(named.get("TransferFeeConfig")).toMatchObject({ type: 1, addresses: { transferFeeConfigAuthority: authority.address, withdrawWithheldAuthority: other.address } })
+    expect([...named.keys()].sort()).toEqual([
+      "DefaultAccountState",
+      "InterestBearingConfig",
+      "MetadataPointer",
+      "MintCloseAuthority",
+      "PausableConfig",
+      "PermanentDelegate",
+      "TokenMetadata",
+      "TransferFeeConfig",
+      "TransferHook"
+    ])
+    expect(named.get("TransferFeeConfig")).toMatchObject({
+      type: 1,
+      addresses: { transferFeeConfigAuthority: authority.address, withdrawWithheldAuthority: other.address }
+    })
     expect(named.get("PermanentDelegate")).toMatchObject({ type: 12, addresses: { delegate: other.address } })
-    expect(named.get("TransferHook")).toMatchObject({ type: 14, addresses: { programId: authority.address, authority: other.address } })
+    expect(named.get("TransferHook")).toMatchObject({
+      type: 14,
+      addresses: { programId: authority.address, authority: other.address }
+    })
     expect(named.get("DefaultAccountState")).toMatchObject({ type: 6, settings: { state: "frozen" } })
     expect(named.get("MintCloseAuthority")).toMatchObject({ type: 3, addresses: { closeAuthority: other.address } })
-    expect(named.get("PausableConfig")).toMatchObject({ type: 26, addresses: { authority: authority.address }, settings: { paused: false } })
-    expect(named.get("InterestBearingConfig")).toMatchObject({ type: 10, addresses: { rateAuthority: other.address }, settings: { currentRate: 500 } })
+    expect(named.get("PausableConfig")).toMatchObject({
+      type: 26,
+      addresses: { authority: authority.address },
+      settings: { paused: false }
+    })
+    expect(named.get("InterestBearingConfig")).toMatchObject({
+      type: 10,
+      addresses: { rateAuthority: other.address },
+      settings: { currentRate: 500 }
+    })
     // The world sits at slot 300,000,000 (epoch 694), past the epoch the newer fee starts at.
     expect(evidence.transferFee).toEqual({
       status: "observed",
-      value: { bps: 250, maxFee: "9000", configAuthority: authority.address as never, withdrawAuthority: other.address as never, scheduledBps: null }
+      value: {
+        bps: 250,
+        maxFee: "9000",
+        configAuthority: authority.address as never,
+        withdrawAuthority: other.address as never,
+        scheduledBps: null
+      }
     })
-    expect(evidence.metadata).toMatchObject({ status: "observed", value: { source: "token-2022", name: "Hooked", symbol: "HOOK", mutable: true, updateAuthority: other.address } })
+    expect(evidence.metadata).toMatchObject({
+      status: "observed",
+      value: { source: "token-2022", name: "Hooked", symbol: "HOOK", mutable: true, updateAuthority: other.address }
+    })
     const view = scoringView(evidence)
     expect(view.extensions).toEqual({
       transferFeeBps: 250,
@@ -169,16 +244,31 @@ describe("scanner: what a scan reads", () => {
     const evidence = await scan(built.address)
     if (evidence.extensions.status !== "observed") throw new Error("extensions not observed")
     const named = new Map(evidence.extensions.value.map((extension) => [extension.name, extension]))
-    expect(named.get("ConfidentialTransferMint")).toMatchObject({ type: 4, addresses: { authority: other.address, auditorElgamalPubkey: null }, settings: { autoApproveNewAccounts: true } })
-    expect(named.get("ScaledUiAmountConfig")).toMatchObject({ type: 25, addresses: { authority: authority.address }, settings: { multiplier: 1.5 } })
-    expect(named.get("MetadataPointer")).toMatchObject({ type: 18, addresses: { authority: null, metadataAddress: other.address } })
+    expect(named.get("ConfidentialTransferMint")).toMatchObject({
+      type: 4,
+      addresses: { authority: other.address, auditorElgamalPubkey: null },
+      settings: { autoApproveNewAccounts: true }
+    })
+    expect(named.get("ScaledUiAmountConfig")).toMatchObject({
+      type: 25,
+      addresses: { authority: authority.address },
+      settings: { multiplier: 1.5 }
+    })
+    expect(named.get("MetadataPointer")).toMatchObject({
+      type: 18,
+      addresses: { authority: null, metadataAddress: other.address }
+    })
     expect(evidence.transferFee.status).toBe("not_applicable")
     // The metadata lives in another account the pointer names: not read by this version, so not observed.
     expect(evidence.metadata.status).toBe("not_observed")
   })
 
   test("an extension type the decoder does not know is recorded by number; the known ones still decode", async () => {
-    const built = await world.mint({ program: "token-2022", decimals: 3, extensions: { mintCloseAuthority: other.address } })
+    const built = await world.mint({
+      program: "token-2022",
+      decimals: 3,
+      extensions: { mintCloseAuthority: other.address }
+    })
     const account = world.svm.getAccount(built.address)
     if (!account.exists) throw new Error("mint missing")
     const data = new Uint8Array(account.data.length + 8)
@@ -188,14 +278,18 @@ describe("scanner: what a scan reads", () => {
     world.setAccount(built.address, built.program, data)
     const evidence = await scan(built.address)
     if (evidence.extensions.status !== "observed") throw new Error("extensions not observed")
-    expect(evidence.extensions.value.map((extension) => [extension.name, extension.type])).toEqual([["MintCloseAuthority", 3], ["Unknown", 200]])
+    expect(evidence.extensions.value.map((extension) => [extension.name, extension.type])).toEqual([
+      ["MintCloseAuthority", 3],
+      ["Unknown", 200]
+    ])
   })
 
   test("every pool and locker venue's vault is classified with its label and source", async () => {
     const built = await world.mint({ program: "token", decimals: 0 })
     await world.holders(built, [{ amount: 1n }])
     const placed = []
-    for (const venue of VENUES) placed.push(await world.venue(built, venue.label, 1_000n + BigInt(VENUES.indexOf(venue))))
+    for (const venue of VENUES)
+      placed.push(await world.venue(built, venue.label, 1_000n + BigInt(VENUES.indexOf(venue))))
     const evidence = await scan(built.address)
     if (evidence.holders.top.status !== "observed") throw new Error("holders not observed")
     const byOwner = new Map(evidence.holders.top.value.map((holder) => [holder.address as string, holder]))
@@ -206,13 +300,17 @@ describe("scanner: what a scan reads", () => {
       expect(holder?.labelSource).toContain(venue.program)
     }
     // Program-wide authorities share one vault per mint: the others are labelled once each.
-    expect(evidence.holders.top.value.filter((holder) => holder.kind === "holder").map((holder) => holder.amount)).toEqual(["1"])
+    expect(
+      evidence.holders.top.value.filter((holder) => holder.kind === "holder").map((holder) => holder.amount)
+    ).toEqual(["1"])
   })
 
   test("a mint on the curated issuer list is issuer-verified, with its source; others are not", async () => {
     const built = await world.mint({ program: "token", decimals: 6 })
     const { counter, rpc } = clientFor().forScan(64)
-    const issuers = new Map([[built.address as string, { issuer: "Example Issuer", source: "https://issuer.example/addresses" }]])
+    const issuers = new Map([
+      [built.address as string, { issuer: "Example Issuer", source: "https://issuer.example/addresses" }]
+    ])
     const verified = await scanMint(rpc, counter, built.address, { ...settings, issuers })
     expect(verified.issuerVerified).toEqual({ issuer: "Example Issuer", source: "https://issuer.example/addresses" })
     expect(scoringView(verified).verified).toBe(true)
@@ -278,7 +376,13 @@ describe("scanner: faults never read as safe", () => {
     const built = await world.mint({ program: "token", decimals: 2 })
     await world.holders(built, [{ amount: 10n }])
     server.reset()
-    server.fault({ kind: "error", count: 10, code: -32005, message: "Node is behind", method: "getSignaturesForAddress" })
+    server.fault({
+      kind: "error",
+      count: 10,
+      code: -32005,
+      message: "Node is behind",
+      method: "getSignaturesForAddress"
+    })
     const evidence = await scan(built.address)
     expect(evidence.scanDepth).toBe("partial")
     expect(evidence.deployer.status).toBe("not_observed")
@@ -302,13 +406,23 @@ describe("scanner: faults never read as safe", () => {
   test("a mint reported under another owner is not a token; a missing account is not scanned", async () => {
     const built = await world.mint({ program: "token", decimals: 2 })
     server.reset()
-    server.fault({ kind: "wrongOwner", address: built.address, owner: TOKEN_2022_PROGRAM_ADDRESS === built.program ? other.address : other.address })
-    const wrong = await scan(built.address).then(() => undefined, (error: unknown) => error)
+    server.fault({
+      kind: "wrongOwner",
+      address: built.address,
+      owner: TOKEN_2022_PROGRAM_ADDRESS === built.program ? other.address : other.address
+    })
+    const wrong = await scan(built.address).then(
+      () => undefined,
+      (error: unknown) => error
+    )
     expect(wrong).toBeInstanceOf(ScanFailed)
     expect((wrong as ScanFailed).permanent).toBe(true)
     server.reset()
     server.fault({ kind: "missing", address: built.address })
-    const missing = await scan(built.address).then(() => undefined, (error: unknown) => error)
+    const missing = await scan(built.address).then(
+      () => undefined,
+      (error: unknown) => error
+    )
     expect((missing as ScanFailed).reason).toContain("no account")
     server.reset()
   })
@@ -332,7 +446,10 @@ describe("scanner: faults never read as safe", () => {
     server.fault({ kind: "malformed", count: 2 })
     const built = await world.mint({ program: "token", decimals: 2 })
     for (let i = 0; i < 2; i++) await scan(built.address, 64, client).catch(() => undefined)
-    const failed = await scan(built.address, 64, client).then(() => undefined, (error: unknown) => error)
+    const failed = await scan(built.address, 64, client).then(
+      () => undefined,
+      (error: unknown) => error
+    )
     expect((failed as ScanFailed).reason).toContain("cooling down")
     expect(RpcUnavailable).toBeDefined()
     server.reset()

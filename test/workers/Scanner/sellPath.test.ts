@@ -47,16 +47,17 @@ let server: RpcServer
 let feePayer: KeyPairSigner
 let freezer: KeyPairSigner
 
-const client = () => makeRpcClient({
-  urls: [server.url],
-  timeoutMs: 2_000,
-  retries: 0,
-  requestsPerSecond: 10_000,
-  breakerFailures: 5,
-  breakerCooldownMs: 30_000,
-  maxRetryAfterMs: 5_000,
-  batch: false
-}).forScan(8).rpc
+const client = () =>
+  makeRpcClient({
+    urls: [server.url],
+    timeoutMs: 2_000,
+    retries: 0,
+    requestsPerSecond: 10_000,
+    breakerFailures: 5,
+    breakerCooldownMs: 30_000,
+    maxRetryAfterMs: 5_000,
+    batch: false
+  }).forScan(8).rpc
 
 const decodeCheck = Schema.decodeUnknownSync(SellCheck)
 
@@ -94,8 +95,12 @@ const tokenAmountAt = (at: Address): bigint => {
 
 /** Every token account of both programs, and the fee payer's lamports: what a simulation must not change. */
 const snapshot = () => ({
-  token: world.svm.getProgramAccounts(TOKEN_PROGRAM_ADDRESS).map((account) => [account.address, account.lamports, [...account.data].join(",")]),
-  token2022: world.svm.getProgramAccounts(TOKEN_2022_PROGRAM_ADDRESS).map((account) => [account.address, account.lamports, [...account.data].join(",")]),
+  token: world.svm
+    .getProgramAccounts(TOKEN_PROGRAM_ADDRESS)
+    .map((account) => [account.address, account.lamports, [...account.data].join(",")]),
+  token2022: world.svm
+    .getProgramAccounts(TOKEN_2022_PROGRAM_ADDRESS)
+    .map((account) => [account.address, account.lamports, [...account.data].join(",")]),
   payer: world.svm.getBalance(feePayer.address)
 })
 
@@ -131,9 +136,19 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     expect(check.unitsConsumed).toBeGreaterThan(0)
     // The request is what the issue asks for: base64, no signature check, the node's blockhash, pinned slot.
     const sent = server.log[0]
-    expect(sent?.params[1]).toMatchObject({ encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment: "confirmed", minContextSlot: Number(world.slot) })
+    expect(sent?.params[1]).toMatchObject({
+      encoding: "base64",
+      sigVerify: false,
+      replaceRecentBlockhash: true,
+      commitment: "confirmed",
+      minContextSlot: Number(world.slot)
+    })
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(sent?.params[0] as string))
-    expect(Object.values(transaction.signatures).every((signature) => signature === null || signature.every((byte) => byte === 0))).toBe(true)
+    expect(
+      Object.values(transaction.signatures).every(
+        (signature) => signature === null || signature.every((byte) => byte === 0)
+      )
+    ).toBe(true)
     expect(Object.keys(transaction.signatures)).toEqual([feePayer.address, holder.owner])
     expect(snapshot()).toEqual(before)
   })
@@ -153,7 +168,14 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     const mint = await world.mint({
       program: "token-2022",
       decimals: 6,
-      extensions: { transferFee: { configAuthority: freezer.address, withdrawAuthority: freezer.address, basisPoints: 300, maximumFee: 5_000n } }
+      extensions: {
+        transferFee: {
+          configAuthority: freezer.address,
+          withdrawAuthority: freezer.address,
+          basisPoints: 300,
+          maximumFee: 5_000n
+        }
+      }
     })
     const [small, large] = await world.holders(mint, [{ amount: 12_345_678n }, { amount: 1_000_000_000_000n }])
     if (small === undefined || large === undefined) throw new Error("no holders")
@@ -162,7 +184,7 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     // 12,345 sent: fee = ceil(12,345 * 300 / 10,000) = 371 (the program rounds up), under the 5,000 cap.
     const proportional = await transfer(probeOf(mint, small))
     expect(proportional).toMatchObject({ ok: true, amount: "12345", received: "11974", feeCharged: "371" })
-    expect(proportional.effectiveTaxPct).toBeCloseTo(371 / 12_345 * 100, 3)
+    expect(proportional.effectiveTaxPct).toBeCloseTo((371 / 12_345) * 100, 3)
 
     // 1,000,000,000 sent: 3 % would be 30,000,000, but the mint caps the fee at 5,000.
     const capped = await transfer(probeOf(mint, large))
@@ -182,7 +204,7 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     expect(check.feeCharged).toBeNull()
     expect(check.effectiveTaxPct).toBeNull()
     // Instruction 1 (TransferChecked), after the account creation at 0.
-    expect(check.error).toStartWith("{\"InstructionError\":[1,{\"Custom\":17}]}")
+    expect(check.error).toStartWith('{"InstructionError":[1,{"Custom":17}]}')
     expect(check.error).toContain("Account is frozen")
   })
 
@@ -193,16 +215,20 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     const check = await transfer(probeOf(mint, holder))
     expect(check.ok).toBe(false)
     // TokenError::NonTransferable.
-    expect(check.error).toBe("{\"InstructionError\":[1,{\"Custom\":37}]}: Program log: Transfer is disabled for this mint")
+    expect(check.error).toBe('{"InstructionError":[1,{"Custom":37}]}: Program log: Transfer is disabled for this mint')
   })
 
   test("DefaultAccountState(Frozen) fails: the fresh destination account is created frozen", async () => {
-    const mint = await world.mint({ program: "token-2022", freezeAuthority: freezer, extensions: { defaultAccountState: "frozen" } })
+    const mint = await world.mint({
+      program: "token-2022",
+      freezeAuthority: freezer,
+      extensions: { defaultAccountState: "frozen" }
+    })
     const [holder] = await world.holders(mint, [{ amount: 1_000_000n }])
     if (holder === undefined) throw new Error("no holder")
     const check = await transfer(probeOf(mint, holder))
     expect(check.ok).toBe(false)
-    expect(check.error).toStartWith("{\"InstructionError\":[1,{\"Custom\":17}]}")
+    expect(check.error).toStartWith('{"InstructionError":[1,{"Custom":17}]}')
     expect(check.error).toContain("Account is frozen")
   })
 
@@ -216,22 +242,27 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     const paused = await transfer(probeOf(mint, holder))
     expect(paused.ok).toBe(false)
     // TokenError::MintPaused.
-    expect(paused.error).toBe("{\"InstructionError\":[1,{\"Custom\":67}]}: Program log: Transferring, minting, and burning is paused on this mint")
+    expect(paused.error).toBe(
+      '{"InstructionError":[1,{"Custom":67}]}: Program log: Transferring, minting, and burning is paused on this mint'
+    )
   })
 
   test("a TransferHook whose program does not exist fails, with or without the hook's accounts", async () => {
     const hookProgram = (await generateKeyPairSigner()).address
-    const mint = await world.mint({ program: "token-2022", extensions: { transferHook: { programId: hookProgram, authority: freezer.address } } })
+    const mint = await world.mint({
+      program: "token-2022",
+      extensions: { transferHook: { programId: hookProgram, authority: freezer.address } }
+    })
     const [holder] = await world.holders(mint, [{ amount: 1_000_000n }])
     if (holder === undefined) throw new Error("no holder")
     const withHook = await transfer(probeOf(mint, holder, { transferHook: { program: hookProgram } }))
     expect(withHook.ok).toBe(false)
     // Token-2022 reads the hook's validation account, which a missing program never created.
-    expect(withHook.error).toStartWith("{\"InstructionError\":[1,\"InvalidAccountData\"]}")
+    expect(withHook.error).toStartWith('{"InstructionError":[1,"InvalidAccountData"]}')
     const withoutHook = await transfer(probeOf(mint, holder))
     expect(withoutHook.ok).toBe(false)
     // Without the hook's accounts the CPI cannot even be formed.
-    expect(withoutHook.error).toStartWith("{\"InstructionError\":[1,\"MissingAccount\"]}")
+    expect(withoutHook.error).toStartWith('{"InstructionError":[1,"MissingAccount"]}')
   })
 
   test("a fee payer that does not exist: the runtime's error in mainnet's shape, before any program runs", async () => {
@@ -240,11 +271,21 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     if (holder === undefined) throw new Error("no holder")
     const check = await transfer(probeOf(mint, holder, { feePayer: (await generateKeyPairSigner()).address }))
     expect(check.ok).toBe(false)
-    expect(check.error).toBe("\"AccountNotFound\"")
+    expect(check.error).toBe('"AccountNotFound"')
   })
 
   test("nothing in the world changes: every balance identical after a run of simulations", async () => {
-    const mint = await world.mint({ program: "token-2022", extensions: { transferFee: { configAuthority: freezer.address, withdrawAuthority: freezer.address, basisPoints: 100, maximumFee: 1_000_000n } } })
+    const mint = await world.mint({
+      program: "token-2022",
+      extensions: {
+        transferFee: {
+          configAuthority: freezer.address,
+          withdrawAuthority: freezer.address,
+          basisPoints: 100,
+          maximumFee: 1_000_000n
+        }
+      }
+    })
     const holders = await world.holders(mint, [{ amount: 7_000_000n }, { amount: 9_000_000n }])
     const before = snapshot()
     const version = world.version
@@ -268,23 +309,51 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     const response = await fetch(server.url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "simulateTransaction", params: [wire, {
-        encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, innerInstructions: true,
-        accounts: { encoding: "base64", addresses: [holder.account, "11111111111111111111111111111111"] }
-      }] })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "simulateTransaction",
+        params: [
+          wire,
+          {
+            encoding: "base64",
+            sigVerify: false,
+            replaceRecentBlockhash: true,
+            innerInstructions: true,
+            accounts: { encoding: "base64", addresses: [holder.account, "11111111111111111111111111111111"] }
+          }
+        ]
+      })
     })
-    const body = await response.json() as { result: { context: { slot: number }; value: Record<string, unknown> } }
+    const body = (await response.json()) as { result: { context: { slot: number }; value: Record<string, unknown> } }
     expect(body.result.context.slot).toBe(Number(world.slot))
     const value = body.result.value
-    expect(Object.keys(value).sort()).toEqual(["accounts", "err", "fee", "innerInstructions", "loadedAddresses", "logs", "postBalances", "postTokenBalances", "preBalances", "preTokenBalances", "replacementBlockhash", "returnData", "unitsConsumed"])
-    expect(value["err"]).toBeNull()
-    expect(value["replacementBlockhash"]).toEqual({ blockhash: world.svm.latestBlockhash(), lastValidBlockHeight: Number(world.slot + 150n) })
+    expect(Object.keys(value).sort()).toEqual([
+      "accounts",
+      "err",
+      "fee",
+      "innerInstructions",
+      "loadedAddresses",
+      "logs",
+      "postBalances",
+      "postTokenBalances",
+      "preBalances",
+      "preTokenBalances",
+      "replacementBlockhash",
+      "returnData",
+      "unitsConsumed"
+    ])
+    expect(value.err).toBeNull()
+    expect(value.replacementBlockhash).toEqual({
+      blockhash: world.svm.latestBlockhash(),
+      lastValidBlockHeight: Number(world.slot + 150n)
+    })
     // The source account after the transfer, read from the simulation's post-state.
-    const accounts = value["accounts"] as Array<{ data: [string, string]; owner: string } | null>
+    const accounts = value.accounts as Array<{ data: [string, string]; owner: string } | null>
     expect(accounts[0]?.owner).toBe(TOKEN_PROGRAM_ADDRESS)
     expect(getU64Decoder().decode(getBase64Encoder().encode(accounts[0]?.data[0] ?? ""), 64)).toBe(1_000_000n - 1_000n)
     // The associated token program's CPIs (system program, token program) under instruction 0.
-    const inner = value["innerInstructions"] as Array<{ index: number; instructions: Array<{ stackHeight: number }> }>
+    const inner = value.innerInstructions as Array<{ index: number; instructions: Array<{ stackHeight: number }> }>
     expect(inner[0]?.index).toBe(0)
     expect(inner[0]?.instructions.length).toBeGreaterThan(0)
     expect(inner[0]?.instructions.every((instruction) => instruction.stackHeight === 2)).toBe(true)
@@ -294,20 +363,29 @@ describe("sell path: a transfer simulated for real in LiteSVM", () => {
     const response = await fetch(server.url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "simulateTransaction", params: ["AA==", { encoding: "base64", sigVerify: true, replaceRecentBlockhash: true }] })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "simulateTransaction",
+        params: ["AA==", { encoding: "base64", sigVerify: true, replaceRecentBlockhash: true }]
+      })
     })
-    expect(await response.json()).toMatchObject({ error: { code: -32602, message: "sigVerify may not be used with replaceRecentBlockhash" } })
+    expect(await response.json()).toMatchObject({
+      error: { code: -32602, message: "sigVerify may not be used with replaceRecentBlockhash" }
+    })
   })
 
   test("errorText names the runtime error and the failing program's last log line", () => {
-    expect(errorText({ InstructionError: [1, { Custom: 17 }] }, [
-      "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA invoke [1]",
-      "Program log: Instruction: TransferChecked",
-      "Program log: Error: Account is frozen",
-      "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA consumed 1234 of 200000 compute units",
-      "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA failed: custom program error: 0x11"
-    ])).toBe("{\"InstructionError\":[1,{\"Custom\":17}]}: Program log: Error: Account is frozen")
-    expect(errorText("AccountNotFound", null)).toBe("\"AccountNotFound\"")
+    expect(
+      errorText({ InstructionError: [1, { Custom: 17 }] }, [
+        "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA invoke [1]",
+        "Program log: Instruction: TransferChecked",
+        "Program log: Error: Account is frozen",
+        "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA consumed 1234 of 200000 compute units",
+        "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA failed: custom program error: 0x11"
+      ])
+    ).toBe('{"InstructionError":[1,{"Custom":17}]}: Program log: Error: Account is frozen')
+    expect(errorText("AccountNotFound", null)).toBe('"AccountNotFound"')
   })
 })
 
@@ -323,7 +401,16 @@ const randomAddress = (): Address => getAddressDecoder().decode(crypto.getRandom
 
 /** A WSOL token account's bytes as the token program stores them. */
 const wsolAccount = (owner: Address, amount: bigint): Uint8Array =>
-  getTokenEncoder().encode({ mint: WSOL, owner, amount, delegate: none(), state: AccountState.Initialized, isNative: some(2_039_280n), delegatedAmount: 0n, closeAuthority: none() }) as Uint8Array
+  getTokenEncoder().encode({
+    mint: WSOL,
+    owner,
+    amount,
+    delegate: none(),
+    state: AccountState.Initialized,
+    isNative: some(2_039_280n),
+    delegatedAmount: 0n,
+    closeAuthority: none()
+  }) as Uint8Array
 
 const tokenLogs = (depth: number, units: number) => [
   `Program ${TOKEN} invoke [${depth}]`,
@@ -388,7 +475,13 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     ;[holderQuote] = await findAssociatedTokenPda({ owner: holder, mint: WSOL, tokenProgram: TOKEN_PROGRAM_ADDRESS })
   })
 
-  const probe = (): SwapProbe => ({ holder, holderBaseAccount: holderBase, holderQuoteBalance: 0n, amount: 1_000_000n, feePayer: feePayer.address })
+  const probe = (): SwapProbe => ({
+    holder,
+    holderBaseAccount: holderBase,
+    holderQuoteBalance: 0n,
+    amount: 1_000_000n,
+    feePayer: feePayer.address
+  })
   const pumpPool = (): PumpSwapPool => ({
     venue: "pumpswap",
     pool: randomAddress(),
@@ -401,16 +494,27 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     buybackFeeRecipient: randomAddress(),
     fees: { lpBps: 20n, protocolBps: 5n, creatorBps: 5n }
   })
-  const recorded = (received: bigint | null, err: unknown = null, logs: ReadonlyArray<string> = pumpSwapSellLogs): RecordedSimulation => ({
+  const recorded = (
+    received: bigint | null,
+    err: unknown = null,
+    logs: ReadonlyArray<string> = pumpSwapSellLogs
+  ): RecordedSimulation => ({
     addresses: [holderQuote],
     value: {
       err,
       logs,
-      accounts: [received === null ? null : simulatedAccountJson(address(TOKEN), 2_039_280n + received, wsolAccount(holder, received))],
+      accounts: [
+        received === null
+          ? null
+          : simulatedAccountJson(address(TOKEN), 2_039_280n + received, wsolAccount(holder, received))
+      ],
       unitsConsumed: 65_572n,
       returnData: null,
       innerInstructions: null,
-      replacementBlockhash: { blockhash: "9zrUHnA1nCByPksy3aL8tQ47vqdaG2vnFs4HrxgcZj4F", lastValidBlockHeight: 331_283_116n },
+      replacementBlockhash: {
+        blockhash: "9zrUHnA1nCByPksy3aL8tQ47vqdaG2vnFs4HrxgcZj4F",
+        lastValidBlockHeight: 331_283_116n
+      },
       fee: 10_000n,
       loadedAddresses: { readonly: [], writable: [] },
       preBalances: null,
@@ -423,7 +527,9 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
   test("expected output: PumpSwap's constant product less its fee tier, taken from the output", () => {
     // out = floor(50e9 * 1e6 / (1e12 + 1e6)) = 49,999; fees ceil(49,999 * 20 / 1e4) = 100, 25 and 25.
     expect(expectedSwapOutput(pumpPool(), 1_000_000n)).toBe(49_849n)
-    expect(expectedSwapOutput({ ...pumpPool(), coinCreator: address("11111111111111111111111111111111") }, 1_000_000n)).toBe(49_874n)
+    expect(
+      expectedSwapOutput({ ...pumpPool(), coinCreator: address("11111111111111111111111111111111") }, 1_000_000n)
+    ).toBe(49_874n)
   })
 
   test("PumpSwap sell (recorded answer): the instruction matches the IDL, the gain is read from the post-state, tax 0", async () => {
@@ -435,7 +541,16 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     expect(server.calls.get("simulateTransaction")).toBe(1)
     expect(decodeCheck(check)).toEqual(check as never)
     // feeCharged: for a swap, the expected output less what arrived (the tax in quote base units).
-    expect(check).toMatchObject({ ok: true, error: null, amount: "1000000", received: "49849", feeCharged: "0", effectiveTaxPct: 0, unitsConsumed: 65_572, venue: "pumpswap" })
+    expect(check).toMatchObject({
+      ok: true,
+      error: null,
+      amount: "1000000",
+      received: "49849",
+      feeCharged: "0",
+      effectiveTaxPct: 0,
+      unitsConsumed: 65_572,
+      venue: "pumpswap"
+    })
 
     const sent = decodeSent()
     expect(sent.program).toBe(PUMPSWAP)
@@ -446,7 +561,12 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     expect(sent.accounts.slice(0, 2)).toEqual([pool.pool, holder])
     expect(sent.accounts.slice(3, 9)).toEqual([mint, WSOL, holderBase, holderQuote, pool.base.vault, pool.quote.vault])
     expect(sent.accounts[9]).toBe(pool.protocolFeeRecipient)
-    expect(sent.accounts.slice(11, 15)).toEqual([TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, address("11111111111111111111111111111111"), address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")])
+    expect(sent.accounts.slice(11, 15)).toEqual([
+      TOKEN_PROGRAM_ADDRESS,
+      TOKEN_PROGRAM_ADDRESS,
+      address("11111111111111111111111111111111"),
+      address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
+    ])
     expect(sent.accounts[16]).toBe(PUMPSWAP)
     expect(sent.accounts[20]).toBe(address("pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ"))
     expect(sent.accounts[22]).toBe(pool.buybackFeeRecipient)
@@ -458,11 +578,16 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     expect(check.ok).toBe(true)
     expect(check.received).toBe("44865")
     expect(check.feeCharged).toBe("4984")
-    expect(check.effectiveTaxPct).toBeCloseTo((49_849 - 44_865) / 49_849 * 100, 3)
+    expect(check.effectiveTaxPct).toBeCloseTo(((49_849 - 44_865) / 49_849) * 100, 3)
   })
 
   test("PumpSwap sell (recorded answer) from a holder with a quote balance: only the gain counts; a short pool is extended first", async () => {
-    const pool = { ...pumpPool(), needsExtension: true, coinCreator: address("11111111111111111111111111111111"), isCashbackCoin: true }
+    const pool = {
+      ...pumpPool(),
+      needsExtension: true,
+      coinCreator: address("11111111111111111111111111111111"),
+      isCashbackCoin: true
+    }
     server.recordSimulation(PUMPSWAP, recorded(2_000_000n + 49_874n))
     server.reset()
     const check = await simulateSwap(client(), pool, { ...probe(), holderQuoteBalance: 2_000_000n }, world.slot)
@@ -472,7 +597,11 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     const extend = decodeSent(1)
     expect(extend.program).toBe(PUMPSWAP)
     expect(extend.data).toEqual([234, 102, 194, 203, 150, 72, 62, 229])
-    expect(extend.accounts.slice(0, 3)).toEqual([pool.pool, feePayer.address, address("11111111111111111111111111111111")])
+    expect(extend.accounts.slice(0, 3)).toEqual([
+      pool.pool,
+      feePayer.address,
+      address("11111111111111111111111111111111")
+    ])
     expect(extend.accounts[4]).toBe(PUMPSWAP)
     const sell = decodeSent(2)
     expect(sell.data.slice(0, 8)).toEqual([51, 230, 133, 164, 1, 127, 131, 173])
@@ -494,7 +623,7 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     server.recordSimulation(PUMPSWAP, recorded(null, { InstructionError: [1, { Custom: 6004 }] }, logs))
     const check = await simulateSwap(client(), pumpPool(), probe(), world.slot)
     expect(check).toMatchObject({ ok: false, received: null, effectiveTaxPct: null, venue: "pumpswap" })
-    expect(check.error).toBe("{\"InstructionError\":[1,{\"Custom\":6004}]}: " + logs[6])
+    expect(check.error).toBe(`{\"InstructionError\":[1,{\"Custom\":6004}]}: ${logs[6]}`)
   })
 
   test("Raydium CPMM swap_base_input (recorded answer): instruction as the SDK builds it, tax against the fee-adjusted curve", async () => {
@@ -538,8 +667,19 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     expect(sent.data).toEqual([143, 190, 90, 218, 196, 30, 51, 222, ...u64le(1_000_000n), ...u64le(0n)])
     const authority = await authorityOf(VENUES.find((venue) => venue.label === "raydium-cpmm")!)
     expect(sent.accounts).toEqual([
-      holder, authority, pool.ammConfig, pool.pool, holderBase, holderQuote, pool.base.vault, pool.quote.vault,
-      TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, mint, WSOL, pool.observationState
+      holder,
+      authority,
+      pool.ammConfig,
+      pool.pool,
+      holderBase,
+      holderQuote,
+      pool.base.vault,
+      pool.quote.vault,
+      TOKEN_PROGRAM_ADDRESS,
+      TOKEN_PROGRAM_ADDRESS,
+      mint,
+      WSOL,
+      pool.observationState
     ])
   })
 

@@ -5,20 +5,24 @@ import { finding, type Rule } from "./rule.ts"
 export const deployerFlagged: Rule = ({ evidence }) =>
   evidence.deployer.flagged === true
     ? finding({
-      rule: "deployer_flagged",
-      facet: "aml",
-      points: DEPLOYER_FLAGGED_POINTS,
-      reason: "deployer.flagged is true",
-      risk: "Deployer wallet carries an adverse label",
-      flag: "deployer_flagged"
-    })
+        rule: "deployer_flagged",
+        facet: "aml",
+        points: DEPLOYER_FLAGGED_POINTS,
+        reason: "deployer.flagged is true",
+        risk: "Deployer wallet carries an adverse label",
+        flag: "deployer_flagged"
+      })
     : null
 
 const flaggedHolderPoints = (count: number, pct: number): { points: number; reason: string } | null => {
   const tier = tierAtLeast(pct, FLAGGED_HOLDER_PCT_TIERS)
-  if (tier !== undefined) return { points: tier.points, reason: `aml.flaggedHolderPct ${formatPct(pct)} >= ${tier.threshold}%` }
+  if (tier !== undefined)
+    return { points: tier.points, reason: `aml.flaggedHolderPct ${formatPct(pct)} >= ${tier.threshold}%` }
   if (count > 0 || pct > 0) {
-    return { points: FLAGGED_HOLDER_ANY_POINTS, reason: `aml.flaggedHolderCount ${count}, aml.flaggedHolderPct ${formatPct(pct)}` }
+    return {
+      points: FLAGGED_HOLDER_ANY_POINTS,
+      reason: `aml.flaggedHolderCount ${count}, aml.flaggedHolderPct ${formatPct(pct)}`
+    }
   }
   return null
 }
@@ -34,9 +38,10 @@ export const flaggedHolders: Rule = ({ evidence }) => {
     facet: "aml",
     points: found.points,
     reason: found.reason,
-    risk: flaggedHolderPct === null
-      ? `${flaggedHolderCount} holder wallet(s) carry adverse labels`
-      : `Wallets with adverse labels hold ${formatPct(pct)} of supply`,
+    risk:
+      flaggedHolderPct === null
+        ? `${flaggedHolderCount} holder wallet(s) carry adverse labels`
+        : `Wallets with adverse labels hold ${formatPct(pct)} of supply`,
     flag: "flagged_holders"
   })
 }

@@ -29,29 +29,31 @@ interface IssuerControl {
   readonly holder?: (evidence: ScanEvidence) => string | null
 }
 
-const issuerControlRule = (control: IssuerControl): Rule => ({ evidence }) => {
-  const described = control.describe(evidence)
-  if (described === null) return null
-  if (evidence.verified) {
+const issuerControlRule =
+  (control: IssuerControl): Rule =>
+  ({ evidence }) => {
+    const described = control.describe(evidence)
+    if (described === null) return null
+    if (evidence.verified) {
+      return finding({
+        rule: control.rule,
+        facet: "contract",
+        points: control.points.verifiedPoints,
+        reason: `${described}; reduced for a verified issuer`,
+        risk: `${control.risk} (kept by a verified issuer)`
+      })
+    }
+    const holder = control.holder?.(evidence) ?? null
     return finding({
       rule: control.rule,
       facet: "contract",
-      points: control.points.verifiedPoints,
-      reason: `${described}; reduced for a verified issuer`,
-      risk: `${control.risk} (kept by a verified issuer)`
+      points: control.points.points,
+      reason: described,
+      risk: holder === null ? control.risk : `${control.risk} (held by ${holder})`,
+      flag: control.flag,
+      cap: control.cap ?? null
     })
   }
-  const holder = control.holder?.(evidence) ?? null
-  return finding({
-    rule: control.rule,
-    facet: "contract",
-    points: control.points.points,
-    reason: described,
-    risk: holder === null ? control.risk : `${control.risk} (held by ${holder})`,
-    flag: control.flag,
-    cap: control.cap ?? null
-  })
-}
 
 const addressDescription = (field: string, address: string | null): string | null =>
   address === null ? null : `${field} is set (${shortAddress(address)})`
@@ -104,7 +106,11 @@ const pausableControl = issuerControlRule({
   describe: (evidence) => {
     const authority = evidence.extensions.pausableAuthority ?? null
     const paused = evidence.extensions.paused === true ? " and transfers are paused now" : ""
-    return authority === null ? (evidence.extensions.paused === true ? "extensions.paused is true" : null) : `extensions.pausableAuthority is set (${shortAddress(authority)})${paused}`
+    return authority === null
+      ? evidence.extensions.paused === true
+        ? "extensions.paused is true"
+        : null
+      : `extensions.pausableAuthority is set (${shortAddress(authority)})${paused}`
   },
   risk: "Pausable: one key can stop every transfer, sells included",
   cap: CAPS.pausable,
@@ -114,7 +120,9 @@ const pausableControl = issuerControlRule({
 // Paused now, nobody can sell: the cap holds even for a verified issuer.
 export const pausable: Rule = (observed) => {
   const found = pausableControl(observed)
-  return found !== null && observed.evidence.extensions.paused === true ? { ...found, cap: CAPS.pausable, flag: "pausable" } : found
+  return found !== null && observed.evidence.extensions.paused === true
+    ? { ...found, cap: CAPS.pausable, flag: "pausable" }
+    : found
 }
 
 export const mintCloseAuthority = issuerControlRule({
@@ -142,27 +150,27 @@ export const defaultFrozen: Rule = (observed) => {
 export const nonTransferable: Rule = ({ evidence }) =>
   evidence.extensions.nonTransferable === true
     ? finding({
-      rule: "non_transferable",
-      facet: "contract",
-      points: NON_TRANSFERABLE_POINTS,
-      reason: "extensions.nonTransferable is true",
-      risk: "Token is non-transferable: it cannot be sold",
-      flag: "non_transferable",
-      cap: CAPS.nonTransferable
-    })
+        rule: "non_transferable",
+        facet: "contract",
+        points: NON_TRANSFERABLE_POINTS,
+        reason: "extensions.nonTransferable is true",
+        risk: "Token is non-transferable: it cannot be sold",
+        flag: "non_transferable",
+        cap: CAPS.nonTransferable
+      })
     : null
 
 export const honeypot: Rule = ({ evidence }) =>
   evidence.trading.isHoneypot === true
     ? finding({
-      rule: "honeypot",
-      facet: "contract",
-      points: HONEYPOT_POINTS,
-      reason: "trading.isHoneypot is true (a simulated sell failed)",
-      risk: "Honeypot: a simulated sell failed, holders may be unable to sell",
-      flag: "honeypot",
-      cap: CAPS.honeypot
-    })
+        rule: "honeypot",
+        facet: "contract",
+        points: HONEYPOT_POINTS,
+        reason: "trading.isHoneypot is true (a simulated sell failed)",
+        risk: "Honeypot: a simulated sell failed, holders may be unable to sell",
+        flag: "honeypot",
+        cap: CAPS.honeypot
+      })
     : null
 
 // The fee's cost is counted in the effective buy and sell taxes; this rule names it.
@@ -196,7 +204,13 @@ export const buyTax: Rule = ({ buy }) => {
 }
 
 const taxCap = (pct: number): HardCap | null =>
-  pct >= EXTREME_TAX_PCT ? CAPS.extremeTax : pct >= SEVERE_TAX_PCT ? CAPS.severeTax : pct >= HIGH_TAX_PCT ? CAPS.highTax : null
+  pct >= EXTREME_TAX_PCT
+    ? CAPS.extremeTax
+    : pct >= SEVERE_TAX_PCT
+      ? CAPS.severeTax
+      : pct >= HIGH_TAX_PCT
+        ? CAPS.highTax
+        : null
 
 export const sellTax: Rule = ({ sell }) => {
   const tier = sell.totalPct === null ? undefined : tierAtLeast(sell.totalPct, SELL_TAX_TIERS)

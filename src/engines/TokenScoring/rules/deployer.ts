@@ -22,32 +22,34 @@ interface PriorOffences {
   readonly offence: string
 }
 
-const priorOffencesRule = (spec: PriorOffences): Rule => ({ evidence }) => {
-  const count = evidence.deployer[spec.field]
-  const tier = count === null ? undefined : tierAtLeast(count, spec.tiers)
-  if (count === null || tier === undefined) return null
-  // 2.0: by rate. A rare offence in a long launch history costs little and caps nothing.
-  const launches = evidence.deployer.priorLaunches
-  if (launches !== null && launches >= RATE_MIN_LAUNCHES && (count / launches) * 100 < RARE_RUG_RATE_PCT) {
+const priorOffencesRule =
+  (spec: PriorOffences): Rule =>
+  ({ evidence }) => {
+    const count = evidence.deployer[spec.field]
+    const tier = count === null ? undefined : tierAtLeast(count, spec.tiers)
+    if (count === null || tier === undefined) return null
+    // 2.0: by rate. A rare offence in a long launch history costs little and caps nothing.
+    const launches = evidence.deployer.priorLaunches
+    if (launches !== null && launches >= RATE_MIN_LAUNCHES && (count / launches) * 100 < RARE_RUG_RATE_PCT) {
+      return finding({
+        rule: spec.rule,
+        facet: "deployer",
+        points: RARE_RUG_POINTS,
+        reason: `deployer.${spec.field} ${count} of ${launches} launches (< ${RARE_RUG_RATE_PCT}%)`,
+        risk: `Deployer launched ${count} earlier token${count === 1 ? "" : "s"} that ${spec.offence}, out of ${launches}`,
+        flag: spec.flag
+      })
+    }
     return finding({
       rule: spec.rule,
       facet: "deployer",
-      points: RARE_RUG_POINTS,
-      reason: `deployer.${spec.field} ${count} of ${launches} launches (< ${RARE_RUG_RATE_PCT}%)`,
-      risk: `Deployer launched ${count} earlier token${count === 1 ? "" : "s"} that ${spec.offence}, out of ${launches}`,
-      flag: spec.flag
+      points: tier.points,
+      reason: `deployer.${spec.field} ${count} >= ${tier.threshold}`,
+      risk: `Deployer launched ${count} earlier token${count === 1 ? "" : "s"} that ${spec.offence}`,
+      flag: spec.flag,
+      cap: count >= SERIAL_OFFENCE_COUNT ? spec.serialCap : null
     })
   }
-  return finding({
-    rule: spec.rule,
-    facet: "deployer",
-    points: tier.points,
-    reason: `deployer.${spec.field} ${count} >= ${tier.threshold}`,
-    risk: `Deployer launched ${count} earlier token${count === 1 ? "" : "s"} that ${spec.offence}`,
-    flag: spec.flag,
-    cap: count >= SERIAL_OFFENCE_COUNT ? spec.serialCap : null
-  })
-}
 
 export const deployerPriorRugs = priorOffencesRule({
   rule: "deployer_prior_rugs",

@@ -6,8 +6,12 @@ import { finding, type Rule } from "./rule.ts"
 // simulation, and no static equivalent: docs/scoring-model.md).
 export const thinEvidence: Rule = ({ completenessPct, sellPathObserved }) => {
   const reasons = [
-    completenessPct < THIN_EVIDENCE_COMPLETENESS_PCT ? `evidence completeness ${completenessPct}% < ${THIN_EVIDENCE_COMPLETENESS_PCT}%` : null,
-    sellPathObserved ? null : "no sell simulation and no static equivalent (freeze authority or a transfer-blocking extension not ruled out)"
+    completenessPct < THIN_EVIDENCE_COMPLETENESS_PCT
+      ? `evidence completeness ${completenessPct}% < ${THIN_EVIDENCE_COMPLETENESS_PCT}%`
+      : null,
+    sellPathObserved
+      ? null
+      : "no sell simulation and no static equivalent (freeze authority or a transfer-blocking extension not ruled out)"
   ].filter((reason): reason is string => reason !== null)
   if (reasons.length === 0) return null
   return finding({

@@ -16,11 +16,25 @@ import {
 } from "./contract.ts"
 import { deployerPriorHoneypots, deployerPriorRugs } from "./deployer.ts"
 import { thinEvidence } from "./evidence.ts"
-import { liquidityDrop, lowLiquidity, lpLockExpiring, lpPartiallyLocked, lpUnlocked, noMarket, thinLiquidityForCap } from "./liquidity.ts"
+import {
+  liquidityDrop,
+  lowLiquidity,
+  lpLockExpiring,
+  lpPartiallyLocked,
+  lpUnlocked,
+  noMarket,
+  thinLiquidityForCap
+} from "./liquidity.ts"
 import { extremeVolatility, lowOrganicVolume, microMarketCap, sellPressure, washTrading } from "./market.ts"
 import { fewHolders, newToken } from "./maturity.ts"
 import { copycat, impersonation, missingNameOrSymbol, mutableMetadata } from "./metadata.ts"
-import { bundledLaunch, creatorHolding, insiderHolding, singleHolderConcentration, top10Concentration } from "./ownership.ts"
+import {
+  bundledLaunch,
+  creatorHolding,
+  insiderHolding,
+  singleHolderConcentration,
+  top10Concentration
+} from "./ownership.ts"
 import type { Rule } from "./rule.ts"
 
 export type { Rule } from "./rule.ts"

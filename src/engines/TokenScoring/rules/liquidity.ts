@@ -16,11 +16,7 @@ import { formatPct, formatUsd, type Observed, tierBelow } from "../observed.ts"
 import { finding, type Rule } from "./rule.ts"
 
 const noMarketReason = ({ evidence, liquidityUsd }: Observed): string | null =>
-  evidence.liquidity.poolCount === 0
-    ? "liquidity.poolCount is 0"
-    : liquidityUsd === 0
-    ? "liquidity is $0"
-    : null
+  evidence.liquidity.poolCount === 0 ? "liquidity.poolCount is 0" : liquidityUsd === 0 ? "liquidity is $0" : null
 
 export const noMarket: Rule = (observed) => {
   const reason = noMarketReason(observed)

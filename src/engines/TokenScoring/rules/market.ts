@@ -34,7 +34,7 @@ export const washTrading: Rule = ({ evidence, liquidityUsd }) => {
 
 const tradeCountOf = (market: ScanEvidence["market"]): number | null =>
   market.tradeCount24h ??
-    (market.buyCount24h !== null && market.sellCount24h !== null ? market.buyCount24h + market.sellCount24h : null)
+  (market.buyCount24h !== null && market.sellCount24h !== null ? market.buyCount24h + market.sellCount24h : null)
 
 export const lowOrganicVolume: Rule = ({ evidence }) => {
   const trades = tradeCountOf(evidence.market)

@@ -34,7 +34,8 @@ export const impersonation: Rule = ({ evidence, impersonates }) => {
     rule: "impersonation",
     facet: "metadata",
     points: IMPERSONATION_POINTS,
-    reason: `name or symbol confusable with ${impersonates.symbol} (${impersonates.mint})` +
+    reason:
+      `name or symbol confusable with ${impersonates.symbol} (${impersonates.mint})` +
       (list === null ? "" : `; listed on ${list}, so not capped`),
     risk: `Impersonates ${impersonates.symbol} of ${impersonates.issuer} (the real mint is ${impersonates.mint})`,
     flag: "impersonation",
@@ -46,8 +47,9 @@ export const impersonation: Rule = ({ evidence, impersonates }) => {
 const isBlank = (value: string | null): boolean => value !== null && value.trim() === ""
 
 export const missingNameOrSymbol: Rule = ({ evidence }) => {
-  const missing = [isBlank(evidence.name) ? "name" : null, isBlank(evidence.symbol) ? "symbol" : null]
-    .filter((field) => field !== null)
+  const missing = [isBlank(evidence.name) ? "name" : null, isBlank(evidence.symbol) ? "symbol" : null].filter(
+    (field) => field !== null
+  )
   if (missing.length === 0) return null
   return finding({
     rule: "missing_name_or_symbol",
@@ -67,7 +69,7 @@ export const copycat: Rule = ({ evidence }) => {
     rule: "copycat",
     facet: "metadata",
     points: list === null ? COPYCAT_POINTS : LISTED_COPYCAT_POINTS,
-    reason: `metadata.copycatOf is ${JSON.stringify(original)}` + (list === null ? "" : `; reduced: listed on ${list}`),
+    reason: `metadata.copycatOf is ${JSON.stringify(original)}${list === null ? "" : `; reduced: listed on ${list}`}`,
     risk: `Imitates the well-known token ${original}`,
     flag: "copycat"
   })

@@ -22,19 +22,21 @@ interface ShareRule {
 }
 
 // A rule on a share of supply: fires on the first tier the share reaches.
-const shareRule = (spec: ShareRule): Rule => (observed) => {
-  const pct = spec.measure(observed)
-  const tier = pct === null ? undefined : tierAtLeast(pct, spec.tiers)
-  if (pct === null || tier === undefined) return null
-  return finding({
-    rule: spec.rule,
-    facet: spec.facet,
-    points: tier.points,
-    reason: `${spec.label} ${formatPct(pct)} >= ${tier.threshold}%`,
-    risk: spec.risk(formatPct(pct)),
-    flag: spec.flag
-  })
-}
+const shareRule =
+  (spec: ShareRule): Rule =>
+  (observed) => {
+    const pct = spec.measure(observed)
+    const tier = pct === null ? undefined : tierAtLeast(pct, spec.tiers)
+    if (pct === null || tier === undefined) return null
+    return finding({
+      rule: spec.rule,
+      facet: spec.facet,
+      points: tier.points,
+      reason: `${spec.label} ${formatPct(pct)} >= ${tier.threshold}%`,
+      risk: spec.risk(formatPct(pct)),
+      flag: spec.flag
+    })
+  }
 
 export const top10Concentration = shareRule({
   rule: "top10_concentration",

@@ -12,5 +12,5 @@ export const adverseLabelsOf = (evidence: WalletEvidence, exposure: WalletExposu
 
 export const categorySeverityOf = (category: string): Severity | null => {
   const key = normalised(category)
-  return Object.hasOwn(ADVERSE_EXPOSURE_CATEGORIES, key) ? ADVERSE_EXPOSURE_CATEGORIES[key] ?? null : null
+  return Object.hasOwn(ADVERSE_EXPOSURE_CATEGORIES, key) ? (ADVERSE_EXPOSURE_CATEGORIES[key] ?? null) : null
 }

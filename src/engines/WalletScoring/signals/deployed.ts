@@ -20,25 +20,30 @@ const isHoneypot = (token: DeployedToken): boolean => token.isHoneypot === true
 const nameOf = (token: DeployedToken): string => `${token.symbol ?? token.name ?? "unnamed"} (${token.address})`
 
 // Each bad launch counts in one signal only: a rug first, then a honeypot, then a low score.
-const launchCountRule = (spec: LaunchCount): SignalRule => ({ deployedTokens }) => {
-  const counted = deployedTokens
-    .filter(spec.counts)
-    .sort((a, b) => compareText(a.scannedAt, b.scannedAt) || compareText(a.address, b.address))
-  const tier = tierAtLeast(counted.length, spec.tiers)
-  if (tier === undefined) return []
-  const more = counted.length > SHOWN ? `, and ${counted.length - SHOWN} more` : ""
-  return [{
-    signal: {
-      label: spec.label,
-      severity: riskLevelOf(tier.points),
-      points: tier.points,
-      detail: `${counted.length} of ${deployedTokens.length} tokens deployed by this wallet ${spec.condition}, ` +
-        `tier >= ${tier.threshold}: ${counted.slice(0, SHOWN).map(nameOf).join(", ")}${more}`,
-      source: "token_scans"
-    },
-    headline: spec.headline(counted.length)
-  }]
-}
+const launchCountRule =
+  (spec: LaunchCount): SignalRule =>
+  ({ deployedTokens }) => {
+    const counted = deployedTokens
+      .filter(spec.counts)
+      .sort((a, b) => compareText(a.scannedAt, b.scannedAt) || compareText(a.address, b.address))
+    const tier = tierAtLeast(counted.length, spec.tiers)
+    if (tier === undefined) return []
+    const more = counted.length > SHOWN ? `, and ${counted.length - SHOWN} more` : ""
+    return [
+      {
+        signal: {
+          label: spec.label,
+          severity: riskLevelOf(tier.points),
+          points: tier.points,
+          detail:
+            `${counted.length} of ${deployedTokens.length} tokens deployed by this wallet ${spec.condition}, ` +
+            `tier >= ${tier.threshold}: ${counted.slice(0, SHOWN).map(nameOf).join(", ")}${more}`,
+          source: "token_scans"
+        },
+        headline: spec.headline(counted.length)
+      }
+    ]
+  }
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? "" : "s"}`
 

@@ -13,9 +13,15 @@ interface Reason {
 const reasonsOf = (evidence: WalletEvidence, exposure: WalletExposure): ReadonlyArray<Reason> => {
   const labelled = adverseLabelsOf(evidence, exposure)
     .filter((label) => !isConductLabel(label.label))
-    .map((label) => ({ severity: label.severity, why: `labelled ${label.label} by ${label.source} (${label.severity})` }))
+    .map((label) => ({
+      severity: label.severity,
+      why: `labelled ${label.label} by ${label.source} (${label.severity})`
+    }))
   const categorySeverity = categorySeverityOf(exposure.category)
-  const categorised = categorySeverity === null ? [] : [{ severity: categorySeverity, why: `category ${exposure.category} (${categorySeverity})` }]
+  const categorised =
+    categorySeverity === null
+      ? []
+      : [{ severity: categorySeverity, why: `category ${exposure.category} (${categorySeverity})` }]
   return [...labelled, ...categorised]
 }
 

@@ -15,4 +15,9 @@ export const SIGNAL_RULES: ReadonlyArray<SignalRule> = [
 ]
 
 // Signals that speak about the wallet itself rather than about whom it dealt with.
-export const DIRECT_SIGNALS: ReadonlyArray<string> = ["adverse_label", "deployed_rugs", "deployed_honeypots", "deployed_low_score_tokens"]
+export const DIRECT_SIGNALS: ReadonlyArray<string> = [
+  "adverse_label",
+  "deployed_rugs",
+  "deployed_honeypots",
+  "deployed_low_score_tokens"
+]

@@ -12,7 +12,10 @@ const badLaunchesOf = (evidence: WalletEvidence, exposure: WalletExposure): { co
   const count = Math.min(record.launches, record.rugged + record.honeypots)
   return {
     count,
-    why: count === 0 ? null : `deployer of ${record.launches} launches, ${record.rugged} rugged, ${record.honeypots} honeypots`
+    why:
+      count === 0
+        ? null
+        : `deployer of ${record.launches} launches, ${record.rugged} rugged, ${record.honeypots} honeypots`
   }
 }
 

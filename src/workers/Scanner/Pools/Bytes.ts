@@ -19,7 +19,8 @@ export const u8At = (data: Uint8Array, offset: number): number => data[offset] ?
 export const u16At = (data: Uint8Array, offset: number): number => view(data).getUint16(offset, true)
 export const i32At = (data: Uint8Array, offset: number): number => view(data).getInt32(offset, true)
 export const u64At = (data: Uint8Array, offset: number): bigint => view(data).getBigUint64(offset, true)
-export const u128At = (data: Uint8Array, offset: number): bigint => u64At(data, offset) | (u64At(data, offset + 8) << 64n)
+export const u128At = (data: Uint8Array, offset: number): bigint =>
+  u64At(data, offset) | (u64At(data, offset + 8) << 64n)
 
 /** Anchor's account discriminator: sha256("account:<Name>")[0..8]. */
 export const anchorAccountDiscriminator = (name: string): Uint8Array =>
@@ -39,7 +40,8 @@ export const compareAddresses = (a: Address, b: Address): number => {
   return 0
 }
 
-export const sortedPair = (a: Address, b: Address): readonly [Address, Address] => compareAddresses(a, b) <= 0 ? [a, b] : [b, a]
+export const sortedPair = (a: Address, b: Address): readonly [Address, Address] =>
+  compareAddresses(a, b) <= 0 ? [a, b] : [b, a]
 
 /**
  * Pubkey::find_program_address, synchronously: sha256(seeds ‖ [bump] ‖ program ‖ "ProgramDerivedAddress")
@@ -60,7 +62,9 @@ export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Ui
 /** The associated token account of (owner, mint) under a token program: seeds [owner, token program, mint]. */
 export const associatedTokenAddressSync = (owner: Address, mint: Address, tokenProgram: Address): Address =>
   findProgramAddressSync("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address, [
-    keyBytes(owner), keyBytes(tokenProgram), keyBytes(mint)
+    keyBytes(owner),
+    keyBytes(tokenProgram),
+    keyBytes(mint)
   ])
 
 const TWO_64 = 2 ** 64

@@ -32,12 +32,19 @@ export const sqrtPricePool = (layout: SqrtPriceLayout): PoolProgram => ({
   decode: (address, data) => {
     if (data.length !== layout.size || !startsWith(data, layout.discriminator)) return undefined
     return {
-      address, venue: layout.venue, shape: "concentrated",
-      mintA: addressAt(data, layout.mints[0]), mintB: addressAt(data, layout.mints[1]),
-      vaultA: addressAt(data, layout.vaults[0]), vaultB: addressAt(data, layout.vaults[1]),
-      storedReserves: null, priceBPerA: priceFromSqrtQ64(u128At(data, layout.sqrtPrice)),
-      lpMint: null, lpSupplyTracked: null,
-      curve: null, related: []
+      address,
+      venue: layout.venue,
+      shape: "concentrated",
+      mintA: addressAt(data, layout.mints[0]),
+      mintB: addressAt(data, layout.mints[1]),
+      vaultA: addressAt(data, layout.vaults[0]),
+      vaultB: addressAt(data, layout.vaults[1]),
+      storedReserves: null,
+      priceBPerA: priceFromSqrtQ64(u128At(data, layout.sqrtPrice)),
+      lpMint: null,
+      lpSupplyTracked: null,
+      curve: null,
+      related: []
     }
   }
 })

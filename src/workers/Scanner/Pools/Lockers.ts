@@ -91,7 +91,7 @@ const raydiumLock = (data: Uint8Array): LockState | undefined => {
 
 const DECODERS: Readonly<Record<string, (data: Uint8Array) => LockState | undefined>> = {
   "jupiter-lock": jupiterLock,
-  "streamflow": streamflow,
+  streamflow: streamflow,
   "raydium-lp-lock": raydiumLock
 }
 

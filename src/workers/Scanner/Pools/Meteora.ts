@@ -1,6 +1,21 @@
 import { type Address, getAddressEncoder, getProgramDerivedAddress, getU16Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { DEFAULT_ADDRESS, addressAt, anchorAccountDiscriminator, findProgramAddressSync, i32At, keyBytes, priceFromSqrtQ64, sortedPair, startsWith, u128At, u16At, u64At, u8At, view } from "./Bytes.ts"
+import {
+  DEFAULT_ADDRESS,
+  addressAt,
+  anchorAccountDiscriminator,
+  findProgramAddressSync,
+  i32At,
+  keyBytes,
+  priceFromSqrtQ64,
+  sortedPair,
+  startsWith,
+  u128At,
+  u16At,
+  u64At,
+  u8At,
+  view
+} from "./Bytes.ts"
 import { sqrtPricePool } from "./Concentrated.ts"
 import type { PoolProgram, PoolState } from "./Types.ts"
 
@@ -28,22 +43,36 @@ export const DLMM_BIN_STEPS: ReadonlyArray<number> = [25, 50, 80, 100, 200]
 export const DLMM_BASE_FACTOR = 10_000
 export const DLMM_ILM_BASE = "MFGQxwAmB91SwuYX36okv2Qmdc9aMuHTwWGUrp4AtB1" as Address
 
-export const dlmmPairAddress = async (mintX: Address, mintY: Address, binStep: number, baseFactor: number): Promise<Address> => {
+export const dlmmPairAddress = async (
+  mintX: Address,
+  mintY: Address,
+  binStep: number,
+  baseFactor: number
+): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
   const encoder = getAddressEncoder()
-  return (await getProgramDerivedAddress({
-    programAddress: programOf("meteora-dlmm"),
-    seeds: [encoder.encode(min), encoder.encode(max), getU16Encoder().encode(binStep), getU16Encoder().encode(baseFactor)]
-  }))[0]
+  return (
+    await getProgramDerivedAddress({
+      programAddress: programOf("meteora-dlmm"),
+      seeds: [
+        encoder.encode(min),
+        encoder.encode(max),
+        getU16Encoder().encode(binStep),
+        getU16Encoder().encode(baseFactor)
+      ]
+    })
+  )[0]
 }
 
 export const dlmmCustomizablePairAddress = async (mintX: Address, mintY: Address): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
   const encoder = getAddressEncoder()
-  return (await getProgramDerivedAddress({
-    programAddress: programOf("meteora-dlmm"),
-    seeds: [encoder.encode(DLMM_ILM_BASE), encoder.encode(min), encoder.encode(max)]
-  }))[0]
+  return (
+    await getProgramDerivedAddress({
+      programAddress: programOf("meteora-dlmm"),
+      seeds: [encoder.encode(DLMM_ILM_BASE), encoder.encode(min), encoder.encode(max)]
+    })
+  )[0]
 }
 
 export const meteoraDlmm: PoolProgram = {
@@ -54,20 +83,29 @@ export const meteoraDlmm: PoolProgram = {
   mintOffsets: [88, 120],
   source: "@meteora-ag/dlmm 1.9.14 src/dlmm/idl/idl.json LbPair (in dist/index.js.map)",
   canonical: async (mint, quotes) =>
-    Promise.all(quotes.flatMap((quote) => [
-      ...DLMM_BIN_STEPS.map((step) => dlmmPairAddress(mint, quote, step, DLMM_BASE_FACTOR)),
-      dlmmCustomizablePairAddress(mint, quote)
-    ])),
+    Promise.all(
+      quotes.flatMap((quote) => [
+        ...DLMM_BIN_STEPS.map((step) => dlmmPairAddress(mint, quote, step, DLMM_BASE_FACTOR)),
+        dlmmCustomizablePairAddress(mint, quote)
+      ])
+    ),
   decode: (address, data) => {
     if (data.length !== DLMM_SIZE || !startsWith(data, DLMM_DISCRIMINATOR)) return undefined
     const binStep = u16At(data, 80)
     return {
-      address, venue: "meteora-dlmm", shape: "bins",
-      mintA: addressAt(data, 88), mintB: addressAt(data, 120),
-      vaultA: addressAt(data, 152), vaultB: addressAt(data, 184),
-      storedReserves: null, priceBPerA: (1 + binStep / 10_000) ** i32At(data, 76),
-      lpMint: null, lpSupplyTracked: null,
-      curve: null, related: []
+      address,
+      venue: "meteora-dlmm",
+      shape: "bins",
+      mintA: addressAt(data, 88),
+      mintB: addressAt(data, 120),
+      vaultA: addressAt(data, 152),
+      vaultB: addressAt(data, 184),
+      storedReserves: null,
+      priceBPerA: (1 + binStep / 10_000) ** i32At(data, 76),
+      lpMint: null,
+      lpSupplyTracked: null,
+      curve: null,
+      related: []
     }
   }
 }
@@ -96,24 +134,41 @@ export const meteoraDammV1: PoolProgram = {
   decode: (address, data) => {
     if (data.length !== DAMM_V1_SIZE || !startsWith(data, DAMM_V1_DISCRIMINATOR)) return undefined
     return {
-      address, venue: "meteora-damm-v1", shape: "constant_product",
-      mintA: addressAt(data, 40), mintB: addressAt(data, 72),
-      vaultA: null, vaultB: null,
-      storedReserves: null, priceBPerA: null,
-      lpMint: addressAt(data, 8), lpSupplyTracked: null, lpLockedTracked: u64At(data, 395),
+      address,
+      venue: "meteora-damm-v1",
+      shape: "constant_product",
+      mintA: addressAt(data, 40),
+      mintB: addressAt(data, 72),
+      vaultA: null,
+      vaultB: null,
+      storedReserves: null,
+      priceBPerA: null,
+      lpMint: addressAt(data, 8),
+      lpSupplyTracked: null,
+      lpLockedTracked: u64At(data, 395),
       curve: null,
       related: [
-        addressAt(data, 104), addressAt(data, 136), addressAt(data, 168), addressAt(data, 200),
-        vaultLpMintOf(addressAt(data, 104)), vaultLpMintOf(addressAt(data, 136)), CLOCK_SYSVAR
+        addressAt(data, 104),
+        addressAt(data, 136),
+        addressAt(data, 168),
+        addressAt(data, 200),
+        vaultLpMintOf(addressAt(data, 104)),
+        vaultLpMintOf(addressAt(data, 136)),
+        CLOCK_SYSVAR
       ]
     }
   },
   complete: (state, related) => {
     const [aVault, bVault, aShares, bShares, aLpMint, bLpMint, clock] = related
-    const now = clock !== null && clock !== undefined && clock.length >= 40 ? view(clock).getBigInt64(32, true) : BigInt(Math.floor(Date.now() / 1000))
+    const now =
+      clock !== null && clock !== undefined && clock.length >= 40
+        ? view(clock).getBigInt64(32, true)
+        : BigInt(Math.floor(Date.now() / 1000))
     const a = vaultShareAmount(aVault, aShares, aLpMint, state.related[4], state.mintA, now)
     const b = vaultShareAmount(bVault, bShares, bLpMint, state.related[5], state.mintB, now)
-    return a === undefined || b === undefined ? state : { ...state, storedReserves: { a, b }, reservesFrom: "vault_shares" }
+    return a === undefined || b === undefined
+      ? state
+      : { ...state, storedReserves: { a, b }, reservesFrom: "vault_shares" }
   }
 }
 
@@ -141,18 +196,21 @@ const vaultShareAmount = (
   tokenMint: Address,
   now: bigint
 ): bigint | undefined => {
-  if (vault === null || vault === undefined || vault.length < VAULT_SIZE || !startsWith(vault, VAULT_DISCRIMINATOR)) return undefined
+  if (vault === null || vault === undefined || vault.length < VAULT_SIZE || !startsWith(vault, VAULT_DISCRIMINATOR))
+    return undefined
   if (addressAt(vault, 83) !== tokenMint || addressAt(vault, 115) !== lpMintAddress) return undefined
-  if (shares === null || shares === undefined || shares.length < 72 || addressAt(shares, 0) !== lpMintAddress) return undefined
+  if (shares === null || shares === undefined || shares.length < 72 || addressAt(shares, 0) !== lpMintAddress)
+    return undefined
   if (lpMint === null || lpMint === undefined || lpMint.length < 82) return undefined
   const supply = u64At(lpMint, 36)
   if (supply === 0n) return 0n
   const total = u64At(vault, 11)
   const [lockedProfit, lastReport, degradation] = [u64At(vault, 1203), u64At(vault, 1211), u64At(vault, 1219)]
   const ratio = (now - lastReport) * degradation
-  const withdrawable = ratio > LOCKED_PROFIT_DEGRADATION_DENOMINATOR
-    ? total
-    : total - (lockedProfit * (LOCKED_PROFIT_DEGRADATION_DENOMINATOR - ratio)) / LOCKED_PROFIT_DEGRADATION_DENOMINATOR
+  const withdrawable =
+    ratio > LOCKED_PROFIT_DEGRADATION_DENOMINATOR
+      ? total
+      : total - (lockedProfit * (LOCKED_PROFIT_DEGRADATION_DENOMINATOR - ratio)) / LOCKED_PROFIT_DEGRADATION_DENOMINATOR
   return (u64At(shares, 64) * withdrawable) / supply
 }
 
@@ -196,24 +254,36 @@ export const meteoraDbc: PoolProgram = {
   shape: "bonding_curve",
   dataSize: DBC_SIZE,
   mintOffsets: [136],
-  source: "@meteora-ag/dynamic-bonding-curve-sdk 1.5.12 src/idl/dynamic-bonding-curve/idl.json VirtualPool, PoolConfig (in dist/index.js.map)",
+  source:
+    "@meteora-ag/dynamic-bonding-curve-sdk 1.5.12 src/idl/dynamic-bonding-curve/idl.json VirtualPool, PoolConfig (in dist/index.js.map)",
   decode: (address, data) => {
     if (data.length !== DBC_SIZE || !startsWith(data, DBC_DISCRIMINATOR)) return undefined
     const complete = u8At(data, 305) !== 0 || u8At(data, 308) >= 1
     return {
-      address, venue: "meteora-dbc", shape: "bonding_curve",
-      mintA: addressAt(data, 136), mintB: DEFAULT_ADDRESS,
-      vaultA: addressAt(data, 168), vaultB: addressAt(data, 200),
+      address,
+      venue: "meteora-dbc",
+      shape: "bonding_curve",
+      mintA: addressAt(data, 136),
+      mintB: DEFAULT_ADDRESS,
+      vaultA: addressAt(data, 168),
+      vaultB: addressAt(data, 200),
       storedReserves: { a: u64At(data, 232), b: u64At(data, 240) },
       priceBPerA: priceFromSqrtQ64(u128At(data, 280)),
-      lpMint: null, lpSupplyTracked: null,
+      lpMint: null,
+      lpSupplyTracked: null,
       curve: { complete, progressPct: complete ? 100 : null },
       related: [addressAt(data, 72)]
     }
   },
   complete: (state: PoolState, related: ReadonlyArray<Uint8Array | null>): PoolState => {
     const config = related[0]
-    if (config === null || config === undefined || config.length < DBC_CONFIG_SIZE || !startsWith(config, DBC_CONFIG_DISCRIMINATOR)) return state
+    if (
+      config === null ||
+      config === undefined ||
+      config.length < DBC_CONFIG_SIZE ||
+      !startsWith(config, DBC_CONFIG_DISCRIMINATOR)
+    )
+      return state
     const threshold = u64At(config, 264)
     const quoteReserve = state.storedReserves?.b ?? 0n
     const complete = state.curve?.complete === true

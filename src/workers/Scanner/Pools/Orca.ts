@@ -1,4 +1,10 @@
-import { getWhirlpoolAddress, getWhirlpoolDecoder, getWhirlpoolSize, WHIRLPOOL_DISCRIMINATOR, WHIRLPOOL_PROGRAM_ADDRESS } from "@orca-so/whirlpools-client"
+import {
+  getWhirlpoolAddress,
+  getWhirlpoolDecoder,
+  getWhirlpoolSize,
+  WHIRLPOOL_DISCRIMINATOR,
+  WHIRLPOOL_PROGRAM_ADDRESS
+} from "@orca-so/whirlpools-client"
 import { priceFromSqrtQ64, sortedPair, startsWith } from "./Bytes.ts"
 import type { PoolProgram } from "./Types.ts"
 
@@ -25,23 +31,33 @@ export const orcaWhirlpool: PoolProgram = {
   shape: "concentrated",
   dataSize: SIZE,
   mintOffsets: [101, 181],
-  source: "@orca-so/whirlpools-client 7.0.0 dist (src/generated/accounts/whirlpool.ts getWhirlpoolDecoder, src/pda/whirlpool.ts getWhirlpoolAddress)",
+  source:
+    "@orca-so/whirlpools-client 7.0.0 dist (src/generated/accounts/whirlpool.ts getWhirlpoolDecoder, src/pda/whirlpool.ts getWhirlpoolAddress)",
   canonical: async (mint, quotes) =>
-    Promise.all(quotes.flatMap((quote) => {
-      // The program requires token_mint_a < token_mint_b (byte order).
-      const [a, b] = sortedPair(mint, quote)
-      return WHIRLPOOL_TICK_SPACINGS.map(async (spacing) => (await getWhirlpoolAddress(a, b, spacing))[0])
-    })),
+    Promise.all(
+      quotes.flatMap((quote) => {
+        // The program requires token_mint_a < token_mint_b (byte order).
+        const [a, b] = sortedPair(mint, quote)
+        return WHIRLPOOL_TICK_SPACINGS.map(async (spacing) => (await getWhirlpoolAddress(a, b, spacing))[0])
+      })
+    ),
   decode: (address, data) => {
     if (data.length !== SIZE || !startsWith(data, WHIRLPOOL_DISCRIMINATOR)) return undefined
     const pool = decoder.decode(data)
     return {
-      address, venue: "orca-whirlpool", shape: "concentrated",
-      mintA: pool.tokenMintA, mintB: pool.tokenMintB,
-      vaultA: pool.tokenVaultA, vaultB: pool.tokenVaultB,
-      storedReserves: null, priceBPerA: priceFromSqrtQ64(pool.sqrtPrice),
-      lpMint: null, lpSupplyTracked: null,
-      curve: null, related: []
+      address,
+      venue: "orca-whirlpool",
+      shape: "concentrated",
+      mintA: pool.tokenMintA,
+      mintB: pool.tokenMintB,
+      vaultA: pool.tokenVaultA,
+      vaultB: pool.tokenVaultB,
+      storedReserves: null,
+      priceBPerA: priceFromSqrtQ64(pool.sqrtPrice),
+      lpMint: null,
+      lpSupplyTracked: null,
+      curve: null,
+      related: []
     }
   }
 }

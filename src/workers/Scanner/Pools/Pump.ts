@@ -1,6 +1,18 @@
 import { type Address, getAddressEncoder, getProgramDerivedAddress, getU16Encoder, getUtf8Encoder } from "@solana/kit"
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, venueProgram } from "../Programs.ts"
-import { DEFAULT_ADDRESS, addressAt, anchorAccountDiscriminator, associatedTokenAddressSync, findProgramAddressSync, keyBytes, startsWith, u128At, u64At, u8At, view } from "./Bytes.ts"
+import {
+  DEFAULT_ADDRESS,
+  addressAt,
+  anchorAccountDiscriminator,
+  associatedTokenAddressSync,
+  findProgramAddressSync,
+  keyBytes,
+  startsWith,
+  u128At,
+  u64At,
+  u8At,
+  view
+} from "./Bytes.ts"
 import { USDC, WSOL } from "./Quotes.ts"
 import type { PoolProgram, PoolState, PumpFeeConfig, PumpFees, PumpGlobalConfig, PumpSwapSwapState } from "./Types.ts"
 
@@ -35,7 +47,12 @@ const CURVE_DISCRIMINATOR = anchorAccountDiscriminator("BondingCurve")
 export const PUMP_INITIAL_REAL_TOKEN_RESERVES = 793_100_000_000_000n
 
 export const bondingCurveAddress = async (mint: Address): Promise<Address> =>
-  (await getProgramDerivedAddress({ programAddress: PUMP, seeds: [getUtf8Encoder().encode("bonding-curve"), getAddressEncoder().encode(mint)] }))[0]
+  (
+    await getProgramDerivedAddress({
+      programAddress: PUMP,
+      seeds: [getUtf8Encoder().encode("bonding-curve"), getAddressEncoder().encode(mint)]
+    })
+  )[0]
 
 /** Curves `canonical` derived, so that `decode` knows their mint (bounded; oldest dropped first). */
 const curveMints = new Map<string, Address>()
@@ -64,14 +81,18 @@ export const decodeBondingCurve = (address: Address, data: Uint8Array, mint: Add
   const storedQuote = data.length >= 115 ? addressAt(data, 83) : DEFAULT_ADDRESS
   const sol = storedQuote === DEFAULT_ADDRESS || storedQuote === WSOL
   return {
-    address, venue: "pump-fun", shape: "bonding_curve",
-    mintA: mint, mintB: sol ? WSOL : storedQuote,
+    address,
+    venue: "pump-fun",
+    shape: "bonding_curve",
+    mintA: mint,
+    mintB: sol ? WSOL : storedQuote,
     vaultA: associatedTokenAddressSync(address, mint, TOKEN_PROGRAM_ADDRESS),
     vaultAAlternates: [associatedTokenAddressSync(address, mint, TOKEN_2022_PROGRAM_ADDRESS)],
     vaultB: sol ? null : associatedTokenAddressSync(address, storedQuote, TOKEN_PROGRAM_ADDRESS),
     storedReserves: { a: u64At(data, 24), b: u64At(data, 32) },
     priceBPerA: virtualToken === 0n ? null : Number(virtualQuote) / Number(virtualToken),
-    lpMint: null, lpSupplyTracked: null,
+    lpMint: null,
+    lpSupplyTracked: null,
     curve: { complete, progressPct: curveProgress(u64At(data, 24), complete) },
     related: []
   }
@@ -120,10 +141,18 @@ export const canonicalPumpSwapPool = async (mint: Address, quote: Address): Prom
   const encoder = getAddressEncoder()
   // Derived once per mint (remembered by pumpPoolAuthority), not once per quote.
   const authority = pumpPoolAuthority(mint)
-  return (await getProgramDerivedAddress({
-    programAddress: PUMP_AMM,
-    seeds: [getUtf8Encoder().encode("pool"), getU16Encoder().encode(0), encoder.encode(authority), encoder.encode(mint), encoder.encode(quote)]
-  }))[0]
+  return (
+    await getProgramDerivedAddress({
+      programAddress: PUMP_AMM,
+      seeds: [
+        getUtf8Encoder().encode("pool"),
+        getU16Encoder().encode(0),
+        encoder.encode(authority),
+        encoder.encode(mint),
+        encoder.encode(quote)
+      ]
+    })
+  )[0]
 }
 
 /** pump's ["pool-authority", mint] (@pump-fun/pump-swap-sdk src/sdk/pda.ts pumpPoolAuthorityPda), synchronously. */
@@ -147,7 +176,11 @@ const i128At = (data: Uint8Array, offset: number): bigint => {
   const raw = u128At(data, offset)
   return raw >= 1n << 127n ? raw - (1n << 128n) : raw
 }
-const feesAt = (data: Uint8Array, offset: number): PumpFees => ({ lpBps: u64At(data, offset), protocolBps: u64At(data, offset + 8), creatorBps: u64At(data, offset + 16) })
+const feesAt = (data: Uint8Array, offset: number): PumpFees => ({
+  lpBps: u64At(data, offset),
+  protocolBps: u64At(data, offset + 8),
+  creatorBps: u64At(data, offset + 16)
+})
 const addressesAt = (data: Uint8Array, offset: number, count: number): ReadonlyArray<Address> =>
   Array.from({ length: count }, (_, i) => addressAt(data, offset + i * 32))
 
@@ -163,7 +196,8 @@ const GLOBAL_CONFIG_MIN_SIZE = 321
 const GLOBAL_CONFIG_DISCRIMINATOR = anchorAccountDiscriminator("GlobalConfig")
 
 export const decodePumpGlobalConfig = (data: Uint8Array | null): PumpGlobalConfig | null => {
-  if (data === null || data.length < GLOBAL_CONFIG_MIN_SIZE || !startsWith(data, GLOBAL_CONFIG_DISCRIMINATOR)) return null
+  if (data === null || data.length < GLOBAL_CONFIG_MIN_SIZE || !startsWith(data, GLOBAL_CONFIG_DISCRIMINATOR))
+    return null
   const full = padded(data, GLOBAL_CONFIG_SIZE)
   return {
     fees: { lpBps: u64At(full, 40), protocolBps: u64At(full, 48), creatorBps: u64At(full, 313) },
@@ -204,7 +238,12 @@ export const decodePumpFeeConfig = (data: Uint8Array): PumpFeeConfig | null => {
   if (feeTiers === undefined) return null
   const stable = data.length >= FEE_CONFIG_SIZE_POST_STABLE ? tiersAt(feeTiers.end) : { tiers: [], end: feeTiers.end }
   if (stable === undefined) return null
-  const exotic = data.length >= FEE_CONFIG_SIZE_POST_EXOTIC ? (stable.end + 24 <= data.length ? feesAt(data, stable.end) : undefined) : ZERO_FEES
+  const exotic =
+    data.length >= FEE_CONFIG_SIZE_POST_EXOTIC
+      ? stable.end + 24 <= data.length
+        ? feesAt(data, stable.end)
+        : undefined
+      : ZERO_FEES
   if (exotic === undefined) return null
   return { flatFees: feesAt(data, 41), feeTiers: feeTiers.tiers, stableFeeTiers: stable.tiers, exoticFlatFees: exotic }
 }
@@ -238,7 +277,13 @@ const isZeroFees = (fees: PumpFees): boolean => fees.lpBps === 0n && fees.protoc
  */
 export const pumpSwapFeesOf = (
   swap: PumpSwapSwapState,
-  pool: { readonly baseMint: Address; readonly quoteMint: Address; readonly baseReserve: bigint; readonly quoteReserve: bigint; readonly baseSupply: bigint }
+  pool: {
+    readonly baseMint: Address
+    readonly quoteMint: Address
+    readonly baseReserve: bigint
+    readonly quoteReserve: bigint
+    readonly baseSupply: bigint
+  }
 ): PumpFees | undefined => {
   const global = swap.global
   if (global === null || swap.feeConfig === null) return undefined
@@ -246,15 +291,19 @@ export const pumpSwapFeesOf = (
   const feeConfig = swap.feeConfig
   if (pool.baseReserve === 0n) return undefined
   const effectiveQuote = pool.quoteReserve + swap.virtualQuoteReserves
-  const marketCap = effectiveQuote * (swap.isMayhemMode ? PUMP_AMM_TOTAL_TOKEN_SUPPLY : pool.baseSupply) / pool.baseReserve
+  const marketCap =
+    (effectiveQuote * (swap.isMayhemMode ? PUMP_AMM_TOTAL_TOKEN_SUPPLY : pool.baseSupply)) / pool.baseReserve
   const solLike = pool.quoteMint === DEFAULT_ADDRESS || pool.quoteMint === WSOL || pool.quoteMint === NATIVE_MINT_2022
-  const fees = swap.poolCreator !== pumpPoolAuthority(pool.baseMint)
-    ? feeConfig.flatFees
-    : solLike
-    ? feeTierOf(feeConfig.feeTiers, marketCap)
-    : pool.quoteMint === USDC
-    ? feeTierOf(feeConfig.stableFeeTiers.length > 0 ? feeConfig.stableFeeTiers : feeConfig.feeTiers, marketCap)
-    : isZeroFees(feeConfig.exoticFlatFees) ? feeConfig.flatFees : feeConfig.exoticFlatFees
+  const fees =
+    swap.poolCreator !== pumpPoolAuthority(pool.baseMint)
+      ? feeConfig.flatFees
+      : solLike
+        ? feeTierOf(feeConfig.feeTiers, marketCap)
+        : pool.quoteMint === USDC
+          ? feeTierOf(feeConfig.stableFeeTiers.length > 0 ? feeConfig.stableFeeTiers : feeConfig.feeTiers, marketCap)
+          : isZeroFees(feeConfig.exoticFlatFees)
+            ? feeConfig.flatFees
+            : feeConfig.exoticFlatFees
   if (fees === undefined) return undefined
   return global.creatorFeeConfigurable && swap.creatorFeeBps > 0n ? { ...fees, creatorBps: swap.creatorFeeBps } : fees
 }
@@ -266,17 +315,24 @@ export const pumpSwap: PoolProgram = {
   // Informational: canonical pools are found at their PDA (sizes vary, see above).
   dataSize: PUMPSWAP_POOL_SIZE,
   mintOffsets: [43, 75],
-  source: "@pump-fun/pump-swap-sdk 1.20.0 src/idl/pump_amm.json Pool, GlobalConfig, FeeConfig; src/sdk/pda.ts poolPda, @pump-fun/pump-sdk src/pda.ts canonicalPumpPoolPda",
+  source:
+    "@pump-fun/pump-swap-sdk 1.20.0 src/idl/pump_amm.json Pool, GlobalConfig, FeeConfig; src/sdk/pda.ts poolPda, @pump-fun/pump-sdk src/pda.ts canonicalPumpPoolPda",
   canonical: async (mint, quotes) => Promise.all(quotes.map((quote) => canonicalPumpSwapPool(mint, quote))),
   decode: (address, data) => {
     if (data.length < AMM_POOL_MIN_SIZE || !startsWith(data, AMM_POOL_DISCRIMINATOR)) return undefined
     const full = padded(data, PUMPSWAP_POOL_SIZE)
     return {
-      address, venue: "pumpswap", shape: "constant_product",
-      mintA: addressAt(data, 43), mintB: addressAt(data, 75),
-      vaultA: addressAt(data, 139), vaultB: addressAt(data, 171),
-      storedReserves: null, priceBPerA: null,
-      lpMint: addressAt(data, 107), lpSupplyTracked: u64At(data, 203),
+      address,
+      venue: "pumpswap",
+      shape: "constant_product",
+      mintA: addressAt(data, 43),
+      mintB: addressAt(data, 75),
+      vaultA: addressAt(data, 139),
+      vaultB: addressAt(data, 171),
+      storedReserves: null,
+      priceBPerA: null,
+      lpMint: addressAt(data, 107),
+      lpSupplyTracked: u64At(data, 203),
       curve: null,
       // The program-wide configs a sell's fees and fee recipients come from.
       related: [PUMPSWAP_GLOBAL_CONFIG, PUMPSWAP_FEE_CONFIG],
@@ -295,12 +351,14 @@ export const pumpSwap: PoolProgram = {
     }
   },
   complete: (state, [global, feeConfig]) =>
-    state.swap?.venue !== "pumpswap" ? state : {
-      ...state,
-      swap: {
-        ...state.swap,
-        global: decodePumpGlobalConfig(global ?? null),
-        feeConfig: feeConfig === null || feeConfig === undefined ? "absent" : decodePumpFeeConfig(feeConfig)
-      }
-    }
+    state.swap?.venue !== "pumpswap"
+      ? state
+      : {
+          ...state,
+          swap: {
+            ...state.swap,
+            global: decodePumpGlobalConfig(global ?? null),
+            feeConfig: feeConfig === null || feeConfig === undefined ? "absent" : decodePumpFeeConfig(feeConfig)
+          }
+        }
 }

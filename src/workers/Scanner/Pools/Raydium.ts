@@ -28,12 +28,19 @@ export const raydiumAmmV4: PoolProgram = {
     const status = u64At(data, 0)
     if (status < 1n || status > 7n) return undefined
     return {
-      address, venue: "raydium-amm-v4", shape: "constant_product",
-      mintA: addressAt(data, 400), mintB: addressAt(data, 432),
-      vaultA: addressAt(data, 336), vaultB: addressAt(data, 368),
-      storedReserves: null, priceBPerA: null,
-      lpMint: addressAt(data, 464), lpSupplyTracked: u64At(data, 720),
-      curve: null, related: []
+      address,
+      venue: "raydium-amm-v4",
+      shape: "constant_product",
+      mintA: addressAt(data, 400),
+      mintB: addressAt(data, 432),
+      vaultA: addressAt(data, 336),
+      vaultB: addressAt(data, 368),
+      storedReserves: null,
+      priceBPerA: null,
+      lpMint: addressAt(data, 464),
+      lpSupplyTracked: u64At(data, 720),
+      curve: null,
+      related: []
     }
   }
 }
@@ -64,7 +71,10 @@ const u16BigEndian = (value: number): Uint8Array => Uint8Array.of((value >> 8) &
 export const cpmmConfigAddress = (index: number): Promise<Address> => {
   const known = cpmmConfigs.get(index)
   if (known !== undefined) return known
-  const derived = getProgramDerivedAddress({ programAddress: programOf("raydium-cpmm"), seeds: [getUtf8Encoder().encode("amm_config"), u16BigEndian(index)] }).then(([at]) => at)
+  const derived = getProgramDerivedAddress({
+    programAddress: programOf("raydium-cpmm"),
+    seeds: [getUtf8Encoder().encode("amm_config"), u16BigEndian(index)]
+  }).then(([at]) => at)
   cpmmConfigs.set(index, derived)
   return derived
 }
@@ -74,10 +84,12 @@ const cpmmConfigs = new Map<number, Promise<Address>>()
 export const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Address): Promise<Address> => {
   const [token0, token1] = sortedPair(mintA, mintB)
   const encoder = getAddressEncoder()
-  return (await getProgramDerivedAddress({
-    programAddress: programOf("raydium-cpmm"),
-    seeds: [getUtf8Encoder().encode("pool"), encoder.encode(config), encoder.encode(token0), encoder.encode(token1)]
-  }))[0]
+  return (
+    await getProgramDerivedAddress({
+      programAddress: programOf("raydium-cpmm"),
+      seeds: [getUtf8Encoder().encode("pool"), encoder.encode(config), encoder.encode(token0), encoder.encode(token1)]
+    })
+  )[0]
 }
 
 /** An AmmConfig's trade and creator fee rates (per million), when the data is one. */
@@ -101,11 +113,17 @@ export const raydiumCpmm: PoolProgram = {
     if (data.length !== CPMM_SIZE || !startsWith(data, CPMM_DISCRIMINATOR)) return undefined
     const ammConfig = addressAt(data, 8)
     return {
-      address, venue: "raydium-cpmm", shape: "constant_product",
-      mintA: addressAt(data, 168), mintB: addressAt(data, 200),
-      vaultA: addressAt(data, 72), vaultB: addressAt(data, 104),
-      storedReserves: null, priceBPerA: null,
-      lpMint: addressAt(data, 136), lpSupplyTracked: u64At(data, 333),
+      address,
+      venue: "raydium-cpmm",
+      shape: "constant_product",
+      mintA: addressAt(data, 168),
+      mintB: addressAt(data, 200),
+      vaultA: addressAt(data, 72),
+      vaultB: addressAt(data, 104),
+      storedReserves: null,
+      priceBPerA: null,
+      lpMint: addressAt(data, 136),
+      lpSupplyTracked: u64At(data, 333),
       curve: null,
       // The pool's AmmConfig: its fee rates price the swap.
       related: [ammConfig],
@@ -126,7 +144,9 @@ export const raydiumCpmm: PoolProgram = {
     }
   },
   complete: (state, [config]) =>
-    state.swap?.venue !== "raydium-cpmm" ? state : { ...state, swap: { ...state.swap, config: decodeCpmmConfig(config ?? null) } }
+    state.swap?.venue !== "raydium-cpmm"
+      ? state
+      : { ...state, swap: { ...state.swap, config: decodeCpmmConfig(config ?? null) } }
 }
 
 // ---- CLMM ---------------------------------------------------------------------------------------

@@ -8,5 +8,14 @@ export type { PoolProgram, PoolShape, PoolState } from "./Types.ts"
 
 /** Every pool program a scan reads, in the order of Programs.ts VENUES. */
 export const POOL_PROGRAMS: ReadonlyArray<PoolProgram> = [
-  raydiumAmmV4, raydiumCpmm, raydiumClmm, orcaWhirlpool, meteoraDlmm, meteoraDammV1, meteoraDammV2, meteoraDbc, pumpFun, pumpSwap
+  raydiumAmmV4,
+  raydiumCpmm,
+  raydiumClmm,
+  orcaWhirlpool,
+  meteoraDlmm,
+  meteoraDammV1,
+  meteoraDammV2,
+  meteoraDbc,
+  pumpFun,
+  pumpSwap
 ]

@@ -3,7 +3,7 @@ import { type Fact, notApplicable, notObserved } from "../../Domain/EvidenceV2.t
 import { pumpSwapFeesOf } from "../Pools/Pump.ts"
 import type { CpmmSwapState, PumpSwapSwapState } from "../Pools/Types.ts"
 import type { PoolState } from "../Pools/Venue.ts"
-import type { SwapPool } from "../SellPath.ts"
+import type { SwapPool } from "../SwapInstructions.ts"
 import type { AccountInfos } from "./Accounts.ts"
 import { ZERO_ADDRESS } from "./Extensions.ts"
 import type { PoolBalances } from "./Pools.ts"

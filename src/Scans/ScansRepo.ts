@@ -2,7 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../Sql/Unavailable.ts"
 import type { Address } from "../Domain/Address.ts"
-import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, scoringView, upgradeV1, valueOf } from "../Domain/EvidenceV2.ts"
+import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOf } from "../Domain/EvidenceV2.ts"
+import { upgradeV1 } from "../Domain/EvidenceUpgrade.ts"
+import { scoringView } from "../Domain/EvidenceView.ts"
 import { epochMillisOf, ScanEvidence } from "../Domain/ScanEvidence.ts"
 
 export interface StoredScan {

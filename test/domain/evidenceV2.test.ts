@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
 import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { notApplicable, notObserved, observed, ScanEvidenceV2, scoringView, upgradeV1 } from "../../src/Domain/EvidenceV2.ts"
+import { notApplicable, notObserved, observed, ScanEvidenceV2 } from "../../src/Domain/EvidenceV2.ts"
+import { upgradeV1 } from "../../src/Domain/EvidenceUpgrade.ts"
+import { scoringView } from "../../src/Domain/EvidenceView.ts"
 import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
 
 const demo = generateDemoDataset({ now: new Date("2026-11-20T00:00:00Z"), seed: 42, tokens: 300 }).scans

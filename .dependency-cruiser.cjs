@@ -16,14 +16,14 @@ module.exports = {
       name: "domain-imports-nothing-of-ours",
       severity: "error",
       comment: "Domain is the shared vocabulary: it imports no other module of the project.",
-      from: { path: "^src/Domain/" },
-      to: { path: "^src/", pathNot: "^src/Domain/" }
+      from: { path: "^src/domain/" },
+      to: { path: "^src/", pathNot: "^src/domain/" }
     },
     {
       name: "scoring-imports-only-domain",
       severity: "error",
       comment: "The token scoring engine is pure: it imports only Domain.",
-      from: { path: "^src/Scoring/" },
+      from: { path: "^src/engines/TokenScoring/" },
       to: { path: "^src/", pathNot: "^src/(Domain|Scoring)/" }
     },
     {
@@ -52,14 +52,14 @@ module.exports = {
       severity: "error",
       comment: "The CLI is the top: only the entry point imports it.",
       from: { pathNot: "^src/(main\\.ts|Cli/)" },
-      to: { path: "^src/Cli/" }
+      to: { path: "^src/interfaces/Cli/" }
     },
     {
       name: "features-do-not-import-the-server",
       severity: "error",
       comment: "Http/ composes the features; a feature never reaches back into it.",
       from: { path: "^src/", pathNot: "^src/(Http|Cli)/|^src/main\\.ts" },
-      to: { path: "^src/Http/" }
+      to: { path: "^src/platform/Http/" }
     },
     {
       name: "handlers-do-not-import-handlers",
@@ -72,9 +72,9 @@ module.exports = {
       name: "client-reaches-only-the-contract",
       severity: "error",
       comment: "The published client (risk-evidence-api/client) carries the contract, never the server: no SQL, Bun, HTTP stack or services, even as types.",
-      from: { path: "^src/Client/" },
+      from: { path: "^src/interfaces/Client/" },
       to: {
-        path: "^src/(Http|Cli|Mcp|Sql|Observability|Scanner)/|^src/[^/]+/(Http|FastPath|AuthLive|Metered|[A-Za-z]+Repo)\\.ts$|^src/Accounts/(Accounts|Quota|PublicTraffic)\\.ts$|node_modules/(@effect/(sql|sql-pg|platform-bun|cli|experimental)|@electric-sql|prom-client|bun-types|@modelcontextprotocol)/",
+        path: "^src/(Http|Cli|Mcp|Sql|Observability|Scanner)/|^src/[^/]+/(Http|FastPath|AuthLive|Metered|[A-Za-z]+Repo)\\.ts$|^src/features/Accounts/(Accounts|Quota|PublicTraffic)\\.ts$|node_modules/(@effect/(sql|sql-pg|platform-bun|cli|experimental)|@electric-sql|prom-client|bun-types|@modelcontextprotocol)/",
         reachable: true
       }
     },

@@ -32,7 +32,8 @@ const page = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
   fetch: () =>
-    new Response(`<!doctype html><html><body><script>
+    new Response(
+      `<!doctype html><html><body><script>
       (async () => {
         const out = {}
         try {
@@ -46,31 +47,61 @@ const page = Bun.serve({
         } catch (e) { out.keyed = { error: String(e) } }
         document.body.setAttribute("data-result", JSON.stringify(out))
       })()
-    </script></body></html>`, { headers: { "content-type": "text/html" } })
+    </script></body></html>`,
+      { headers: { "content-type": "text/html" } }
+    )
 })
 
 let failed = false
 try {
   const deadline = Date.now() + 60_000
-  while (!(await fetch(`${apiUrl}/ready`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${apiUrl}/ready`).then(
+      (r) => r.ok,
+      () => false
+    ))
+  ) {
     if (Date.now() > deadline || api.exitCode !== null) throw new Error("the API did not become ready")
     await Bun.sleep(200)
   }
-  const browser = Bun.spawn([
-    chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000", "--dump-dom",
-    `http://127.0.0.1:${page.port}/`
-  ], { stdout: "pipe", stderr: "ignore" })
+  const browser = Bun.spawn(
+    [
+      chromium,
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--virtual-time-budget=10000",
+      "--dump-dom",
+      `http://127.0.0.1:${page.port}/`
+    ],
+    { stdout: "pipe", stderr: "ignore" }
+  )
   const dom = await new Response(browser.stdout).text()
   await browser.exited
-  const found = /data-result="([^"]*)"/.exec(dom)?.[1]?.replaceAll("&quot;", "\"")
-  const result = found === undefined ? undefined : JSON.parse(found) as {
-    public?: { status?: number; verdict?: string; ratelimit?: string | null; requestId?: string | null; error?: string }
-    keyed?: { status?: number; error?: string }
-  }
+  const found = /data-result="([^"]*)"/.exec(dom)?.[1]?.replaceAll("&quot;", '"')
+  const result =
+    found === undefined
+      ? undefined
+      : (JSON.parse(found) as {
+          public?: {
+            status?: number
+            verdict?: string
+            ratelimit?: string | null
+            requestId?: string | null
+            error?: string
+          }
+          keyed?: { status?: number; error?: string }
+        })
   console.log(`page on http://127.0.0.1:${page.port} calling ${apiUrl}:`, JSON.stringify(result))
   const checks: ReadonlyArray<readonly [string, boolean]> = [
-    ["the public risk-check is readable from another origin", result?.public?.status === 200 && typeof result.public.verdict === "string"],
-    ["its rate-limit and request-id headers are exposed", Boolean(result?.public?.ratelimit) && Boolean(result?.public?.requestId)],
+    [
+      "the public risk-check is readable from another origin",
+      result?.public?.status === 200 && typeof result.public.verdict === "string"
+    ],
+    [
+      "its rate-limit and request-id headers are exposed",
+      Boolean(result?.public?.ratelimit) && Boolean(result?.public?.requestId)
+    ],
     ["a keyed route refuses an origin not in CORS_ALLOWED_ORIGINS", result?.keyed?.error !== undefined]
   ]
   for (const [name, held] of checks) {

@@ -8,7 +8,7 @@ const out = "dist/client"
 rmSync(out, { recursive: true, force: true })
 
 const bundle = await Bun.build({
-  entrypoints: ["src/Client/index.ts"],
+  entrypoints: ["src/interfaces/Client/index.ts"],
   outdir: out,
   target: "node",
   format: "esm",
@@ -21,10 +21,17 @@ if (tsc.exitCode !== 0) process.exit(tsc.exitCode ?? 1)
 
 const declarations = (dir: string): Array<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? declarations(join(dir, entry.name)) : entry.name.endsWith(".d.ts") ? [join(dir, entry.name)] : []
+    entry.isDirectory()
+      ? declarations(join(dir, entry.name))
+      : entry.name.endsWith(".d.ts")
+        ? [join(dir, entry.name)]
+        : []
   )
 for (const file of declarations(join(out, "types"))) {
   const text = readFileSync(file, "utf8")
-  writeFileSync(file, text.replace(/(from\s+"\.{1,2}\/[^"]*)\.ts"/g, "$1.js\"").replace(/(import\("\.{1,2}\/[^"]*)\.ts"\)/g, "$1.js\")"))
+  writeFileSync(
+    file,
+    text.replace(/(from\s+"\.{1,2}\/[^"]*)\.ts"/g, '$1.js"').replace(/(import\("\.{1,2}\/[^"]*)\.ts"\)/g, '$1.js")')
+  )
 }
 console.log(`client built in ${out}: index.js and types/Client/index.d.ts`)

@@ -1,6 +1,6 @@
-// bun scripts/embedded-template.ts: writes the embedded database's template (src/Sql/embedded/), a data
+// bun scripts/embedded-template.ts: writes the embedded database's template (src/platform/Sql/embedded/), a data
 // directory fresh from PGlite's initdb, for the installed @electric-sql/pglite. A new embedded database
-// starts from it (src/Sql/EmbeddedTemplate.ts) instead of running initdb, which takes 4-6 s and over 1 GB of
+// starts from it (src/platform/Sql/EmbeddedTemplate.ts) instead of running initdb, which takes 4-6 s and over 1 GB of
 // memory in-process. Run it again whenever @electric-sql/pglite changes version (a test says so).
 import { PGlite } from "@electric-sql/pglite"
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { version } from "../node_modules/@electric-sql/pglite/package.json" with { type: "json" }
 
-const out = new URL("../src/Sql/embedded/", import.meta.url).pathname
+const out = new URL("../src/platform/Sql/embedded/", import.meta.url).pathname
 const scratch = mkdtempSync(join(tmpdir(), "pgdata-template-"))
 try {
   const dataDir = join(scratch, "data")
@@ -18,7 +18,20 @@ try {
   // same PGlite gives the same bytes up to initdb's own randomness (the system identifier).
   const entries = readdirSync(dataDir).sort()
   const tar = Bun.spawnSync(
-    ["tar", "--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-cf", "-", "-C", dataDir, "--", ...entries],
+    [
+      "tar",
+      "--sort=name",
+      "--owner=0",
+      "--group=0",
+      "--numeric-owner",
+      "--mtime=@0",
+      "-cf",
+      "-",
+      "-C",
+      dataDir,
+      "--",
+      ...entries
+    ],
     { stderr: "inherit" }
   )
   if (tar.exitCode !== 0) throw new Error(`tar exited with ${tar.exitCode}`)
@@ -26,7 +39,9 @@ try {
   const compressed = Bun.zstdCompressSync(tar.stdout, { level: 22 })
   writeFileSync(join(out, "pgdata.tar.zst"), compressed)
   writeFileSync(join(out, "pgdata.json"), `${JSON.stringify({ pglite: version }, null, 2)}\n`)
-  console.log(`src/Sql/embedded/pgdata.tar.zst: ${tar.stdout.length} bytes of tar in ${compressed.length}, for PGlite ${version}`)
+  console.log(
+    `src/platform/Sql/embedded/pgdata.tar.zst: ${tar.stdout.length} bytes of tar in ${compressed.length}, for PGlite ${version}`
+  )
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

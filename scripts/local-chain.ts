@@ -7,41 +7,79 @@
 // built, then serves until stopped. Swaps into PumpSwap/CPMM report the program's absence (their
 // binaries are not on npm); everything else the scanner reads runs for real.
 import { parseArgs } from "node:util"
-import { USDC } from "../src/Scanner/Pools/Quotes.ts"
+import { USDC } from "../src/workers/Scanner/Pools/Quotes.ts"
 import { buildPool, type PoolVenue } from "../test/support/solana/Pools.ts"
 import { startRpcServer } from "../test/support/solana/RpcServer.ts"
 import { makeWorld, NATIVE_MINT } from "../test/support/solana/World.ts"
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "8899" } } })
 const port = Number(values.port)
-if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new RangeError(`--port takes 1-65535; got ${values.port}`)
+if (!Number.isInteger(port) || port < 1 || port > 65_535)
+  throw new RangeError(`--port takes 1-65535; got ${values.port}`)
 
 const world = makeWorld()
 const wsol = await world.quoteMint(NATIVE_MINT, 9)
 const usdc = await world.quoteMint(USDC, 6)
 // The reference SOL–USDC Whirlpool: 1,000 SOL against 150,000 USDC (SOL at 150 USD).
-const reference = await buildPool(world, "orca-whirlpool", { mint: wsol, quote: usdc, reserveMint: 1_000_000_000_000n, reserveQuote: 150_000_000_000n })
+const reference = await buildPool(world, "orca-whirlpool", {
+  mint: wsol,
+  quote: usdc,
+  reserveMint: 1_000_000_000_000n,
+  reserveQuote: 150_000_000_000n
+})
 
 const rows: Array<{ mint: string; what: string }> = []
 const holders = async (mint: Parameters<typeof world.holders>[0]) =>
-  world.holders(mint, await Promise.all([30_000_000_000_000n, 20_000_000_000_000n, 10_000_000_000_000n].map(async (amount) => ({ owner: await world.signer(1n), amount }))))
+  world.holders(
+    mint,
+    await Promise.all(
+      [30_000_000_000_000n, 20_000_000_000_000n, 10_000_000_000_000n].map(async (amount) => ({
+        owner: await world.signer(1n),
+        amount
+      }))
+    )
+  )
 
 const LP_VENUES: ReadonlyArray<PoolVenue> = ["raydium-amm-v4", "raydium-cpmm", "meteora-damm-v1", "pumpswap"]
 const VENUES: ReadonlyArray<PoolVenue> = [
-  "raydium-amm-v4", "raydium-cpmm", "raydium-clmm", "orca-whirlpool", "meteora-dlmm",
-  "meteora-damm-v1", "meteora-damm-v2", "meteora-dbc", "pump-fun", "pumpswap"
+  "raydium-amm-v4",
+  "raydium-cpmm",
+  "raydium-clmm",
+  "orca-whirlpool",
+  "meteora-dlmm",
+  "meteora-damm-v1",
+  "meteora-damm-v2",
+  "meteora-dbc",
+  "pump-fun",
+  "pumpswap"
 ]
 const lockers = ["streamflow", "raydium-lp-lock", "jupiter-lock", "jupiter-lock"] as const
 for (const venue of VENUES) {
   const mint = await world.mint({ decimals: 6 })
   await holders(mint)
   const lpIndex = LP_VENUES.indexOf(venue)
-  const lp = lpIndex === -1 ? undefined : {
-    incinerated: 400_000_000n, locked: 300_000_000n, locker: lockers[lpIndex]!, unlockAt: new Date(Date.UTC(2027, 5, 30, 12)),
-    wallets: [200_000_000n, 100_000_000n], burned: 50_000_000n
-  }
-  await buildPool(world, venue, { mint, quote: wsol, reserveMint: 600_000_000_000_000n, reserveQuote: 80_000_000_000n, ...(lp === undefined ? {} : { lp }) })
-  rows.push({ mint: mint.address, what: `${venue}: 600,000,000 tokens / 80 SOL${lp === undefined ? "" : `; LP 40 % incinerated, 5 % burned, 30 % in ${lp.locker}${lp.locker === "raydium-lp-lock" ? " (permanent)" : " until 2027-06-30"}`}` })
+  const lp =
+    lpIndex === -1
+      ? undefined
+      : {
+          incinerated: 400_000_000n,
+          locked: 300_000_000n,
+          locker: lockers[lpIndex]!,
+          unlockAt: new Date(Date.UTC(2027, 5, 30, 12)),
+          wallets: [200_000_000n, 100_000_000n],
+          burned: 50_000_000n
+        }
+  await buildPool(world, venue, {
+    mint,
+    quote: wsol,
+    reserveMint: 600_000_000_000_000n,
+    reserveQuote: 80_000_000_000n,
+    ...(lp === undefined ? {} : { lp })
+  })
+  rows.push({
+    mint: mint.address,
+    what: `${venue}: 600,000,000 tokens / 80 SOL${lp === undefined ? "" : `; LP 40 % incinerated, 5 % burned, 30 % in ${lp.locker}${lp.locker === "raydium-lp-lock" ? " (permanent)" : " until 2027-06-30"}`}`
+  })
 }
 
 const freezer = await world.signer()
@@ -50,7 +88,18 @@ const [frozenHolder] = await world.holders(frozen, [{ owner: await world.signer(
 await world.freeze(frozen, frozenHolder!.account)
 rows.push({ mint: frozen.address, what: "SPL token whose only holder is frozen: the sell simulation fails (honeypot)" })
 const feeAuthority = await world.signer()
-const fee = await world.mint({ program: "token-2022", decimals: 6, extensions: { transferFee: { configAuthority: feeAuthority, withdrawAuthority: feeAuthority.address, basisPoints: 250, maximumFee: 1_000_000n } } })
+const fee = await world.mint({
+  program: "token-2022",
+  decimals: 6,
+  extensions: {
+    transferFee: {
+      configAuthority: feeAuthority,
+      withdrawAuthority: feeAuthority.address,
+      basisPoints: 250,
+      maximumFee: 1_000_000n
+    }
+  }
+})
 await holders(fee)
 rows.push({ mint: fee.address, what: "Token-2022 with a 2.5 % transfer fee: charged in the simulated transfer" })
 const locked = await world.mint({ program: "token-2022", decimals: 0, extensions: { nonTransferable: true } })

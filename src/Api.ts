@@ -1,15 +1,15 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { DecisionApi } from "./Decisions/Api.ts"
-import { DeployerApi } from "./Deployer/Api.ts"
-import { envelope, InternalError, ServiceUnavailable } from "./Domain/Errors.ts"
-import type { Scope } from "./Domain/Scope.ts"
-import { completeContract } from "./System/OpenApiContract.ts"
-import { RiskCheckApi } from "./RiskCheck/Api.ts"
-import { SystemApi } from "./System/Api.ts"
-import { TokenApi } from "./TokenRisk/Api.ts"
-import { WalletApi } from "./Wallet/Api.ts"
-import { WatchApi } from "./Watches/Api.ts"
-import { WebhookApi } from "./Webhooks/Api.ts"
+import { DecisionApi } from "./features/Decisions/Api.ts"
+import { DeployerApi } from "./features/Deployer/Api.ts"
+import { envelope, InternalError, ServiceUnavailable } from "./domain/Errors.ts"
+import type { Scope } from "./domain/Scope.ts"
+import { completeContract } from "./features/System/OpenApiContract.ts"
+import { RiskCheckApi } from "./features/RiskCheck/Api.ts"
+import { SystemApi } from "./features/System/Api.ts"
+import { TokenApi } from "./features/TokenRisk/Api.ts"
+import { WalletApi } from "./features/WalletRisk/Api.ts"
+import { WatchApi } from "./features/Watches/Api.ts"
+import { WebhookApi } from "./features/Webhooks/Api.ts"
 
 export const API_VERSION = "0.1.0"
 
@@ -50,7 +50,7 @@ export class RiskApi extends HttpApi.make("risk")
     OpenApi.Description,
     "Cached risk evidence about Solana token mints and wallets. Every read is cache-only: no route runs a live " +
       "scan and no route executes a trade.\n\n" +
-      "Every failure is a JSON envelope `{\"error\": {\"code\", \"message\", \"requestId\", \"details\"?}}` with a " +
+      'Every failure is a JSON envelope `{"error": {"code", "message", "requestId", "details"?}}` with a ' +
       "stable `code`. Besides the statuses listed per operation, any path answers 404 `not_found` when no route " +
       "matches and 405 `method_not_allowed` (with an `Allow` header) when the path exists for other methods. " +
       "Every response carries `X-Request-Id` (a client's own value is echoed)."

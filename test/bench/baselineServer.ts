@@ -3,7 +3,7 @@
 // The spec (written by baselines.ts) holds the service's captured answers and, for the database-bound
 // kinds, the database to run the service's statements against with raw node-postgres.
 import { Pool, type PoolClient } from "pg"
-import { hashKey } from "../../src/Accounts/ApiKey.ts"
+import { hashKey } from "../../src/features/Accounts/ApiKey.ts"
 import { AUTHENTICATE, beginAndCharge, FRESH_MS, LATEST_SCAN, REVALIDATE_KEYS, REVALIDATE_MS } from "./serviceSql.ts"
 
 export interface StoredAnswer {
@@ -16,18 +16,18 @@ export interface StoredAnswer {
 export type BaselineSpec =
   | { readonly kind: "raw"; readonly answers: ReadonlyArray<readonly [string, StoredAnswer]> }
   | {
-    readonly kind: "token-risk"
-    readonly answers: ReadonlyArray<readonly [string, StoredAnswer]>
-    readonly databaseUrl: string
-    readonly poolSize: number
-    readonly cost: number
-  }
+      readonly kind: "token-risk"
+      readonly answers: ReadonlyArray<readonly [string, StoredAnswer]>
+      readonly databaseUrl: string
+      readonly poolSize: number
+      readonly cost: number
+    }
   | {
-    readonly kind: "latest-scan"
-    readonly answers: ReadonlyArray<readonly [string, StoredAnswer]>
-    readonly databaseUrl: string
-    readonly poolSize: number
-  }
+      readonly kind: "latest-scan"
+      readonly answers: ReadonlyArray<readonly [string, StoredAnswer]>
+      readonly databaseUrl: string
+      readonly poolSize: number
+    }
 
 interface KeyRow {
   readonly key_id: string
@@ -38,21 +38,28 @@ interface KeyRow {
 }
 
 const spec = (await Bun.file(process.argv[2]!).json()) as BaselineSpec
-const answers = new Map(spec.answers.map(([key, answer]) => [key, {
-  status: answer.status,
-  headers: new Headers(answer.headers.map(([name, value]) => [name, value])),
-  body: Buffer.from(answer.body, "base64")
-}]))
+const answers = new Map(
+  spec.answers.map(([key, answer]) => [
+    key,
+    {
+      status: answer.status,
+      headers: new Headers(answer.headers.map(([name, value]) => [name, value])),
+      body: Buffer.from(answer.body, "base64")
+    }
+  ])
+)
 type Loaded = NonNullable<ReturnType<typeof answers.get>>
 
 const respond = (answer: Loaded | undefined): Response =>
-  answer === undefined ? new Response("", { status: 404 }) : new Response(answer.body, { status: answer.status, headers: answer.headers })
+  answer === undefined
+    ? new Response("", { status: 404 })
+    : new Response(answer.body, { status: answer.status, headers: answer.headers })
 
 const bearerOf = (request: Request): string => (request.headers.get("authorization") ?? "").replace(/^Bearer /, "")
 
 const pool = spec.kind === "raw" ? undefined : new Pool({ connectionString: spec.databaseUrl, max: spec.poolSize })
 
-const fetchOf = (): (request: Request) => Promise<Response> => {
+const fetchOf = (): ((request: Request) => Promise<Response>) => {
   switch (spec.kind) {
     // Raw Bun.serve: each `METHOD /path` answered with the bytes the service gave for it (a POST body is read, not parsed).
     case "raw":
@@ -62,9 +69,9 @@ const fetchOf = (): (request: Request) => Promise<Response> => {
       }
     // POST /api/v1/token/risk with the service's current round trips on a warm scan cache: the key from
     // memory (looked up once, then revalidated every REVALIDATE_MS with the service's statement, as
-    // src/Accounts/KeyCache.ts does), then BEGIN and the one-statement rate + quota charge in one round trip
-    // on a connection held until the answer is written, then COMMIT (src/Accounts/Quota.ts chargeHeld,
-    // src/Accounts/Metered.ts): 2 round trips a call.
+    // src/features/Accounts/KeyCache.ts does), then BEGIN and the one-statement rate + quota charge in one round trip
+    // on a connection held until the answer is written, then COMMIT (src/features/Accounts/Quota.ts chargeHeld,
+    // src/features/Accounts/Metered.ts): 2 round trips a call.
     case "token-risk": {
       const { cost } = spec
       const keys = new Map<string, { readonly row: KeyRow; checkedAt: number }>()
@@ -72,11 +79,18 @@ const fetchOf = (): (request: Request) => Promise<Response> => {
         const startedAt = Date.now()
         const held = [...keys.values()]
         if (held.length === 0) return
-        void pool!.query<{ readonly key_id: string }>(REVALIDATE_KEYS, [held.map((key) => key.row.key_id), held.map((key) => key.row.version)])
-          .then(({ rows }) => {
-            const changed = new Set(rows.map((row) => row.key_id))
-            for (const key of held) if (!changed.has(key.row.key_id)) key.checkedAt = startedAt
-          }, () => undefined)
+        void pool!
+          .query<{ readonly key_id: string }>(REVALIDATE_KEYS, [
+            held.map((key) => key.row.key_id),
+            held.map((key) => key.row.version)
+          ])
+          .then(
+            ({ rows }) => {
+              const changed = new Set(rows.map((row) => row.key_id))
+              for (const key of held) if (!changed.has(key.row.key_id)) key.checkedAt = startedAt
+            },
+            () => undefined
+          )
       }, REVALIDATE_MS)
       return async (request) => {
         const { address } = (await request.json()) as { readonly address: string }
@@ -89,17 +103,27 @@ const fetchOf = (): (request: Request) => Promise<Response> => {
           key = { row: rows[0], checkedAt: now }
           keys.set(hash, key)
         }
-        const { key_id: keyId, account_id: accountId, monthly_quota: monthlyQuota, requests_per_minute: requestsPerMinute } = key.row
+        const {
+          key_id: keyId,
+          account_id: accountId,
+          monthly_quota: monthlyQuota,
+          requests_per_minute: requestsPerMinute
+        } = key.row
         const client: PoolClient = await pool!.connect()
         try {
-          await client.query(beginAndCharge({ keyId, accountId, scopes: [], limits: { monthlyQuota, requestsPerMinute } }, cost))
+          await client.query(
+            beginAndCharge({ keyId, accountId, scopes: [], limits: { monthlyQuota, requestsPerMinute } }, cost)
+          )
         } catch (error) {
           client.release(true)
           throw error
         }
         // As the service: the commit runs on the next turn of the event loop, after Bun wrote the answer.
         setImmediate(() => {
-          client.query("COMMIT").then(() => client.release(), (error: unknown) => client.release(error as Error))
+          client.query("COMMIT").then(
+            () => client.release(),
+            (error: unknown) => client.release(error as Error)
+          )
         })
         return respond(answers.get(address))
       }

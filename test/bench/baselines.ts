@@ -32,7 +32,11 @@ export const capture = async (
   const worker = async () => {
     for (let i = next++; i < requests.length; i = next++) {
       const response = await requests[i]!.request()
-      answers.set(requests[i]!.key, { status: response.status, body: await response.arrayBuffer(), headers: response.headers })
+      answers.set(requests[i]!.key, {
+        status: response.status,
+        body: await response.arrayBuffer(),
+        headers: response.headers
+      })
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
@@ -47,11 +51,14 @@ export const statusMix = (answers: ReadonlyMap<string, Answer>): ReadonlyMap<num
 }
 
 const stored = (answers: ReadonlyMap<string, Answer>): ReadonlyArray<readonly [string, StoredAnswer]> =>
-  [...answers].map(([key, answer]) => [key, {
-    status: answer.status,
-    headers: [...answer.headers],
-    body: Buffer.from(answer.body).toString("base64")
-  }])
+  [...answers].map(([key, answer]) => [
+    key,
+    {
+      status: answer.status,
+      headers: [...answer.headers],
+      body: Buffer.from(answer.body).toString("base64")
+    }
+  ])
 
 let specs = 0
 
@@ -84,8 +91,11 @@ const start = async (dir: string, cores: string | undefined, spec: BaselineSpec)
 }
 
 /** Raw Bun.serve: each `METHOD /path` answered with the bytes the service gave for it (a POST body is read, not parsed). */
-export const rawServe = (dir: string, cores: string | undefined, answers: ReadonlyMap<string, Answer>): Promise<Baseline> =>
-  start(dir, cores, { kind: "raw", answers: stored(answers) })
+export const rawServe = (
+  dir: string,
+  cores: string | undefined,
+  answers: ReadonlyMap<string, Answer>
+): Promise<Baseline> => start(dir, cores, { kind: "raw", answers: stored(answers) })
 
 /**
  * Raw Bun.serve + node-postgres pool for POST /api/v1/token/risk: the service's current round trips on a
@@ -100,7 +110,8 @@ export const rawTokenRisk = (
   poolSize: number,
   cost: number,
   answersByMint: ReadonlyMap<string, Answer>
-): Promise<Baseline> => start(dir, cores, { kind: "token-risk", answers: stored(answersByMint), databaseUrl, poolSize, cost })
+): Promise<Baseline> =>
+  start(dir, cores, { kind: "token-risk", answers: stored(answersByMint), databaseUrl, poolSize, cost })
 
 /** Raw Bun.serve + node-postgres pool for GET /api/risk-check/{mint}: the latest-scan lookup, then the service's bytes for that path. */
 export const rawLatestScan = (

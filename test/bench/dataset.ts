@@ -7,9 +7,9 @@
 import { base58 } from "@scure/base"
 import { Schema } from "effect"
 import { Client } from "pg"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { displayPrefixOf, generateKey, hashKey } from "../../src/Accounts/ApiKey.ts"
-import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
+import { displayPrefixOf, generateKey, hashKey } from "../../src/features/Accounts/ApiKey.ts"
+import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 import { runCli } from "../support/process.ts"
 import { LATEST_SCAN } from "./serviceSql.ts"
 
@@ -45,7 +45,10 @@ export const withClient = async <A>(url: string, use: (client: Client) => Promis
 
 /** The admin URL answers a query: PostgreSQL is there. */
 export const isReachable = (adminUrl: string): Promise<boolean> =>
-  withClient(adminUrl, (client) => client.query("select 1")).then(() => true, () => false)
+  withClient(adminUrl, (client) => client.query("select 1")).then(
+    () => true,
+    () => false
+  )
 
 export const databaseUrlOf = (adminUrl: string, name: string): string => {
   const url = new URL(adminUrl)
@@ -61,12 +64,17 @@ const encodeScan = Schema.encodeSync(ScanEvidence)
 
 /** Evidence of the demo generator, in the form the importer stores (decoded, then encoded again). */
 const evidenceTemplates = (): ReadonlyArray<string> =>
-  generateDemoDataset({ now: new Date(), tokens: 300 }).scans.map((scan) => JSON.stringify(encodeScan(decodeScan(scan))))
+  generateDemoDataset({ now: new Date(), tokens: 300 }).scans.map((scan) =>
+    JSON.stringify(encodeScan(decodeScan(scan)))
+  )
 
 const markerOf = async (client: Client, scans: number): Promise<number | undefined> => {
   const found = await client.query<{ present: boolean }>("select to_regclass('bench_dataset') is not null as present")
   if (found.rows[0]?.present !== true) return undefined
-  const marker = await client.query<{ build_seconds: string }>("select build_seconds from bench_dataset where scans = $1", [scans])
+  const marker = await client.query<{ build_seconds: string }>(
+    "select build_seconds from bench_dataset where scans = $1",
+    [scans]
+  )
   return marker.rows[0] === undefined ? undefined : Number(marker.rows[0].build_seconds)
 }
 
@@ -94,7 +102,10 @@ const insertTemplates = async (client: Client, templates: ReadonlyArray<string>)
 
 const insertMints = async (client: Client, mints: ReadonlyArray<string>): Promise<void> => {
   await client.query("create table bench_mints (position int primary key, mint text not null)")
-  await client.query("insert into bench_mints select position - 1, mint from unnest($1::text[]) with ordinality as t(mint, position)", [mints])
+  await client.query(
+    "insert into bench_mints select position - 1, mint from unnest($1::text[]) with ordinality as t(mint, position)",
+    [mints]
+  )
 }
 
 // Each row is a demo template with its mint and scannedAt replaced; evidence_hash only has to be unique.
@@ -119,7 +130,11 @@ interface MintScans {
 const insertScans = async (client: Client, mints: ReadonlyArray<MintScans>, templateCount: number): Promise<void> => {
   const now = Date.now()
   const latest = mints.map(() => now - Math.floor(Math.random() * 72 * HOUR_MS))
-  let pending: { mints: Array<string>; ats: Array<string>; templates: Array<number> } = { mints: [], ats: [], templates: [] }
+  let pending: { mints: Array<string>; ats: Array<string>; templates: Array<number> } = {
+    mints: [],
+    ats: [],
+    templates: []
+  }
   const flush = async () => {
     if (pending.mints.length > 0) await client.query(INSERT_SCANS, [pending.mints, pending.ats, pending.templates])
     pending = { mints: [], ats: [], templates: [] }
@@ -141,11 +156,18 @@ const WRITERS = 2 // one per core: the insert is CPU-bound in PostgreSQL (jsonb_
 /** SCANS_PER_MINT scans per mint, but the last mint when `scans` is not a multiple; one writer per connection. */
 const writeScans = (url: string, mints: ReadonlyArray<string>, scans: number, templateCount: number) => {
   const all = mints.map((mint, i) => ({ mint, scans: Math.min(SCANS_PER_MINT, scans - i * SCANS_PER_MINT) }))
-  return Promise.all(Array.from({ length: WRITERS }, (_, w) =>
-    withClient(url, async (client) => {
-      await client.query("set synchronous_commit = off")
-      await insertScans(client, all.filter((_, i) => i % WRITERS === w), templateCount)
-    })))
+  return Promise.all(
+    Array.from({ length: WRITERS }, (_, w) =>
+      withClient(url, async (client) => {
+        await client.query("set synchronous_commit = off")
+        await insertScans(
+          client,
+          all.filter((_, i) => i % WRITERS === w),
+          templateCount
+        )
+      })
+    )
+  )
 }
 
 const build = async (url: string, scans: number): Promise<void> => {
@@ -166,7 +188,9 @@ const build = async (url: string, scans: number): Promise<void> => {
 /** Written last: a database without it is an interrupted build. */
 const writeMarker = (url: string, scans: number, seconds: number) =>
   withClient(url, async (client) => {
-    await client.query("create table bench_dataset (scans bigint primary key, build_seconds numeric not null, built_at timestamptz not null default now())")
+    await client.query(
+      "create table bench_dataset (scans bigint primary key, build_seconds numeric not null, built_at timestamptz not null default now())"
+    )
     await client.query("insert into bench_dataset (scans, build_seconds) values ($1, $2)", [scans, seconds.toFixed(1)])
   })
 
@@ -179,8 +203,10 @@ export const benchDatabase = async (adminUrl: string, scans: number): Promise<Be
   const name = `risk_api_bench_${scans}`
   const url = databaseUrlOf(adminUrl, name)
   const started = performance.now()
-  const exists = await withClient(adminUrl, async (client) =>
-    (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1)
+  const exists = await withClient(
+    adminUrl,
+    async (client) => (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1
+  )
   const marker = exists ? await withClient(url, (client) => markerOf(client, scans)) : undefined
   if (marker === undefined) {
     await recreate(adminUrl, name)
@@ -191,7 +217,14 @@ export const benchDatabase = async (adminUrl: string, scans: number): Promise<Be
     mints: await readMints(client),
     buildSeconds: (await markerOf(client, scans)) ?? Number.NaN
   }))
-  return { url, scans, mints, buildSeconds, reused: marker !== undefined, openSeconds: (performance.now() - started) / 1000 }
+  return {
+    url,
+    scans,
+    mints,
+    buildSeconds,
+    reused: marker !== undefined,
+    openSeconds: (performance.now() - started) / 1000
+  }
 }
 
 /**
@@ -211,7 +244,11 @@ export const benchAccounts = (url: string, count: number): Promise<ReadonlyArray
       `insert into api_keys (id, account_id, key_hash, display_prefix, scopes)
        select gen_random_uuid(), account_id, key_hash, display_prefix, '{token:risk:read}'
        from unnest($1::uuid[], $2::text[], $3::text[]) as t(account_id, key_hash, display_prefix)`,
-      [accounts.map((a) => a.accountId), accounts.map((a) => hashKey(a.key)), accounts.map((a) => displayPrefixOf(a.key))]
+      [
+        accounts.map((a) => a.accountId),
+        accounts.map((a) => hashKey(a.key)),
+        accounts.map((a) => displayPrefixOf(a.key))
+      ]
     )
     return accounts
   })
@@ -219,8 +256,14 @@ export const benchAccounts = (url: string, count: number): Promise<ReadonlyArray
 /** The plan PostgreSQL runs the service's latest-scan lookup with, e.g. "Index Scan using scans_latest on scans, 0.041 ms". */
 export const latestScanPlan = (url: string, mint: string): Promise<string> =>
   withClient(url, async (client) => {
-    const lines = (await client.query<{ "QUERY PLAN": string }>(`explain (analyze) ${LATEST_SCAN}`, [mint])).rows.map((row) => row["QUERY PLAN"])
-    const scan = lines.find((line) => /Scan/.test(line))?.replace(/^[\s>-]+/, "").replace(/\s+\(.*$/, "") ?? "?"
+    const lines = (await client.query<{ "QUERY PLAN": string }>(`explain (analyze) ${LATEST_SCAN}`, [mint])).rows.map(
+      (row) => row["QUERY PLAN"]
+    )
+    const scan =
+      lines
+        .find((line) => /Scan/.test(line))
+        ?.replace(/^[\s>-]+/, "")
+        .replace(/\s+\(.*$/, "") ?? "?"
     const time = /Execution Time: ([\d.]+ ms)/.exec(lines.join("\n"))?.[1] ?? "?"
     return `${scan}, ${time}`
   })

@@ -12,11 +12,11 @@
 // rows with full evidence and its v2 document, as the scanner stores them.
 import { parseArgs } from "node:util"
 import { Effect, Schema } from "effect"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { ScanEvidenceV2 } from "../../src/Domain/EvidenceV2.ts"
-import { upgradeV1 } from "../../src/Domain/EvidenceUpgrade.ts"
-import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
-import { ScanHistoryDays } from "../../src/Scans/ScanRetention.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
+import { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
+import { upgradeV1 } from "../../src/domain/EvidenceUpgrade.ts"
+import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
+import { ScanHistoryDays } from "../../src/features/Scans/ScanRetention.ts"
 import { runCli } from "../support/process.ts"
 import { databaseUrlOf, isReachable, randomMint, withClient } from "./dataset.ts"
 import { LATEST_SCAN } from "./serviceSql.ts"
@@ -84,21 +84,29 @@ const build = async (adminUrl: string, name: string, scans: number): Promise<num
   await withClient(url, async (client) => {
     await client.query("set synchronous_commit = off")
     await client.query("create table bench_templates (idx int primary key, evidence jsonb not null)")
-    await client.query("insert into bench_templates select idx - 1, evidence::jsonb from unnest($1::text[]) with ordinality as t(evidence, idx)", [templates])
+    await client.query(
+      "insert into bench_templates select idx - 1, evidence::jsonb from unnest($1::text[]) with ordinality as t(evidence, idx)",
+      [templates]
+    )
     await client.query("create table bench_rate_mints (position int primary key, mint text not null)")
-    await client.query("insert into bench_rate_mints select position - 1, mint from unnest($1::text[]) with ordinality as t(mint, position)", [
-      Array.from({ length: RATE_MINTS }, randomMint)
-    ])
+    await client.query(
+      "insert into bench_rate_mints select position - 1, mint from unnest($1::text[]) with ordinality as t(mint, position)",
+      [Array.from({ length: RATE_MINTS }, randomMint)]
+    )
     for (let from = 0; from < scans; from += CHUNK_ROWS) {
       const to = Math.min(scans, from + CHUNK_ROWS) - 1
       const chunk = performance.now()
       await client.query(INSERT_ROUNDS, [from, to, rounds, templates.length])
-      console.log(`    rows ${from.toLocaleString("en-US")}–${to.toLocaleString("en-US")}: ${((performance.now() - chunk) / 1000).toFixed(1)} s`)
+      console.log(
+        `    rows ${from.toLocaleString("en-US")}–${to.toLocaleString("en-US")}: ${((performance.now() - chunk) / 1000).toFixed(1)} s`
+      )
     }
     await client.query("drop table bench_templates")
     await client.query("vacuum analyze scans")
     const seconds = (performance.now() - started) / 1000
-    await client.query("create table bench_dataset (scans bigint primary key, build_seconds numeric not null, built_at timestamptz not null default now())")
+    await client.query(
+      "create table bench_dataset (scans bigint primary key, build_seconds numeric not null, built_at timestamptz not null default now())"
+    )
     await client.query("insert into bench_dataset (scans, build_seconds) values ($1, $2)", [scans, seconds.toFixed(1)])
   })
   return (performance.now() - started) / 1000
@@ -108,31 +116,42 @@ const build = async (adminUrl: string, name: string, scans: number): Promise<num
 const rateDatabase = async (adminUrl: string, scans: number) => {
   const name = `risk_api_bench_rate_${scans}`
   const url = databaseUrlOf(adminUrl, name)
-  const exists = await withClient(adminUrl, async (client) =>
-    (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1)
+  const exists = await withClient(
+    adminUrl,
+    async (client) => (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1
+  )
   const marker = exists
     ? await withClient(url, async (client) => {
-      const found = await client.query<{ present: boolean }>("select to_regclass('bench_dataset') is not null as present")
-      if (found.rows[0]?.present !== true) return undefined
-      const row = await client.query<{ build_seconds: string }>("select build_seconds from bench_dataset where scans = $1", [scans])
-      return row.rows[0] === undefined ? undefined : Number(row.rows[0].build_seconds)
-    })
+        const found = await client.query<{ present: boolean }>(
+          "select to_regclass('bench_dataset') is not null as present"
+        )
+        if (found.rows[0]?.present !== true) return undefined
+        const row = await client.query<{ build_seconds: string }>(
+          "select build_seconds from bench_dataset where scans = $1",
+          [scans]
+        )
+        return row.rows[0] === undefined ? undefined : Number(row.rows[0].build_seconds)
+      })
     : undefined
   if (marker !== undefined) return { url, buildSeconds: marker, reused: true }
-  console.log(`  building ${name} (${scans.toLocaleString("en-US")} scans of ${RATE_MINTS.toLocaleString("en-US")} mints)`)
+  console.log(
+    `  building ${name} (${scans.toLocaleString("en-US")} scans of ${RATE_MINTS.toLocaleString("en-US")} mints)`
+  )
   return { url, buildSeconds: await build(adminUrl, name, scans), reused: false }
 }
 
 // The latest row alone: the index probe of the lookup, without its 24 h liquidity trend.
 const LATEST_ROW = "select id, mint, evidence from scans where mint = $1 order by scanned_at desc, id desc limit 1"
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
 /** The service's latest-scan statement (with its 24 h liquidity trend) for `lookups` mints at random, one at a time. */
 const measureLookup = (url: string, lookups: number) =>
   withClient(url, async (client) => {
-    const mints = (await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [lookups])).rows
-      .map((row) => row.mint)
+    const mints = (
+      await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [lookups])
+    ).rows.map((row) => row.mint)
     for (const mint of mints) await client.query(LATEST_SCAN, [mint]) // warm: the figures are of a server's steady state
     const timed = async (statement: string) => {
       const times: Array<number> = []
@@ -147,9 +166,14 @@ const measureLookup = (url: string, lookups: number) =>
     const times = await timed(LATEST_SCAN)
     const elapsed = performance.now() - started
     const probe = await timed(LATEST_ROW)
-    const plan = (await client.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${LATEST_SCAN}`, [mints[0]])).rows
-      .map((row) => row["QUERY PLAN"])
-    const index = plan.find((line) => /Index.*Scan/.test(line))?.replace(/^[\s>-]+/, "").replace(/\s+\(.*$/, "") ?? "?"
+    const plan = (
+      await client.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${LATEST_SCAN}`, [mints[0]])
+    ).rows.map((row) => row["QUERY PLAN"])
+    const index =
+      plan
+        .find((line) => /Index.*Scan/.test(line))
+        ?.replace(/^[\s>-]+/, "")
+        .replace(/\s+\(.*$/, "") ?? "?"
     const buffers = /Buffers: ([^\n]+)/.exec(plan.join("\n"))?.[1] ?? "?"
     const execution = /Execution Time: ([\d.]+ ms)/.exec(plan.join("\n"))?.[1] ?? "?"
     const trend = await client.query<{ rows: string }>(
@@ -193,14 +217,26 @@ const measureStorage = (url: string): Promise<StorageFigures> =>
          jsonb_set(jsonb_set(view, '{mint}', to_jsonb(mint)), '{scannedAt}', to_jsonb(at)),
          jsonb_set(document, '{mint}', to_jsonb(mint)), md5(mint || at)
        from unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[]) as t(mint, at, view, document)`,
-      [rows.map((r) => r.mint), rows.map((r) => r.at), rows.map((r) => JSON.stringify(r.view)), rows.map((r) => JSON.stringify(r.document))]
+      [
+        rows.map((r) => r.mint),
+        rows.map((r) => r.at),
+        rows.map((r) => JSON.stringify(r.view)),
+        rows.map((r) => JSON.stringify(r.document))
+      ]
     )
     await client.query("vacuum analyze bench_storage_sample")
-    const size = await client.query<{ total: string; heap: string; indexes: string; evidence: string; document: string }>(
+    const size = await client.query<{
+      total: string
+      heap: string
+      indexes: string
+      evidence: string
+      document: string
+    }>(
       `select pg_total_relation_size('bench_storage_sample') as total, pg_table_size('bench_storage_sample') as heap,
          pg_indexes_size('bench_storage_sample') as indexes,
          (select avg(pg_column_size(evidence)) from bench_storage_sample) as evidence,
-         (select avg(pg_column_size(evidence_v2)) from bench_storage_sample) as document`)
+         (select avg(pg_column_size(evidence_v2)) from bench_storage_sample) as document`
+    )
     await client.query("drop table bench_storage_sample")
     const row = size.rows[0]!
     const bytesPerScan = Number(row.total) / SAMPLE_ROWS
@@ -208,7 +244,8 @@ const measureStorage = (url: string): Promise<StorageFigures> =>
     return {
       bytesPerScan,
       perDayBytes: bytesPerScan * SCANS_PER_DAY,
-      breakdown: `table with TOAST ${per(row.heap)} B, indexes ${per(row.indexes)} B a scan; ` +
+      breakdown:
+        `table with TOAST ${per(row.heap)} B, indexes ${per(row.indexes)} B a scan; ` +
         `stored evidence ${count(Math.round(Number(row.evidence)))} B, v2 document ${count(Math.round(Number(row.document)))} B (compressed)`
     }
   })
@@ -218,15 +255,21 @@ const gib = (bytes: number) => `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`
 const count = (n: number) => n.toLocaleString("en-US")
 
 /** The table rows of this bench, for the README. */
-export const historyTable = (lookups: ReadonlyArray<LookupFigures>, storage: StorageFigures, historyDays: number): string => {
+export const historyTable = (
+  lookups: ReadonlyArray<LookupFigures>,
+  storage: StorageFigures,
+  historyDays: number
+): string => {
   const reference = lookups[0]
   const lines = [
     "| scan history at scanner rate (10,000 mints every 5 min) | p50 | p99 | lookups/s | vs 1M | latest row alone, p50 | scans the 24 h trend reads | table + indexes | plan |",
     "|---|---|---|---|---|---|---|---|---|",
-    ...lookups.map((row) =>
-      `| latest-scan lookup, ${count(row.scans)} scans (${(row.scans / SCANS_PER_DAY).toFixed(1)} days) | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ` +
-      `${row.perSecond.toFixed(0)} | ${reference === undefined || row === reference ? "reference" : `${(row.p50Ms / reference.p50Ms).toFixed(2)}× p50`} | ` +
-      `${row.probeP50Ms.toFixed(2)} ms | ${row.trendRows} | ${mib(row.tableBytes)} | ${row.plan} |`),
+    ...lookups.map(
+      (row) =>
+        `| latest-scan lookup, ${count(row.scans)} scans (${(row.scans / SCANS_PER_DAY).toFixed(1)} days) | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ` +
+        `${row.perSecond.toFixed(0)} | ${reference === undefined || row === reference ? "reference" : `${(row.p50Ms / reference.p50Ms).toFixed(2)}× p50`} | ` +
+        `${row.probeP50Ms.toFixed(2)} ms | ${row.trendRows} | ${mib(row.tableBytes)} | ${row.plan} |`
+    ),
     `| storage per scan (evidence + v2 document + indexes, ${count(SAMPLE_ROWS)} scanner-like rows) | ${count(Math.round(storage.bytesPerScan))} bytes | | | | | | | ${storage.breakdown} |`,
     `| storage growth per day at ${count(SCANS_PER_DAY)} scans | ${gib(storage.perDayBytes)} | | | | | | ${gib(storage.perDayBytes * historyDays)} held at SCAN_HISTORY_DAYS=${historyDays} | |`
   ]
@@ -234,15 +277,22 @@ export const historyTable = (lookups: ReadonlyArray<LookupFigures>, storage: Sto
 }
 
 /** Builds or reuses the rate databases, then measures. */
-export const historyBench = async (adminUrl: string, options: { readonly tenMillion: boolean; readonly lookups: number }) => {
+export const historyBench = async (
+  adminUrl: string,
+  options: { readonly tenMillion: boolean; readonly lookups: number }
+) => {
   const sizes = options.tenMillion ? [1_000_000, 10_000_000] : [1_000_000]
   const lookups: Array<LookupFigures> = []
   let storage: StorageFigures | undefined
   for (const scans of sizes) {
     const db = await rateDatabase(adminUrl, scans)
-    console.log(`  ${count(scans)} scans: ${db.reused ? "reused; its build took" : "built in"} ${db.buildSeconds.toFixed(1)} s`)
+    console.log(
+      `  ${count(scans)} scans: ${db.reused ? "reused; its build took" : "built in"} ${db.buildSeconds.toFixed(1)} s`
+    )
     const figures = await measureLookup(db.url, options.lookups)
-    console.log(`    lookup p50 ${figures.p50Ms.toFixed(2)} ms, p99 ${figures.p99Ms.toFixed(2)} ms; plan: ${figures.plan}`)
+    console.log(
+      `    lookup p50 ${figures.p50Ms.toFixed(2)} ms, p99 ${figures.p99Ms.toFixed(2)} ms; plan: ${figures.plan}`
+    )
     lookups.push({ scans, buildSeconds: db.buildSeconds, reused: db.reused, ...figures })
     storage ??= await measureStorage(db.url)
   }
@@ -259,7 +309,10 @@ if (import.meta.main) {
     process.exit(1)
   }
   const started = performance.now()
-  const { lookups, storage } = await historyBench(adminUrl, { tenMillion: !values["skip-10m"], lookups: Number(values.lookups) })
+  const { lookups, storage } = await historyBench(adminUrl, {
+    tenMillion: !values["skip-10m"],
+    lookups: Number(values.lookups)
+  })
   console.log(`\n${historyTable(lookups, storage, Effect.runSync(ScanHistoryDays))}\n`)
   console.log(`whole history bench ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }

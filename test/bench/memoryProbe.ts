@@ -1,5 +1,5 @@
 // What a running service holds, read from outside (/proc) and from its /metrics (risk_api_memory_bytes,
-// src/Observability/Memory.ts): the figures of one row of the memory bench.
+// src/platform/Observability/Memory.ts): the figures of one row of the memory bench.
 import { existsSync, readFileSync } from "node:fs"
 
 const MB = 1024 * 1024
@@ -9,7 +9,11 @@ export const treeRss = (pid: number): number => {
   const kb = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0)
   const children = (p: number): ReadonlyArray<number> => {
     try {
-      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter((s) => s !== "").map(Number)
+      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter((s) => s !== "")
+        .map(Number)
     } catch {
       return []
     }
@@ -69,21 +73,23 @@ export interface Breakdown {
 export const metricsParts = async (url: string): Promise<Record<string, number>> => {
   const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) })).text()
   const parts: Record<string, number> = {}
-  for (const match of text.matchAll(/^risk_api_memory_bytes\{part="([a-z_]+)"\} (\S+)$/gm)) parts[match[1]!] = Number(match[2])
+  for (const match of text.matchAll(/^risk_api_memory_bytes\{part="([a-z_]+)"\} (\S+)$/gm))
+    parts[match[1]!] = Number(match[2])
   return parts
 }
 
 /** The breakdown of the service's resident memory now: smaps from outside, parts from its /metrics. */
 export const breakdownOf = async (pid: number, url: string): Promise<Breakdown> => {
-  const parts = await metricsParts(url).catch(() => ({} as Record<string, number>))
+  const parts = await metricsParts(url).catch(() => ({}) as Record<string, number>)
   const mappings = mappingsOf(pid)
   const rss = mappings.reduce((sum, m) => sum + m.rss, 0)
   const code = mappings.filter((m) => m.file).reduce((sum, m) => sum + m.rss, 0)
   // A WebAssembly memory is one anonymous mapping of its size (and a guard page or so).
-  const wasmReserved = parts["embedded_db_wasm"] ?? 0
-  const wasm = wasmReserved === 0
-    ? undefined
-    : mappings.find((m) => !m.file && m.size >= wasmReserved && m.size <= wasmReserved + 64 * 1024)
+  const wasmReserved = parts.embedded_db_wasm ?? 0
+  const wasm =
+    wasmReserved === 0
+      ? undefined
+      : mappings.find((m) => !m.file && m.size >= wasmReserved && m.size <= wasmReserved + 64 * 1024)
   const wasmResident = wasm?.rss ?? 0
   return { rss, code, wasmReserved, wasmResident, otherAnon: rss - code - wasmResident, parts }
 }

@@ -19,7 +19,9 @@ export interface Pinning {
 /** The cores this process may run on (Cpus_allowed_list of /proc/self/status), expanded. */
 export const allowedCores = (): ReadonlyArray<number> => {
   try {
-    const line = readFileSync("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("Cpus_allowed_list:"))
+    const line = readFileSync("/proc/self/status", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Cpus_allowed_list:"))
     if (line !== undefined) return expand(line.split(":")[1]!.trim())
   } catch {
     // not Linux: fall through
@@ -29,17 +31,25 @@ export const allowedCores = (): ReadonlyArray<number> => {
 
 /** "0", "0-3", "2,5-6" -> the core numbers. */
 export const expand = (list: string): ReadonlyArray<number> =>
-  list.split(",").filter((part) => part.trim() !== "").flatMap((part) => {
-    const [from, to] = part.trim().split("-").map(Number)
-    if (!Number.isInteger(from) || (to !== undefined && !Number.isInteger(to))) throw new RangeError(`not a core list: ${list}`)
-    return Array.from({ length: (to ?? from!) - from! + 1 }, (_, i) => from! + i)
-  })
+  list
+    .split(",")
+    .filter((part) => part.trim() !== "")
+    .flatMap((part) => {
+      const [from, to] = part.trim().split("-").map(Number)
+      if (!Number.isInteger(from) || (to !== undefined && !Number.isInteger(to)))
+        throw new RangeError(`not a core list: ${list}`)
+      return Array.from({ length: (to ?? from!) - from! + 1 }, (_, i) => from! + i)
+    })
 
 /**
  * Checks the requested core lists against the cores this process may use and taskset's presence;
  * falls back to no pinning (with the reason in `note`) when they cannot be honoured.
  */
-export const planPinning = (requested: { readonly server: string; readonly load: string; readonly database: string }): Pinning => {
+export const planPinning = (requested: {
+  readonly server: string
+  readonly load: string
+  readonly database: string
+}): Pinning => {
   const unpinned = (why: string, threads: number): Pinning => ({
     server: undefined,
     load: undefined,
@@ -49,24 +59,28 @@ export const planPinning = (requested: { readonly server: string; readonly load:
   })
   const allowed = allowedCores()
   if (Bun.which("taskset") === null) return unpinned("taskset not found; apt-get install util-linux", 2)
-  if (allowed.length < 2) return unpinned(`${allowed.length || "an unknown number of"} usable core(s), two are needed`, 2)
+  if (allowed.length < 2)
+    return unpinned(`${allowed.length || "an unknown number of"} usable core(s), two are needed`, 2)
   const server = expand(requested.server)
   const load = expand(requested.load)
   const database = expand(requested.database)
   const missing = [...server, ...load, ...database].filter((core) => !allowed.includes(core))
-  if (missing.length > 0) return unpinned(`core(s) ${[...new Set(missing)].join(",")} not among the usable ${allowed.join(",")}`, 2)
-  if (server.some((core) => load.includes(core))) return unpinned(`server cores ${requested.server} overlap load cores ${requested.load}`, 2)
+  if (missing.length > 0)
+    return unpinned(`core(s) ${[...new Set(missing)].join(",")} not among the usable ${allowed.join(",")}`, 2)
+  if (server.some((core) => load.includes(core)))
+    return unpinned(`server cores ${requested.server} overlap load cores ${requested.load}`, 2)
   const shares = database.every((core) => server.includes(core))
     ? "the server's cores"
     : database.every((core) => load.includes(core))
-    ? "wrk's cores"
-    : "its own cores"
+      ? "wrk's cores"
+      : "its own cores"
   return {
     server: requested.server,
     load: requested.load,
     database: requested.database,
     wrkThreads: load.length,
-    note: `service and baseline pinned to core(s) ${requested.server} (taskset -c ${requested.server}), ` +
+    note:
+      `service and baseline pinned to core(s) ${requested.server} (taskset -c ${requested.server}), ` +
       `wrk to core(s) ${requested.load} (taskset -c ${requested.load} wrk -t${load.length}); ` +
       `PostgreSQL, when local, shares core(s) ${requested.database} (${shares})`
   }
@@ -90,20 +104,28 @@ export const pinPid = (pid: number, cores: string | undefined): void => {
 
 const childrenOf = (pid: number): ReadonlyArray<number> => {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter((s) => s !== "").map(Number)
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== "")
+      .map(Number)
   } catch {
     return []
   }
 }
 
-const affinityOf = (pid: number): string | undefined => /list: (\S+)/.exec(taskset(["-c", "-p", String(pid)]).output)?.[1]
+const affinityOf = (pid: number): string | undefined =>
+  /list: (\S+)/.exec(taskset(["-c", "-p", String(pid)]).output)?.[1]
 
 /**
  * Pins a local PostgreSQL (its postmaster, found as the parent of `backendPid`, and every child; backends
  * forked later inherit it) to `cores` for the run. Returns what restores the previous affinity, or a note
  * saying why PostgreSQL was left alone.
  */
-export const pinPostgres = (backendPid: number, cores: string | undefined): { readonly restore: () => void; readonly note: string } => {
+export const pinPostgres = (
+  backendPid: number,
+  cores: string | undefined
+): { readonly restore: () => void; readonly note: string } => {
   const none = (note: string) => ({ restore: () => {}, note })
   if (cores === undefined) return none("PostgreSQL not pinned")
   let postmaster: number
@@ -111,10 +133,13 @@ export const pinPostgres = (backendPid: number, cores: string | undefined): { re
     const status = readFileSync(`/proc/${backendPid}/status`, "utf8")
     postmaster = Number(/PPid:\s+(\d+)/.exec(status)?.[1])
   } catch {
-    return none(`PostgreSQL not pinned (its backend ${backendPid} is not a process here: a remote or containerized server)`)
+    return none(
+      `PostgreSQL not pinned (its backend ${backendPid} is not a process here: a remote or containerized server)`
+    )
   }
   const previous = affinityOf(postmaster)
-  if (previous === undefined) return none(`PostgreSQL not pinned (cannot read the affinity of postmaster ${postmaster})`)
+  if (previous === undefined)
+    return none(`PostgreSQL not pinned (cannot read the affinity of postmaster ${postmaster})`)
   const all = () => [postmaster, ...childrenOf(postmaster)]
   const set = (list: string) => {
     for (const pid of all()) taskset(["-a", "-c", "-p", list, String(pid)])

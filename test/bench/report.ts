@@ -18,11 +18,13 @@ export interface Row {
   readonly note?: string | undefined
 }
 
-const ratioOf = (row: Row): number | undefined => (row.baseline === undefined ? undefined : row.service.rps / row.baseline.rps)
+const ratioOf = (row: Row): number | undefined =>
+  row.baseline === undefined ? undefined : row.service.rps / row.baseline.rps
 
 export const NO_TARGET: Target = { text: "none set", met: undefined }
 
-const SINGLE_LIMIT = "Profiled under this load (bun --cpu-prof, 2026-11-24), what the service adds to the baseline's Bun.serve " +
+const SINGLE_LIMIT =
+  "Profiled under this load (bun --cpu-prof, 2026-11-24), what the service adds to the baseline's Bun.serve " +
   "work is mostly Bun's own objects: building the Response with its header object (about a fifth of the server's time), " +
   "reading the request's headers, and the request id; the answer is a reused string, the metrics are bound counters. " +
   "Its p99 also carries the collector's pauses (the service keeps a 64 MiB cache and the database engine's heap; the baseline a few answers)"
@@ -42,7 +44,8 @@ export const neverScannedTarget = (service: Figures, baseline: Figures): Target 
 export const batchTarget = (service: Figures, baseline: Figures): Target => ({
   text: "≥ 0.5× baseline req/s",
   met: service.rps >= 0.5 * baseline.rps,
-  limitedBy: "Profiled (bun --cpu-prof, 2026-11-24): about 30% of the server's time is Bun reading the body and writing 23 KB, " +
+  limitedBy:
+    "Profiled (bun --cpu-prof, 2026-11-24): about 30% of the server's time is Bun reading the body and writing 23 KB, " +
     "as the baseline does; the service then parses the body's JSON (7%), looks 50 mints up in the cache and counts each read " +
     "for the scanner's refresh order (6%), and joins 50 kept verdicts into one 23 KB string (10%), where the baseline writes " +
     "bytes it already holds: the service's own work is about twice the baseline's whole request"
@@ -51,7 +54,8 @@ export const batchTarget = (service: Figures, baseline: Figures): Target => ({
 export const tokenRiskTarget = (service: Figures, baseline: Figures): Target => ({
   text: "≥ 0.7× raw-pg baseline req/s",
   met: service.rps >= 0.7 * baseline.rps,
-  limitedBy: "The service's JavaScript thread is saturated: HttpApi routing, schemas, auth and metering cost about " +
+  limitedBy:
+    "The service's JavaScript thread is saturated: HttpApi routing, schemas, auth and metering cost about " +
     "110 µs a call, and each statement about 150 µs of CPU through @effect/sql against 55 µs through raw node-postgres"
 })
 
@@ -66,7 +70,8 @@ export const lookupTarget = (large: Figures, small: Figures, smallLabel: string)
 export const rssTarget = (service: Figures, limitMb: number): Target => ({
   text: `RSS ≤ ${limitMb} MB`,
   met: service.rssMb <= limitMb,
-  limitedBy: "Every miss parses a 2.3 KB evidence document and the garbage collector lets the heap grow with that " +
+  limitedBy:
+    "Every miss parses a 2.3 KB evidence document and the garbage collector lets the heap grow with that " +
     "churn: the same load peaks at 330–340 MB with the cache off (SCAN_CACHE_SIZE=0); the cache itself is bounded to " +
     "SCAN_CACHE_MAX_BYTES (64 MiB) and RSS does not grow with the dataset"
 })
@@ -76,9 +81,9 @@ const errorsOf = (figures: Figures | undefined, who: string): ReadonlyArray<stri
   figures === undefined
     ? []
     : [
-      ...(figures.non2xx > 0 ? [`${who}: ${figures.non2xx} of ${figures.requests} non-2xx`] : []),
-      ...(figures.socketErrors > 0 ? [`${who}: ${figures.socketErrors} socket errors`] : [])
-    ]
+        ...(figures.non2xx > 0 ? [`${who}: ${figures.non2xx} of ${figures.requests} non-2xx`] : []),
+        ...(figures.socketErrors > 0 ? [`${who}: ${figures.socketErrors} socket errors`] : [])
+      ]
 
 const resultOf = (row: Row): string => {
   const errors = [...errorsOf(row.service, "service"), ...errorsOf(row.baseline, "baseline")]
@@ -86,7 +91,8 @@ const resultOf = (row: Row): string => {
   return errors.length === 0 ? verdict : `⚠ ${verdict === "met" ? "invalid" : verdict} (${errors.join("; ")})`
 }
 
-const ms = (value: number): string => (Number.isNaN(value) ? "?" : value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(2)} ms`)
+const ms = (value: number): string =>
+  Number.isNaN(value) ? "?" : value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(2)} ms`
 const count = (value: number): string => value.toLocaleString("en-US")
 
 /** One line per wrk run, printed as the bench goes. */
@@ -95,7 +101,19 @@ export const progressLine = (label: string, figures: Figures): string =>
   `RSS ${String(figures.rssMb).padStart(4)} MB  ${count(figures.requests)} requests, ` +
   `${figures.non2xx === 0 ? "all 2xx" : `${count(figures.non2xx)} non-2xx`}${figures.socketErrors > 0 ? `, ${figures.socketErrors} socket errors` : ""}`
 
-const HEADER = ["scenario", "database", "target", "baseline req/s", "service req/s", "ratio", "service p50", "p99", "baseline p99", "RSS MB", "result"]
+const HEADER = [
+  "scenario",
+  "database",
+  "target",
+  "baseline req/s",
+  "service req/s",
+  "ratio",
+  "service p50",
+  "p99",
+  "baseline p99",
+  "RSS MB",
+  "result"
+]
 
 const cellsOf = (row: Row): ReadonlyArray<string> => {
   const ratio = ratioOf(row)
@@ -121,8 +139,13 @@ export const markdownTable = (rows: ReadonlyArray<Row>): string => {
 
 /** For each row that misses its target: its figure and what limits it. */
 export const notMetLines = (rows: ReadonlyArray<Row>): ReadonlyArray<string> =>
-  rows.filter((row) => row.target.met === false).map((row) => {
-    const ratio = ratioOf(row)
-    const figure = ratio === undefined ? `${row.service.rssMb} MB RSS, ${count(row.service.rps)} req/s` : `${ratio.toFixed(2)}× (${count(row.service.rps)} req/s, p99 ${ms(row.service.p99Ms)})`
-    return `- ${row.scenario}, ${row.database}: ${figure} against ${row.target.text}. ${row.target.limitedBy ?? "Limit not analysed."}`
-  })
+  rows
+    .filter((row) => row.target.met === false)
+    .map((row) => {
+      const ratio = ratioOf(row)
+      const figure =
+        ratio === undefined
+          ? `${row.service.rssMb} MB RSS, ${count(row.service.rps)} req/s`
+          : `${ratio.toFixed(2)}× (${count(row.service.rps)} req/s, p99 ${ms(row.service.p99Ms)})`
+      return `- ${row.scenario}, ${row.database}: ${figure} against ${row.target.text}. ${row.target.limitedBy ?? "Limit not analysed."}`
+    })

@@ -19,16 +19,23 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
 import { runCli } from "../support/process.ts"
 import { Client } from "pg"
 import { Effect } from "effect"
-import { ScanHistoryDays } from "../../src/Scans/ScanRetention.ts"
+import { ScanHistoryDays } from "../../src/features/Scans/ScanRetention.ts"
 import { type BenchDatabase, benchAccounts, benchDatabase, isReachable, randomMint } from "./dataset.ts"
 import { pinPostgres, planPinning } from "./pinning.ts"
 import { historyBench, historyTable } from "./history.ts"
 import { markdownTable, notMetLines, type Row } from "./report.ts"
-import { type Bench, lookupScenario, riskCheckScenarios, rssScenario, tokenRiskScenario, withServer } from "./scenarios.ts"
+import {
+  type Bench,
+  lookupScenario,
+  riskCheckScenarios,
+  rssScenario,
+  tokenRiskScenario,
+  withServer
+} from "./scenarios.ts"
 
 const NEVER_SCANNED = 1_000
 const BATCH = 50
@@ -54,9 +61,21 @@ const { values } = parseArgs({
   }
 })
 
-const positive = (name: "tokens" | "scans" | "small-scans" | "accounts" | "token-mints" | "lookup-mints" | "duration" | "connections" | "pool"): number => {
+const positive = (
+  name:
+    | "tokens"
+    | "scans"
+    | "small-scans"
+    | "accounts"
+    | "token-mints"
+    | "lookup-mints"
+    | "duration"
+    | "connections"
+    | "pool"
+): number => {
   const value = Number(values[name])
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`--${name} must be a positive integer, got ${values[name]}`)
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`--${name} must be a positive integer, got ${values[name]}`)
   return value
 }
 
@@ -89,7 +108,10 @@ const sample = <A>(items: ReadonlyArray<A>, n: number): ReadonlyArray<A> => {
   return copy.slice(0, n)
 }
 
-const embeddedRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): Promise<{ rows: ReadonlyArray<Row>; line: string }> => {
+const embeddedRows = async (
+  bench: Bench,
+  neverScanned: ReadonlyArray<string>
+): Promise<{ rows: ReadonlyArray<Row>; line: string }> => {
   const dataset = generateDemoDataset({ now: new Date(), tokens: options.tokens })
   await Bun.write(join(bench.dir, "scans.ndjson"), dataset.scans.map((scan) => JSON.stringify(scan)).join("\n"))
   const env = { DATA_DIR: join(bench.dir, "data") }
@@ -97,15 +119,28 @@ const embeddedRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
   console.log(imported.stdout.trim())
   const mints = [...new Set(dataset.scans.map((scan) => scan.mint))]
   const rows = await withServer(bench, "embedded", env, (server) =>
-    riskCheckScenarios(bench, server, { database: "embedded", warm: dataset.showcase.ok_fresh!, batch: mints.slice(0, BATCH), neverScanned, coldPool: mints.slice(BATCH) }))
+    riskCheckScenarios(bench, server, {
+      database: "embedded",
+      warm: dataset.showcase.ok_fresh!,
+      batch: mints.slice(0, BATCH),
+      neverScanned,
+      coldPool: mints.slice(BATCH)
+    })
+  )
   return { rows, line: `embedded: ${count(options.tokens)} demo tokens, ${count(dataset.scans.length)} scans` }
 }
 
 const describe = (db: BenchDatabase) =>
   `${count(db.scans)} scans of ${count(db.mints.length)} mints (` +
-  (db.reused ? `reused in ${db.openSeconds.toFixed(1)} s; its build took ${db.buildSeconds.toFixed(1)} s` : `built in ${db.buildSeconds.toFixed(1)} s`) + ")"
+  (db.reused
+    ? `reused in ${db.openSeconds.toFixed(1)} s; its build took ${db.buildSeconds.toFixed(1)} s`
+    : `built in ${db.buildSeconds.toFixed(1)} s`) +
+  ")"
 
-const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): Promise<{ rows: ReadonlyArray<Row>; line: string }> => {
+const postgresRows = async (
+  bench: Bench,
+  neverScanned: ReadonlyArray<string>
+): Promise<{ rows: ReadonlyArray<Row>; line: string }> => {
   console.log(`\nPostgreSQL bench databases (admin ${withoutPassword(adminUrl)}):`)
   const small = await benchDatabase(adminUrl, options.smallScans)
   console.log(`  ${describe(small)}`)
@@ -113,22 +148,51 @@ const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
   console.log(`  ${describe(large)}`)
   const accounts = await benchAccounts(large.url, options.accounts)
   const label = (db: BenchDatabase) => `PostgreSQL, ${count(db.scans)} scans`
-  const env = (db: BenchDatabase, extra: Record<string, string> = {}) => ({ DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(bench.poolSize), ...extra })
+  const env = (db: BenchDatabase, extra: Record<string, string> = {}) => ({
+    DATABASE_URL: db.url,
+    DATABASE_POOL_SIZE: String(bench.poolSize),
+    ...extra
+  })
 
   const cached = !(runs("warm") || runs("never") || runs("batch") || runs("token-risk") || runs("rss"))
     ? []
     : await withServer(bench, `PostgreSQL ${count(large.scans)} scans, default cache`, env(large), async (server) => [
-      ...(runs("warm") || runs("never") || runs("batch")
-        ? await riskCheckScenarios(bench, server, { database: label(large), warm: large.mints[0]!, batch: large.mints.slice(0, BATCH), neverScanned, coldPool: large.mints.slice(BATCH) })
-        : []),
-      ...(runs("token-risk")
-        ? [await tokenRiskScenario(bench, server, { database: label(large), databaseUrl: large.url, accounts, mints: sample(large.mints, options.tokenMints) })]
-        : []),
-      ...(runs("rss") ? [await rssScenario(bench, server, { database: label(large), databaseUrl: large.url, mints: large.mints })] : [])
-    ])
+        ...(runs("warm") || runs("never") || runs("batch")
+          ? await riskCheckScenarios(bench, server, {
+              database: label(large),
+              warm: large.mints[0]!,
+              batch: large.mints.slice(0, BATCH),
+              neverScanned,
+              coldPool: large.mints.slice(BATCH)
+            })
+          : []),
+        ...(runs("token-risk")
+          ? [
+              await tokenRiskScenario(bench, server, {
+                database: label(large),
+                databaseUrl: large.url,
+                accounts,
+                mints: sample(large.mints, options.tokenMints)
+              })
+            ]
+          : []),
+        ...(runs("rss")
+          ? [await rssScenario(bench, server, { database: label(large), databaseUrl: large.url, mints: large.mints })]
+          : [])
+      ])
   const lookup = (db: BenchDatabase, reference?: Row) =>
-    withServer(bench, `PostgreSQL ${count(db.scans)} scans, SCAN_CACHE_SIZE=0`, env(db, { SCAN_CACHE_SIZE: "0" }), (server) =>
-      lookupScenario(bench, server, { database: label(db), databaseUrl: db.url, mints: sample(db.mints, options.lookupMints) }, reference))
+    withServer(
+      bench,
+      `PostgreSQL ${count(db.scans)} scans, SCAN_CACHE_SIZE=0`,
+      env(db, { SCAN_CACHE_SIZE: "0" }),
+      (server) =>
+        lookupScenario(
+          bench,
+          server,
+          { database: label(db), databaseUrl: db.url, mints: sample(db.mints, options.lookupMints) },
+          reference
+        )
+    )
   const lookups: Array<Row> = []
   if (runs("lookup")) {
     const smallLookup = await lookup(small)
@@ -143,13 +207,23 @@ const postgresRows = async (bench: Bench, neverScanned: ReadonlyArray<string>): 
 // "scanner" and "memory" run their own scripts (scanner.ts, memory.ts) after the rest, each printing its table.
 const SCENARIOS = ["warm", "never", "batch", "token-risk", "rss", "lookup", "history", "scanner", "memory"]
 const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((name) => name.trim()))
-for (const name of only ?? []) if (!SCENARIOS.includes(name)) throw new RangeError(`--only takes ${SCENARIOS.join(",")}; got ${name}`)
+for (const name of only ?? [])
+  if (!SCENARIOS.includes(name)) throw new RangeError(`--only takes ${SCENARIOS.join(",")}; got ${name}`)
 const runs = (name: string) => only === undefined || only.has(name)
 
 // Other work on the machine skews every figure: the load average is printed with the results.
-const loadBefore = loadavg().map((n) => n.toFixed(2)).join(", ")
-if (loadavg()[0]! > 0.5) console.log(`⚠ load average ${loadBefore} before the run: other work shares these cores, figures will be low and noisy`)
-const pinning = planPinning({ server: values["server-cores"], load: values["load-cores"], database: values["db-cores"] ?? values["load-cores"] })
+const loadBefore = loadavg()
+  .map((n) => n.toFixed(2))
+  .join(", ")
+if (loadavg()[0]! > 0.5)
+  console.log(
+    `⚠ load average ${loadBefore} before the run: other work shares these cores, figures will be low and noisy`
+  )
+const pinning = planPinning({
+  server: values["server-cores"],
+  load: values["load-cores"],
+  database: values["db-cores"] ?? values["load-cores"]
+})
 console.log(`Pinning: ${pinning.note}`)
 
 /** The pid of a backend of the bench's PostgreSQL, to find its postmaster (pinning.ts). */
@@ -167,7 +241,12 @@ const backendPid = async (url: string): Promise<number | undefined> => {
 
 const dir = mkdtempSync(join(tmpdir(), "risk-api-bench-"))
 const bench: Bench = {
-  wrk: { connections: positive("connections"), durationSeconds: positive("duration"), threads: pinning.wrkThreads, cores: pinning.load },
+  wrk: {
+    connections: positive("connections"),
+    durationSeconds: positive("duration"),
+    threads: pinning.wrkThreads,
+    cores: pinning.load
+  },
   dir,
   poolSize: options.poolSize,
   serverCores: pinning.server,
@@ -195,7 +274,10 @@ try {
     lines.push("PostgreSQL: skipped (--skip-postgres)")
   } else if (await isReachable(adminUrl)) {
     const backend = await backendPid(adminUrl)
-    const pinnedPostgres = backend === undefined ? { restore: () => {}, note: "PostgreSQL not pinned (no backend pid)" } : pinPostgres(backend, pinning.database)
+    const pinnedPostgres =
+      backend === undefined
+        ? { restore: () => {}, note: "PostgreSQL not pinned (no backend pid)" }
+        : pinPostgres(backend, pinning.database)
     restorePostgres = pinnedPostgres.restore
     postgresNote = pinnedPostgres.note
     console.log(`\n${postgresNote}`)
@@ -210,7 +292,9 @@ try {
       history = historyTable(figures.lookups, figures.storage, Effect.runSync(ScanHistoryDays))
     }
   } else {
-    console.log(`\nPostgreSQL not reachable at ${withoutPassword(adminUrl)} (BENCH_DATABASE_URL): PostgreSQL rows skipped`)
+    console.log(
+      `\nPostgreSQL not reachable at ${withoutPassword(adminUrl)} (BENCH_DATABASE_URL): PostgreSQL rows skipped`
+    )
     lines.push("PostgreSQL: not reachable, rows skipped")
   }
 } finally {
@@ -222,18 +306,25 @@ if (rows.length > 0) console.log(`\n${markdownTable(rows)}\n`)
 if (history !== "") console.log(`\n${history}\n`)
 const notMet = notMetLines(rows)
 if (notMet.length > 0) console.log(`Targets not met, and what limits them:\n${notMet.join("\n")}\n`)
-if (rows.length > 0 || history !== "") console.log(`Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
-  `wrk -t${bench.wrk.threads} -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
-  `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${pinning.note}; ${postgresNote}; ` +
-  `load average before the run ${loadBefore}; ${new Date().toISOString()}; ` +
-  `whole bench ${((performance.now() - started) / 1000).toFixed(0)} s.`)
-if (bench.serverLogs.length > 0) console.log(`\nServer logs (warnings and errors):\n${bench.serverLogs.map((line) => `  ${line}`).join("\n")}`)
+if (rows.length > 0 || history !== "")
+  console.log(
+    `Dataset: ${lines.join("; ")}; ${count(NEVER_SCANNED)} never-scanned mints. ` +
+      `wrk -t${bench.wrk.threads} -c${bench.wrk.connections} -d${bench.wrk.durationSeconds}s, one run at a time; DATABASE_POOL_SIZE ${bench.poolSize} ` +
+      `(the raw-pg baselines use as many connections); ${availableParallelism()} cores; ${pinning.note}; ${postgresNote}; ` +
+      `load average before the run ${loadBefore}; ${new Date().toISOString()}; ` +
+      `whole bench ${((performance.now() - started) / 1000).toFixed(0)} s.`
+  )
+if (bench.serverLogs.length > 0)
+  console.log(`\nServer logs (warnings and errors):\n${bench.serverLogs.map((line) => `  ${line}`).join("\n")}`)
 
 // The scanner's and the embedded server's memory targets, in scripts of their own (npm run bench:scanner,
 // npm run bench:memory), run one after the other on the same pinning.
 const script = async (name: string, args: ReadonlyArray<string>) => {
   console.log(`\n== ${name} (bun test/bench/${name}.ts${args.length > 0 ? ` ${args.join(" ")}` : ""})`)
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, `${name}.ts`), ...args], { stdout: "inherit", stderr: "inherit" })
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, `${name}.ts`), ...args], {
+    stdout: "inherit",
+    stderr: "inherit"
+  })
   if ((await child.exited) !== 0) console.log(`${name}.ts exited with code ${child.exitCode}`)
 }
 if (runs("scanner")) await script("scanner", [])

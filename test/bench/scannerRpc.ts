@@ -1,5 +1,5 @@
 import { lamports } from "@solana/kit"
-import { USDC } from "../../src/Scanner/Pools/Quotes.ts"
+import { USDC } from "../../src/workers/Scanner/Pools/Quotes.ts"
 import { buildPool, type LockerLabel, type PoolVenue } from "../support/solana/Pools.ts"
 import { startRpcServer } from "../support/solana/RpcServer.ts"
 import { makeWorld, NATIVE_MINT } from "../support/solana/World.ts"
@@ -35,28 +35,56 @@ const wsol = await world.quoteMint(NATIVE_MINT, 9)
 const usdc = await world.quoteMint(USDC, 6)
 // The WSOL deployer funds every SOL vault: top it up for the reference pool and MINTS pools.
 world.svm.airdrop(wsol.deployer.address, lamports(BigInt(mints + 10) * LP_RESERVE_SOL + 1_000_000_000_000n))
-const reference = await buildPool(world, "orca-whirlpool", { mint: wsol, quote: usdc, reserveMint: 1_000_000_000_000n, reserveQuote: 150_000_000_000n })
+const reference = await buildPool(world, "orca-whirlpool", {
+  mint: wsol,
+  quote: usdc,
+  reserveMint: 1_000_000_000_000n,
+  reserveQuote: 150_000_000_000n
+})
 
 const built: Array<string> = []
 for (let i = 0; i < mints; i++) {
   const mint = await world.mint({ program: i % 2 === 0 ? "token" : "token-2022", decimals: 6 })
-  if (i % 2 === 0) await world.metaplex(mint, { name: `Bench ${i}`, symbol: `B${i}`, uri: "https://example.org/b.json" })
-  const owners = await Promise.all(Array.from({ length: HOLDERS }, (_, j) => j % 3 === 0 ? world.signer(1n) : undefined))
-  await world.holders(mint, owners.map((owner, j) => ({
-    ...(owner === undefined ? {} : { owner }),
-    amount: BigInt(10_000_000 - j * 400_000) * 1_000_000n // 10 M down to 3.2 M tokens
-  })))
+  if (i % 2 === 0)
+    await world.metaplex(mint, { name: `Bench ${i}`, symbol: `B${i}`, uri: "https://example.org/b.json" })
+  const owners = await Promise.all(
+    Array.from({ length: HOLDERS }, (_, j) => (j % 3 === 0 ? world.signer(1n) : undefined))
+  )
+  await world.holders(
+    mint,
+    owners.map((owner, j) => ({
+      ...(owner === undefined ? {} : { owner }),
+      amount: BigInt(10_000_000 - j * 400_000) * 1_000_000n // 10 M down to 3.2 M tokens
+    }))
+  )
   const lp = lpVenueOf(i)
   await buildPool(world, lp.venue, {
-    mint, quote: wsol, reserveMint: LP_RESERVE_MINT, reserveQuote: LP_RESERVE_SOL,
-    lp: { incinerated: 400_000_000n, locked: 300_000_000n, locker: lp.locker, unlockAt: UNLOCK_AT, wallets: [200_000_000n, 100_000_000n], burned: 50_000_000n }
+    mint,
+    quote: wsol,
+    reserveMint: LP_RESERVE_MINT,
+    reserveQuote: LP_RESERVE_SOL,
+    lp: {
+      incinerated: 400_000_000n,
+      locked: 300_000_000n,
+      locker: lp.locker,
+      unlockAt: UNLOCK_AT,
+      wallets: [200_000_000n, 100_000_000n],
+      burned: 50_000_000n
+    }
   })
-  await buildPool(world, "orca-whirlpool", { mint, quote: usdc, reserveMint: CL_RESERVE_MINT, reserveQuote: CL_RESERVE_USDC })
+  await buildPool(world, "orca-whirlpool", {
+    mint,
+    quote: usdc,
+    reserveMint: CL_RESERVE_MINT,
+    reserveQuote: CL_RESERVE_USDC
+  })
   built.push(mint.address)
 }
 const server = startRpcServer(world)
-console.error(`scanner bench world: ${mints} mints, ${HOLDERS} holders, an LP pool and a Whirlpool each, built in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+console.error(
+  `scanner bench world: ${mints} mints, ${HOLDERS} holders, an LP pool and a Whirlpool each, built in ${((performance.now() - started) / 1000).toFixed(1)} s`
+)
 // What a scan should report as total liquidity: both sides of both pools at SOL 150 USD.
-const expectedLiquidityUsd = 2 * (Number(LP_RESERVE_SOL) / 1e9 * 150 + Number(CL_RESERVE_USDC) / 1e6)
+const expectedLiquidityUsd = 2 * ((Number(LP_RESERVE_SOL) / 1e9) * 150 + Number(CL_RESERVE_USDC) / 1e6)
 console.log(JSON.stringify({ url: server.url, mints: built, referencePool: reference.address, expectedLiquidityUsd }))
 process.on("SIGTERM", () => void server.stop().then(() => process.exit(0)))

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs"
 import { createSolanaRpc } from "@solana/kit"
-import type { ScanEvidenceV2 } from "../../src/Domain/EvidenceV2.ts"
-import { makeRpcClient } from "../../src/Scanner/Rpc.ts"
-import { ScanFailed, scanMint, type ScanSettings } from "../../src/Scanner/Scan.ts"
+import type { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
+import { makeRpcClient } from "../../src/workers/Scanner/Rpc.ts"
+import { ScanFailed, scanMint, type ScanSettings } from "../../src/workers/Scanner/Scan.ts"
 
 // The scanning side of the scanner bench: what one full scan costs in calls and round trips (and
 // whether it really was full), scans per second on one core, and the same server answering raw
@@ -13,13 +13,31 @@ const { mints, url, referencePool, expectedLiquidityUsd } = JSON.parse(process.e
   referencePool: string
   expectedLiquidityUsd: number
 }
-if (typeof referencePool !== "string" || referencePool === "") throw new Error("BENCH_RPC has no referencePool: the scan could not price SOL")
+if (typeof referencePool !== "string" || referencePool === "")
+  throw new Error("BENCH_RPC has no referencePool: the scan could not price SOL")
 const seconds = Number(process.env.SECONDS ?? 10)
 const concurrency = Number(process.env.CONCURRENCY ?? 16)
-// The production defaults (src/Scanner/Config.ts): SCANNER_CALL_BUDGET 64, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
+// The production defaults (src/workers/Scanner/Config.ts): SCANNER_CALL_BUDGET 64, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
 const budget = Number(process.env.SCANNER_CALL_BUDGET ?? 64)
-const client = makeRpcClient({ urls: [url], timeoutMs: 5_000, retries: 2, requestsPerSecond: 1_000_000, breakerFailures: 5, breakerCooldownMs: 30_000, maxRetryAfterMs: 5_000, batch: true })
-const settings: ScanSettings = { signaturePages: 3, scannerVersion: "bench", issuers: new Map(), exchangeLabels: new Map(), referencePool: referencePool as never, maxPools: 30, maxLpPools: 4 }
+const client = makeRpcClient({
+  urls: [url],
+  timeoutMs: 5_000,
+  retries: 2,
+  requestsPerSecond: 1_000_000,
+  breakerFailures: 5,
+  breakerCooldownMs: 30_000,
+  maxRetryAfterMs: 5_000,
+  batch: true
+})
+const settings: ScanSettings = {
+  signaturePages: 3,
+  scannerVersion: "bench",
+  issuers: new Map(),
+  exchangeLabels: new Map(),
+  referencePool: referencePool as never,
+  maxPools: 30,
+  maxLpPools: 4
+}
 const scanOnce = (mint: string): Promise<ScanEvidenceV2> => {
   const { counter, rpc } = client.forScan(budget)
   return scanMint(rpc, counter, mint as never, settings)
@@ -42,12 +60,14 @@ const loop = async (work: (i: number) => Promise<unknown>) => {
   let done = 0
   const started = performance.now()
   const until = started + seconds * 1000
-  await Promise.all(Array.from({ length: concurrency }, async (_, lane) => {
-    for (let i = lane; performance.now() < until; i += concurrency) {
-      await work(i)
-      done++
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, lane) => {
+      for (let i = lane; performance.now() < until; i += concurrency) {
+        await work(i)
+        done++
+      }
+    })
+  )
   elapsedSeconds = (performance.now() - started) / 1000
   return done / elapsedSeconds
 }
@@ -78,7 +98,8 @@ const scansPerSecond = await loop(async (i) => {
     }
   } catch (error) {
     loopFailed++
-    if (loopReasons.size < 10) loopReasons.add(error instanceof ScanFailed ? `ScanFailed: ${error.reason}` : String(error).slice(0, 300))
+    if (loopReasons.size < 10)
+      loopReasons.add(error instanceof ScanFailed ? `ScanFailed: ${error.reason}` : String(error).slice(0, 300))
   }
 })
 const loopSeconds = elapsedSeconds
@@ -86,48 +107,56 @@ const workerCpu = process.cpuUsage(workerBefore)
 const serverAfter = serverBefore === null ? null : serverCpuMs()
 const loopScans = loopFull + loopPartial + loopFailed
 const workerCpuMsPerScan = loopScans === 0 ? null : (workerCpu.user + workerCpu.system) / 1000 / loopScans
-const serverCpuMsPerScan = loopScans === 0 || serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / loopScans
+const serverCpuMsPerScan =
+  loopScans === 0 || serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / loopScans
 const raw = createSolanaRpc(url)
-const rawCallsPerSecond = await loop((i) => raw.getMultipleAccounts([mints[i % mints.length]! as never], { encoding: "base64" }).send())
+const rawCallsPerSecond = await loop((i) =>
+  raw.getMultipleAccounts([mints[i % mints.length]! as never], { encoding: "base64" }).send()
+)
 
 const valueOf = <A>(fact: { readonly status: string; readonly value?: A } | undefined): A | null =>
   fact?.status === "observed" && fact.value !== undefined ? fact.value : null
-console.log(JSON.stringify({
-  mints: mints.length,
-  holders: first.holders.top.status === "observed" ? first.holders.top.value.length : 0,
-  // The first scan, in full.
-  scanDepth: first.scanDepth,
-  partial: first.provenance.partial,
-  rpcCalls: first.provenance.rpcCalls ?? Number.NaN,
-  rpcRoundTrips: first.provenance.rpcRoundTrips ?? Number.NaN,
-  pools: pools.length,
-  poolVenues: pools.map((pool) => pool.venue),
-  lpHolderPools,
-  liquidityUsd: valueOf(first.liquidity.liquidityUsd),
-  expectedLiquidityUsd,
-  solUsd: valueOf(first.liquidity.solUsd)?.value ?? null,
-  transferSimulated: transfer.status === "observed",
-  transferOk: transfer.status === "observed" ? transfer.value.ok : null,
-  transferReason: transfer.status === "observed" ? null : transfer.reason,
-  // The swap half of the sell path, as it stands (not a target).
-  swap: first.sellPath === undefined ? "no sell path" : first.sellPath.swap.status === "observed"
-    ? `simulated (${first.sellPath.swap.value.ok ? "ok" : `failed: ${first.sellPath.swap.value.error ?? "no error given"}`})`
-    : `not simulated: ${first.sellPath.swap.reason}`,
-  // One scan of every mint.
-  allScans: all.length,
-  allPartial: partialScans.length,
-  allPartialReasons: [...new Set(partialScans.flatMap((scan) => scan.provenance.partial))].slice(0, 10),
-  maxRpcCalls: Math.max(...all.map((scan) => scan.provenance.rpcCalls ?? Number.NaN)),
-  maxRpcRoundTrips: Math.max(...all.map((scan) => scan.provenance.rpcRoundTrips ?? Number.NaN)),
-  // The throughput loop.
-  loopSeconds,
-  concurrency,
-  scansPerSecond,
-  loopFull,
-  loopPartial,
-  loopFailed,
-  loopReasons: [...loopReasons],
-  workerCpuMsPerScan,
-  serverCpuMsPerScan,
-  rawCallsPerSecond
-}))
+console.log(
+  JSON.stringify({
+    mints: mints.length,
+    holders: first.holders.top.status === "observed" ? first.holders.top.value.length : 0,
+    // The first scan, in full.
+    scanDepth: first.scanDepth,
+    partial: first.provenance.partial,
+    rpcCalls: first.provenance.rpcCalls ?? Number.NaN,
+    rpcRoundTrips: first.provenance.rpcRoundTrips ?? Number.NaN,
+    pools: pools.length,
+    poolVenues: pools.map((pool) => pool.venue),
+    lpHolderPools,
+    liquidityUsd: valueOf(first.liquidity.liquidityUsd),
+    expectedLiquidityUsd,
+    solUsd: valueOf(first.liquidity.solUsd)?.value ?? null,
+    transferSimulated: transfer.status === "observed",
+    transferOk: transfer.status === "observed" ? transfer.value.ok : null,
+    transferReason: transfer.status === "observed" ? null : transfer.reason,
+    // The swap half of the sell path, as it stands (not a target).
+    swap:
+      first.sellPath === undefined
+        ? "no sell path"
+        : first.sellPath.swap.status === "observed"
+          ? `simulated (${first.sellPath.swap.value.ok ? "ok" : `failed: ${first.sellPath.swap.value.error ?? "no error given"}`})`
+          : `not simulated: ${first.sellPath.swap.reason}`,
+    // One scan of every mint.
+    allScans: all.length,
+    allPartial: partialScans.length,
+    allPartialReasons: [...new Set(partialScans.flatMap((scan) => scan.provenance.partial))].slice(0, 10),
+    maxRpcCalls: Math.max(...all.map((scan) => scan.provenance.rpcCalls ?? Number.NaN)),
+    maxRpcRoundTrips: Math.max(...all.map((scan) => scan.provenance.rpcRoundTrips ?? Number.NaN)),
+    // The throughput loop.
+    loopSeconds,
+    concurrency,
+    scansPerSecond,
+    loopFull,
+    loopPartial,
+    loopFailed,
+    loopReasons: [...loopReasons],
+    workerCpuMsPerScan,
+    serverCpuMsPerScan,
+    rawCallsPerSecond
+  })
+)

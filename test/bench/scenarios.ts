@@ -2,8 +2,8 @@
 // with the same wrk settings (one at a time: two cores are shared by the server, wrk and PostgreSQL),
 // and returns its table rows.
 import { Effect } from "effect"
-import { TOKEN_RISK_COST } from "../../src/TokenRisk/Api.ts"
-import { ScanCacheConfig } from "../../src/Scans/LatestScanCache.ts"
+import { TOKEN_RISK_COST } from "../../src/features/TokenRisk/Api.ts"
+import { ScanCacheConfig } from "../../src/features/Scans/LatestScanCache.ts"
 import { startServer, type RunningServer } from "../support/process.ts"
 import { type Answer, type Baseline, capture, rawLatestScan, rawServe, rawTokenRisk, statusMix } from "./baselines.ts"
 import { type BenchAccount, latestScanPlan } from "./dataset.ts"
@@ -20,7 +20,17 @@ import {
   tokenRiskTarget
 } from "./report.ts"
 import { pinPid } from "./pinning.ts"
-import { batchDrawScript, type Figures, keyedPostScript, type Load, postScript, randomGetScript, rssOf, runWrk, type WrkSettings } from "./wrk.ts"
+import {
+  batchDrawScript,
+  type Figures,
+  keyedPostScript,
+  type Load,
+  postScript,
+  randomGetScript,
+  rssOf,
+  runWrk,
+  type WrkSettings
+} from "./wrk.ts"
 
 export interface Bench {
   readonly wrk: WrkSettings
@@ -49,13 +59,17 @@ export const withServer = async <A>(
 ): Promise<A> => {
   const server = await startServer({ PUBLIC_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warning", ...env })
   pinPid(server.process.pid, bench.serverCores)
-  console.log(`\n${name}: service pid ${server.process.pid}${bench.serverCores === undefined ? "" : ` on core(s) ${bench.serverCores}`}, ` +
-    `${rssOf(server.process.pid)} MB RSS after start`)
+  console.log(
+    `\n${name}: service pid ${server.process.pid}${bench.serverCores === undefined ? "" : ` on core(s) ${bench.serverCores}`}, ` +
+      `${rssOf(server.process.pid)} MB RSS after start`
+  )
   try {
     return await use(server)
   } finally {
     if (server.process.exitCode !== null || server.process.signalCode !== null) {
-      console.log(`  ⚠ the service had exited before the bench stopped it: ${server.process.exitCode ?? server.process.signalCode}`)
+      console.log(
+        `  ⚠ the service had exited before the bench stopped it: ${server.process.exitCode ?? server.process.signalCode}`
+      )
     }
     server.process.kill("SIGTERM")
     await server.process.exited
@@ -69,7 +83,11 @@ export const withServer = async <A>(
 const describeLogLine = (line: string): string => {
   try {
     const entry = JSON.parse(line) as { readonly level?: unknown; readonly message?: unknown; readonly cause?: unknown }
-    return [entry.level, entry.message, entry.cause].filter((part) => part !== undefined).map(String).join(": ").slice(0, 200)
+    return [entry.level, entry.message, entry.cause]
+      .filter((part) => part !== undefined)
+      .map(String)
+      .join(": ")
+      .slice(0, 200)
   } catch {
     return line.slice(0, 200)
   }
@@ -95,7 +113,9 @@ const load = async (bench: Bench, label: string, target: Load, pid: number): Pro
 const loadService = async (bench: Bench, label: string, server: RunningServer, target: Load): Promise<Figures> => {
   const figures = await load(bench, label, target, server.process.pid)
   if (server.process.exitCode !== null || server.process.signalCode !== null) {
-    throw new Error(`the service exited (${server.process.exitCode ?? server.process.signalCode}) under load: ${server.output().slice(-2_000)}`)
+    throw new Error(
+      `the service exited (${server.process.exitCode ?? server.process.signalCode}) under load: ${server.output().slice(-2_000)}`
+    )
   }
   return figures
 }
@@ -105,7 +125,14 @@ const warmUp = (bench: Bench, target: Load, pid: number) =>
   runWrk({ ...bench.wrk, durationSeconds: WARM_UP_SECONDS }, target, pid)
 
 /** Baseline first, then service, with the same script: the url of each is put in front of `path`. */
-const compare = async (bench: Bench, name: string, server: RunningServer, baseline: Baseline, path: string, script?: string) => {
+const compare = async (
+  bench: Bench,
+  name: string,
+  server: RunningServer,
+  baseline: Baseline,
+  path: string,
+  script?: string
+) => {
   const base = await load(bench, `${name}: baseline`, { url: `${baseline.url}${path}`, script }, baseline.pid)
   const service = await loadService(bench, `${name}: service`, server, { url: `${server.url}${path}`, script })
   return { base, service }
@@ -115,10 +142,14 @@ const reportStatuses = (name: string, answers: ReadonlyMap<string, Answer>): voi
   const mix = [...statusMix(answers)].map(([status, n]) => `${n}× ${status}`).join(", ")
   const failed = [...answers.values()].find((answer) => answer.status >= 300)
   console.log(`  ${name}: ${answers.size} requests before loading: ${mix}`)
-  if (failed !== undefined) console.log(`  ⚠ ${name}: e.g. ${failed.status} ${new TextDecoder().decode(failed.body).slice(0, 300)}`)
+  if (failed !== undefined)
+    console.log(`  ⚠ ${name}: e.g. ${failed.status} ${new TextDecoder().decode(failed.body).slice(0, 300)}`)
 }
 
-const get = (server: RunningServer, path: string) => ({ key: `GET ${path}`, request: () => fetch(`${server.url}${path}`) })
+const get = (server: RunningServer, path: string) => ({
+  key: `GET ${path}`,
+  request: () => fetch(`${server.url}${path}`)
+})
 
 const postJson = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body })
@@ -136,13 +167,19 @@ export interface RiskCheckData {
 export const COLD_IN_BATCH = 10
 
 /** Single warm, single never-scanned (rotating) and batch of 50, each against raw Bun.serve with the same bytes. */
-export const riskCheckScenarios = async (bench: Bench, server: RunningServer, data: RiskCheckData): Promise<ReadonlyArray<Row>> => {
+export const riskCheckScenarios = async (
+  bench: Bench,
+  server: RunningServer,
+  data: RiskCheckData
+): Promise<ReadonlyArray<Row>> => {
   const batchBody = JSON.stringify({ addresses: data.batch })
-  const answers = new Map(await capture([
-    get(server, riskCheckPath(data.warm)),
-    ...data.neverScanned.map((mint) => get(server, riskCheckPath(mint))),
-    { key: "POST /api/risk-check/batch", request: () => postJson(`${server.url}/api/risk-check/batch`, batchBody) }
-  ]))
+  const answers = new Map(
+    await capture([
+      get(server, riskCheckPath(data.warm)),
+      ...data.neverScanned.map((mint) => get(server, riskCheckPath(mint))),
+      { key: "POST /api/risk-check/batch", request: () => postJson(`${server.url}/api/risk-check/batch`, batchBody) }
+    ])
+  )
   reportStatuses("risk-check", answers)
   await warmUp(bench, { url: `${server.url}${riskCheckPath(data.warm)}` }, server.process.pid)
   const raw = await rawServe(bench.dir, bench.serverCores, answers)
@@ -151,7 +188,13 @@ export const riskCheckScenarios = async (bench: Bench, server: RunningServer, da
     const rows: Array<Row> = []
     if (runs("warm")) {
       const warm = await compare(bench, "single risk-check, warm", server, raw, riskCheckPath(data.warm))
-      rows.push({ scenario: "single risk-check, warm", database: data.database, target: singleWarmTarget(warm.service, warm.base), baseline: warm.base, service: warm.service })
+      rows.push({
+        scenario: "single risk-check, warm",
+        database: data.database,
+        target: singleWarmTarget(warm.service, warm.base),
+        baseline: warm.base,
+        service: warm.service
+      })
     }
     if (runs("never")) {
       const neverScript = randomGetScript(bench.dir, "never-scanned", data.neverScanned.map(riskCheckPath))
@@ -166,13 +209,40 @@ export const riskCheckScenarios = async (bench: Bench, server: RunningServer, da
       })
     }
     if (runs("batch")) {
-      const batch = await compare(bench, "batch of 50", server, raw, "/api/risk-check/batch", postScript(bench.dir, "batch", batchBody))
-      rows.push({ scenario: "batch of 50", database: data.database, target: batchTarget(batch.service, batch.base), baseline: batch.base, service: batch.service })
+      const batch = await compare(
+        bench,
+        "batch of 50",
+        server,
+        raw,
+        "/api/risk-check/batch",
+        postScript(bench.dir, "batch", batchBody)
+      )
+      rows.push({
+        scenario: "batch of 50",
+        database: data.database,
+        target: batchTarget(batch.service, batch.base),
+        baseline: batch.base,
+        service: batch.service
+      })
     }
     if (runs("batch") && data.coldPool.length > 0) {
       const warm = data.batch.slice(0, data.batch.length - COLD_IN_BATCH)
-      const script = batchDrawScript(bench.dir, "batch-cold", "/api/risk-check/batch", warm, data.coldPool, COLD_IN_BATCH)
-      const cold = await compare(bench, `batch of 50, ${COLD_IN_BATCH} cold`, server, raw, "/api/risk-check/batch", script)
+      const script = batchDrawScript(
+        bench.dir,
+        "batch-cold",
+        "/api/risk-check/batch",
+        warm,
+        data.coldPool,
+        COLD_IN_BATCH
+      )
+      const cold = await compare(
+        bench,
+        `batch of 50, ${COLD_IN_BATCH} cold`,
+        server,
+        raw,
+        "/api/risk-check/batch",
+        script
+      )
       rows.push({
         scenario: `batch of 50 with ${COLD_IN_BATCH} cold mints`,
         note: `${warm.length} warm, ${COLD_IN_BATCH} drawn per request from ${count(data.coldPool.length)} scanned mints; baseline: the all-warm batch's bytes`,
@@ -208,16 +278,30 @@ export const tokenRiskScenario = async (bench: Bench, server: RunningServer, dat
   }))
   const requests = pairs.map(({ key, mint }, i) => ({
     key: String(i),
-    request: () => postJson(`${server.url}${path}`, JSON.stringify({ address: mint }), { authorization: `Bearer ${key}` })
+    request: () =>
+      postJson(`${server.url}${path}`, JSON.stringify({ address: mint }), { authorization: `Bearer ${key}` })
   }))
   // Twice: the scan cache keeps a mint from its second read, and the baseline answers from a warm cache.
   await capture(requests)
   const answers = await capture(requests)
   reportStatuses("token risk", answers)
   const byMint = new Map(pairs.map(({ mint }, i) => [mint, answers.get(String(i))!]))
-  const script = keyedPostScript(bench.dir, "token-risk", path, data.accounts.map((account) => account.key), data.mints)
+  const script = keyedPostScript(
+    bench.dir,
+    "token-risk",
+    path,
+    data.accounts.map((account) => account.key),
+    data.mints
+  )
   await warmUp(bench, { url: server.url, script }, server.process.pid)
-  const raw = await rawTokenRisk(bench.dir, bench.serverCores, data.databaseUrl, bench.poolSize, TOKEN_RISK_COST, byMint)
+  const raw = await rawTokenRisk(
+    bench.dir,
+    bench.serverCores,
+    data.databaseUrl,
+    bench.poolSize,
+    TOKEN_RISK_COST,
+    byMint
+  )
   try {
     // The baseline is warmed up too (its JIT, its pool, its key lookups), as the service was.
     await warmUp(bench, { url: raw.url, script }, raw.pid)
@@ -242,7 +326,12 @@ export interface LookupData {
 }
 
 /** GET /api/risk-check/{random scanned mint} on a service whose scan cache is off: one lookup per request. */
-export const lookupScenario = async (bench: Bench, server: RunningServer, data: LookupData, reference?: Row): Promise<Row> => {
+export const lookupScenario = async (
+  bench: Bench,
+  server: RunningServer,
+  data: LookupData,
+  reference?: Row
+): Promise<Row> => {
   const paths = data.mints.map(riskCheckPath)
   const answers = await capture(paths.map((path) => get(server, path)))
   reportStatuses("lookup", answers)
@@ -257,7 +346,8 @@ export const lookupScenario = async (bench: Bench, server: RunningServer, data: 
       scenario: "latest-scan lookup, cache off",
       note: `${count(data.mints.length)} mints at random; baseline: raw pg, same statement; plan: ${plan}`,
       database: data.database,
-      target: reference === undefined ? lookupReferenceTarget : lookupTarget(service, reference.service, reference.database),
+      target:
+        reference === undefined ? lookupReferenceTarget : lookupTarget(service, reference.service, reference.database),
       baseline: base,
       service
     }
@@ -268,7 +358,8 @@ export const lookupScenario = async (bench: Bench, server: RunningServer, data: 
 
 const cacheCounts = async (server: RunningServer): Promise<{ readonly hit: number; readonly miss: number }> => {
   const text = await (await fetch(`${server.url}/metrics`)).text()
-  const countOf = (result: string) => Number(new RegExp(`risk_api_scan_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0)
+  const countOf = (result: string) =>
+    Number(new RegExp(`risk_api_scan_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0)
   return { hit: countOf("hit"), miss: countOf("miss") }
 }
 
@@ -277,11 +368,16 @@ export const rssScenario = async (bench: Bench, server: RunningServer, data: Loo
   const { size } = Effect.runSync(ScanCacheConfig)
   const before = await cacheCounts(server)
   const script = randomGetScript(bench.dir, "rss", data.mints.map(riskCheckPath))
-  const service = await loadService(bench, `RSS under load, ${data.database}: service`, server, { url: server.url, script })
+  const service = await loadService(bench, `RSS under load, ${data.database}: service`, server, {
+    url: server.url,
+    script
+  })
   const after = await cacheCounts(server)
   const held = Math.min(after.miss, size)
-  console.log(`  scan cache: ${after.hit - before.hit} hits, ${after.miss - before.miss} misses in this run; ` +
-    `${after.hit} hits, ${after.miss} misses since start, so at most ${held} entries held (SCAN_CACHE_SIZE ${size})`)
+  console.log(
+    `  scan cache: ${after.hit - before.hit} hits, ${after.miss - before.miss} misses in this run; ` +
+      `${after.hit} hits, ${after.miss} misses since start, so at most ${held} entries held (SCAN_CACHE_SIZE ${size})`
+  )
   return {
     scenario: "RSS under load, default cache",
     note: `${count(data.mints.length)} mints at random; cache held ≤ ${count(held)} of ${count(size)} entries`,

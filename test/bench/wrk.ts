@@ -34,7 +34,9 @@ export interface Figures {
 /** VmRSS of `pid` in MB; 0 once the process is gone. */
 export const rssOf = (pid: number): number => {
   if (!existsSync(`/proc/${pid}/status`)) return 0
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))
   return Math.round(Number(line?.replace(/\D+/g, "") ?? 0) / 1024)
 }
 
@@ -63,14 +65,23 @@ export const parseWrk = (output: string, rssMb: number): Figures => {
 /** Loads `load` with wrk (pinned to its cores) and reports its figures, sampling the RSS of `pid` throughout. */
 export const runWrk = async (settings: WrkSettings, load: Load, pid: number): Promise<Figures> => {
   const args = pinned(settings.cores, [
-    "wrk", `-t${settings.threads}`, `-c${settings.connections}`, `-d${settings.durationSeconds}s`, "--latency",
-    ...(load.script === undefined ? [] : ["-s", load.script]), load.url
+    "wrk",
+    `-t${settings.threads}`,
+    `-c${settings.connections}`,
+    `-d${settings.durationSeconds}s`,
+    "--latency",
+    ...(load.script === undefined ? [] : ["-s", load.script]),
+    load.url
   ])
   let peak = rssOf(pid)
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 250)
   try {
     const child = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" })
-    const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+    const [output, errors] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited
+    ])
     if (!/Requests\/sec/.test(output)) throw new Error(`wrk failed: ${output}${errors}`)
     return parseWrk(output, Math.max(peak, rssOf(pid)))
   } finally {
@@ -104,41 +115,66 @@ const writeScript = (dir: string, name: string, text: string): string => {
 
 /** GET a path drawn at random from `paths` for every request. */
 export const randomGetScript = (dir: string, name: string, paths: ReadonlyArray<string>): string =>
-  writeScript(dir, name, [
-    linesOf("paths", writeLines(dir, `${name}-paths`, paths)),
-    SEEDED,
-    `function request() return wrk.format("GET", paths[math.random(#paths)]) end`
-  ].join("\n"))
+  writeScript(
+    dir,
+    name,
+    [
+      linesOf("paths", writeLines(dir, `${name}-paths`, paths)),
+      SEEDED,
+      `function request() return wrk.format("GET", paths[math.random(#paths)]) end`
+    ].join("\n")
+  )
 
 /** The same JSON POST for every request. */
 export const postScript = (dir: string, name: string, body: string): string =>
-  writeScript(dir, name, [
-    `wrk.method = "POST"`,
-    `wrk.body = ${lua(body)}`,
-    `wrk.headers["Content-Type"] = "application/json"`
-  ].join("\n"))
+  writeScript(
+    dir,
+    name,
+    [`wrk.method = "POST"`, `wrk.body = ${lua(body)}`, `wrk.headers["Content-Type"] = "application/json"`].join("\n")
+  )
 
 /** POST {"addresses": [...]} to `path`: the `warm` mints, then `drawn` mints drawn at random from `pool` per request. */
-export const batchDrawScript = (dir: string, name: string, path: string, warm: ReadonlyArray<string>, pool: ReadonlyArray<string>, drawn: number): string =>
-  writeScript(dir, name, [
-    linesOf("pool", writeLines(dir, `${name}-pool`, pool)),
-    SEEDED,
-    `local head = ${lua(`{"addresses":[${warm.map((mint) => JSON.stringify(mint)).join(",")}`)}`,
-    `function request()`,
-    `  local body = head`,
-    `  for i = 1, ${drawn} do body = body .. ',"' .. pool[math.random(#pool)] .. '"' end`,
-    `  return wrk.format("POST", ${lua(path)}, { ["Content-Type"] = "application/json" }, body .. "]}")`,
-    `end`
-  ].join("\n"))
+export const batchDrawScript = (
+  dir: string,
+  name: string,
+  path: string,
+  warm: ReadonlyArray<string>,
+  pool: ReadonlyArray<string>,
+  drawn: number
+): string =>
+  writeScript(
+    dir,
+    name,
+    [
+      linesOf("pool", writeLines(dir, `${name}-pool`, pool)),
+      SEEDED,
+      `local head = ${lua(`{"addresses":[${warm.map((mint) => JSON.stringify(mint)).join(",")}`)}`,
+      `function request()`,
+      `  local body = head`,
+      `  for i = 1, ${drawn} do body = body .. ',"' .. pool[math.random(#pool)] .. '"' end`,
+      `  return wrk.format("POST", ${lua(path)}, { ["Content-Type"] = "application/json" }, body .. "]}")`,
+      `end`
+    ].join("\n")
+  )
 
 /** POST {"address": mint} to `path` with `Authorization: Bearer key`, key and mint drawn at random per request. */
-export const keyedPostScript = (dir: string, name: string, path: string, keys: ReadonlyArray<string>, mints: ReadonlyArray<string>): string =>
-  writeScript(dir, name, [
-    linesOf("keys", writeLines(dir, `${name}-keys`, keys)),
-    linesOf("mints", writeLines(dir, `${name}-mints`, mints)),
-    SEEDED,
-    `function request()`,
-    `  local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[math.random(#keys)] }`,
-    `  return wrk.format("POST", ${lua(path)}, headers, '{"address":"' .. mints[math.random(#mints)] .. '"}')`,
-    `end`
-  ].join("\n"))
+export const keyedPostScript = (
+  dir: string,
+  name: string,
+  path: string,
+  keys: ReadonlyArray<string>,
+  mints: ReadonlyArray<string>
+): string =>
+  writeScript(
+    dir,
+    name,
+    [
+      linesOf("keys", writeLines(dir, `${name}-keys`, keys)),
+      linesOf("mints", writeLines(dir, `${name}-mints`, mints)),
+      SEEDED,
+      `function request()`,
+      `  local headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[math.random(#keys)] }`,
+      `  return wrk.format("POST", ${lua(path)}, headers, '{"address":"' .. mints[math.random(#mints)] .. '"}')`,
+      `end`
+    ].join("\n")
+  )

@@ -1,9 +1,9 @@
 import { HttpApi } from "@effect/platform"
 import { describe, expect, test } from "bun:test"
 import { Arbitrary, Effect, FastCheck as fc, Option, Schema } from "effect"
-import { Accounts } from "../../src/Accounts/Accounts.ts"
+import { Accounts } from "../../src/features/Accounts/Accounts.ts"
 import { RiskApi } from "../../src/Api.ts"
-import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
+import { ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
 import { databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../support/fixtures.ts"
@@ -23,10 +23,20 @@ const { run, runtime } = runtimeFor(sqlServices({ perMinute: 0 }))
 const app = testApp((await runtime.runtime()).context)
 const mints = Array.from({ length: 5 }, () => newAddress())
 await run(ScansRepo.record(mints.map((mint) => decodeScan(cleanScan(mint)))))
-const key = await run(Effect.gen(function*() {
-  const account = yield* Accounts.create("fuzz", { plan: "enterprise", monthlyQuota: 100_000_000, requestsPerMinute: 1_000_000 })
-  return (yield* Accounts.createKey(account.id, ["token:risk:read", "wallet:risk:read", "deployer:history:read", "watch:write", "webhook:write"], null)).key
-}))
+const key = await run(
+  Effect.gen(function* () {
+    const account = yield* Accounts.create("fuzz", {
+      plan: "enterprise",
+      monthlyQuota: 100_000_000,
+      requestsPerMinute: 1_000_000
+    })
+    return (yield* Accounts.createKey(
+      account.id,
+      ["token:risk:read", "wallet:risk:read", "deployer:history:read", "watch:write", "webhook:write"],
+      null
+    )).key
+  })
+)
 
 type Json = Record<string, unknown>
 const document = (await (await app("/openapi.json")).json()) as Json
@@ -34,15 +44,23 @@ const isJson = (value: unknown): value is Json => typeof value === "object" && v
 
 /** The envelope codes the document lists for one response (its schema, or each member of its anyOf). */
 const documentedCodes = (response: unknown): ReadonlyArray<string> => {
-  const schema = isJson(response) && isJson(response.content) && isJson(response.content["application/json"])
-    ? response.content["application/json"].schema
-    : undefined
+  const schema =
+    isJson(response) && isJson(response.content) && isJson(response.content["application/json"])
+      ? response.content["application/json"].schema
+      : undefined
   const members = isJson(schema) && Array.isArray(schema.anyOf) ? schema.anyOf : [schema]
-  const components = isJson(document.components) && isJson(document.components.schemas) ? document.components.schemas : {}
+  const components =
+    isJson(document.components) && isJson(document.components.schemas) ? document.components.schemas : {}
   return members.flatMap((member) => {
-    const target = isJson(member) && typeof member.$ref === "string" ? components[member.$ref.split("/").pop()!] : member
-    const code = isJson(target) && isJson(target.properties) && isJson(target.properties.error) &&
-        isJson(target.properties.error.properties) ? target.properties.error.properties.code : undefined
+    const target =
+      isJson(member) && typeof member.$ref === "string" ? components[member.$ref.split("/").pop()!] : member
+    const code =
+      isJson(target) &&
+      isJson(target.properties) &&
+      isJson(target.properties.error) &&
+      isJson(target.properties.error.properties)
+        ? target.properties.error.properties.code
+        : undefined
     return isJson(code) && Array.isArray(code.enum) ? code.enum.map(String) : []
   })
 }
@@ -81,7 +99,9 @@ HttpApi.reflect(RiskApi, {
 // A valid value of a schema in its wire form; address-like fields are often a scanned mint, to reach past
 // the "never scanned" answers.
 const wireOf = (schema: Schema.Schema.Any) =>
-  Arbitrary.make(schema as Schema.Schema<unknown>).map((value) => Schema.encodeSync(schema as Schema.Schema<unknown>)(value))
+  Arbitrary.make(schema as Schema.Schema<unknown>).map((value) =>
+    Schema.encodeSync(schema as Schema.Schema<unknown>)(value)
+  )
 const withMints = (value: unknown) =>
   fc.constantFrom(...mints, undefined).map((mint) => {
     if (!isJson(value) || mint === undefined) return value
@@ -100,13 +120,13 @@ const mutated = (schema: Option.Option<Schema.Schema.Any>) =>
       fc.constant(value),
       ...(isJson(value)
         ? [
-          fc.constantFrom(...Object.keys(value), "unknown").chain((field) =>
-            fc.oneof(
-              fc.constant(Object.fromEntries(Object.entries(value).filter(([name]) => name !== field))),
-              fc.jsonValue().map((replacement) => ({ ...value, [field]: replacement }))
+            fc.constantFrom(...Object.keys(value), "unknown").chain((field) =>
+              fc.oneof(
+                fc.constant(Object.fromEntries(Object.entries(value).filter(([name]) => name !== field))),
+                fc.jsonValue().map((replacement) => ({ ...value, [field]: replacement }))
+              )
             )
-          )
-        ]
+          ]
         : [])
     )
   )
@@ -114,13 +134,15 @@ const mutated = (schema: Option.Option<Schema.Schema.Any>) =>
 // Path parameters are never empty nor a dot segment: `/api/risk-check/` and `/watches/.` are other paths (URLs
 // resolve dot segments before sending), which the document's description answers with 404 or 405.
 const pathParams = (schema: Option.Option<Schema.Schema.Any>) =>
-  valid(schema).filter((params) =>
-    !isJson(params) || Object.values(params).every((value) => value !== "" && value !== "." && value !== "..")
+  valid(schema).filter(
+    (params) =>
+      !isJson(params) || Object.values(params).every((value) => value !== "" && value !== "." && value !== "..")
   )
 
 const pathOf = (template: string, params: unknown) =>
   template.replace(/:(\w+)/g, (_match, name: string) =>
-    encodeURIComponent(isJson(params) && typeof params[name] === "string" ? params[name] as string : newAddress()))
+    encodeURIComponent(isJson(params) && typeof params[name] === "string" ? (params[name] as string) : newAddress())
+  )
 
 const queryOf = (params: unknown) =>
   isJson(params)
@@ -130,9 +152,10 @@ const queryOf = (params: unknown) =>
 const tally = { requests: 0, byStatus: new Map<number, number>() }
 
 const check = async (operation: Operation, request: { path: unknown; query: string; body: unknown }) => {
-  const init: RequestInit = operation.method === "GET" || operation.method === "DELETE"
-    ? { method: operation.method, headers: { authorization: `Bearer ${key}` } }
-    : postJson(request.body === undefined ? "" : JSON.stringify(request.body), { authorization: `Bearer ${key}` })
+  const init: RequestInit =
+    operation.method === "GET" || operation.method === "DELETE"
+      ? { method: operation.method, headers: { authorization: `Bearer ${key}` } }
+      : postJson(request.body === undefined ? "" : JSON.stringify(request.body), { authorization: `Bearer ${key}` })
   const response = await app(`${pathOf(operation.path, request.path)}${request.query}`, init)
   tally.requests++
   tally.byStatus.set(response.status, (tally.byStatus.get(response.status) ?? 0) + 1)
@@ -146,8 +169,12 @@ const check = async (operation: Operation, request: { path: unknown; query: stri
     expect([context, decoded._tag]).toEqual([context, "Right"])
   } else {
     const error = isJson(body) && isJson(body.error) ? body.error : undefined
-    expect([context, typeof error?.code, typeof error?.message, error?.requestId])
-      .toEqual([context, "string", "string", response.headers.get("x-request-id")])
+    expect([context, typeof error?.code, typeof error?.message, error?.requestId]).toEqual([
+      context,
+      "string",
+      "string",
+      response.headers.get("x-request-id")
+    ])
     expect([context, documentedCodes(operation.responses[String(response.status)])]).toEqual([
       context,
       expect.arrayContaining([error?.code])
@@ -161,7 +188,11 @@ describe(`contract fuzzing on ${databaseKind} (${RUNS} valid and ${RUNS} invalid
       for (const kind of [valid, mutated]) {
         await fc.assert(
           fc.asyncProperty(
-            fc.record({ path: pathParams(operation.pathParams), query: kind(operation.query).map(queryOf), body: kind(operation.payload) }),
+            fc.record({
+              path: pathParams(operation.pathParams),
+              query: kind(operation.query).map(queryOf),
+              body: kind(operation.payload)
+            }),
             (request) => check(operation, request)
           ),
           { numRuns: RUNS, seed: SEED + operations.indexOf(operation) * 2 + (kind === valid ? 0 : 1) }
@@ -171,7 +202,9 @@ describe(`contract fuzzing on ${databaseKind} (${RUNS} valid and ${RUNS} invalid
   }
 
   test("summary", () => {
-    console.log(`contract fuzzing: ${tally.requests} requests, by status ${JSON.stringify(Object.fromEntries(tally.byStatus))}`)
+    console.log(
+      `contract fuzzing: ${tally.requests} requests, by status ${JSON.stringify(Object.fromEntries(tally.byStatus))}`
+    )
     expect(tally.requests).toBe(operations.length * RUNS * 2)
     expect(tally.byStatus.get(500) ?? 0).toBe(0)
   })

@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
-import { generateDemoDataset } from "../../src/Demo/generate.ts"
-import { notApplicable, notObserved, observed, ScanEvidenceV2 } from "../../src/Domain/EvidenceV2.ts"
-import { upgradeV1 } from "../../src/Domain/EvidenceUpgrade.ts"
-import { scoringView } from "../../src/Domain/EvidenceView.ts"
-import { ScanEvidence } from "../../src/Domain/ScanEvidence.ts"
+import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
+import { notApplicable, notObserved, observed, ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
+import { upgradeV1 } from "../../src/domain/EvidenceUpgrade.ts"
+import { scoringView } from "../../src/domain/EvidenceView.ts"
+import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 
-const demo = generateDemoDataset({ now: new Date("2026-11-20T00:00:00Z"), seed: 42, tokens: 300 }).scans
-  .map((raw) => Schema.decodeUnknownSync(ScanEvidence)(raw))
+const demo = generateDemoDataset({ now: new Date("2026-11-20T00:00:00Z"), seed: 42, tokens: 300 }).scans.map((raw) =>
+  Schema.decodeUnknownSync(ScanEvidence)(raw)
+)
 const encodeV2 = Schema.encodeSync(ScanEvidenceV2)
 const decodeV2 = Schema.decodeUnknownSync(ScanEvidenceV2)
 
@@ -26,16 +27,17 @@ describe("evidence v2", () => {
       const view = scoringView(upgradeV1(scan))
       // An observed v2 extension list is complete, so v1's "unknown" for these two flags reads as absent
       // (docs/scan-evidence.md, "From v1"). Stored v1 imports keep their own view; scores do not move.
-      const expected = scan.tokenProgram === "token-2022"
-        ? {
-          ...scan,
-          extensions: {
-            ...scan.extensions,
-            nonTransferable: scan.extensions.nonTransferable ?? false,
-            defaultAccountStateFrozen: scan.extensions.defaultAccountStateFrozen ?? false
-          }
-        }
-        : scan
+      const expected =
+        scan.tokenProgram === "token-2022"
+          ? {
+              ...scan,
+              extensions: {
+                ...scan.extensions,
+                nonTransferable: scan.extensions.nonTransferable ?? false,
+                defaultAccountStateFrozen: scan.extensions.defaultAccountStateFrozen ?? false
+              }
+            }
+          : scan
       expect(view).toEqual(expected)
       compared++
     }
@@ -60,10 +62,18 @@ describe("evidence v2", () => {
     const base = upgradeV1(demo.find((scan) => scan.tokenProgram === "token-2022")!)
     const view = scoringView({
       ...base,
-      transferFee: observed({ bps: 100, maxFee: "5000", configAuthority: null, withdrawAuthority: null, scheduledBps: 900 })
+      transferFee: observed({
+        bps: 100,
+        maxFee: "5000",
+        configAuthority: null,
+        withdrawAuthority: null,
+        scheduledBps: 900
+      })
     })
     expect(view.extensions.transferFeeBps).toBe(900)
-    expect(scoringView({ ...base, transferFee: notApplicable("no TransferFeeConfig") }).extensions.transferFeeBps).toBe(0)
+    expect(scoringView({ ...base, transferFee: notApplicable("no TransferFeeConfig") }).extensions.transferFeeBps).toBe(
+      0
+    )
   })
 
   test("unknown fields and malformed facts are refused", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { freshnessOf, verdictOf } from "../../src/Domain/Verdict.ts"
+import { freshnessOf, verdictOf } from "../../src/domain/Verdict.ts"
 
 describe("verdict and freshness boundaries (the contract's thresholds)", () => {
   test("block < 30 <= warn < 60 <= ok", () => {
@@ -7,6 +7,13 @@ describe("verdict and freshness boundaries (the contract's thresholds)", () => {
   })
 
   test("fresh < 5 min <= stale <= 1 h < cold", () => {
-    expect([0, 299, 300, 3_599, 3_600, 3_601].map(freshnessOf)).toEqual(["fresh", "fresh", "stale", "stale", "stale", "cold"])
+    expect([0, 299, 300, 3_599, 3_600, 3_601].map(freshnessOf)).toEqual([
+      "fresh",
+      "fresh",
+      "stale",
+      "stale",
+      "stale",
+      "cold"
+    ])
   })
 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { unexpectedFailure } from "../../src/Http/Server.ts"
+import { unexpectedFailure } from "../../src/platform/Http/Server.ts"
 import { databaseKind } from "../support/database.ts"
 import { type Deployment, newDeployment, runCli, type RunningServer, startServer } from "../support/process.ts"
 import { chunkedBody, parseResponse, rawExchange } from "../support/rawHttp.ts"
@@ -22,7 +22,8 @@ afterAll(async () => {
   await deployment.cleanup()
 }, 60_000)
 
-const post = (headers: string) => `POST /api/risk-check/batch HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\n${headers}\r\n`
+const post = (headers: string) =>
+  `POST /api/risk-check/batch HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\n${headers}\r\n`
 
 const expectEnvelope = (text: string, status: number, code: string) => {
   const response = parseResponse(text)
@@ -43,15 +44,24 @@ describe(`the edge of a server process on ${databaseKind}`, () => {
 
   test("a chunked body over MAX_BODY_BYTES: the 413 envelope once it passes the limit, the rest unread", async () => {
     // 64 kB sent of an endless body: the answer comes without the client finishing.
-    const { text } = await rawExchange(server.url, `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody("a".repeat(65_536)).slice(0, -5)}`)
+    const { text } = await rawExchange(
+      server.url,
+      `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody("a".repeat(65_536)).slice(0, -5)}`
+    )
     expectEnvelope(text, 413, "payload_too_large")
   })
 
   test("a chunked body within the limit is read and answered like a declared one", async () => {
     const payload = JSON.stringify({ addresses: ["So11111111111111111111111111111111111111112"] })
-    const { text } = await rawExchange(server.url, `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody(payload, 7)}`)
+    const { text } = await rawExchange(
+      server.url,
+      `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody(payload, 7)}`
+    )
     expect(parseResponse(text)?.status).toBe(200)
-    const malformed = await rawExchange(server.url, `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody("{\"addresses\":[")}`)
+    const malformed = await rawExchange(
+      server.url,
+      `${post("Transfer-Encoding: chunked\r\n")}${chunkedBody('{"addresses":[')}`
+    )
     expectEnvelope(malformed.text, 400, "malformed_json")
   })
 
@@ -76,24 +86,51 @@ describe(`the edge of a server process on ${databaseKind}`, () => {
   })
 
   test("a method Bun parses but no route takes gets the 405 envelope", async () => {
-    const { text } = await rawExchange(server.url, "PROPFIND /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+    const { text } = await rawExchange(
+      server.url,
+      "PROPFIND /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+    )
     expectEnvelope(text, 405, "method_not_allowed")
   })
 })
 
 describe(`the request deadline on ${databaseKind}`, () => {
   test("a write past REQUEST_TIMEOUT_MS is interrupted: a 503 stored nothing and charged nothing", async () => {
-    const created = await runCli(["accounts", "create", "--name", "late", "--plan", "enterprise", "--monthly-quota", "1000", "--requests-per-minute", "10000"], deployment.env)
+    const created = await runCli(
+      [
+        "accounts",
+        "create",
+        "--name",
+        "late",
+        "--plan",
+        "enterprise",
+        "--monthly-quota",
+        "1000",
+        "--requests-per-minute",
+        "10000"
+      ],
+      deployment.env
+    )
     const accountId = created.stdout.split("\n")[0]!.replace("account ", "").trim()
     const key = (await runCli(["keys", "create", accountId, "--scope", "watch:write"], deployment.env)).stdout.trim()
     const hurried = await startServer({ ...deployment.env, REQUEST_TIMEOUT_MS: "100" })
     try {
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
-      const body = JSON.stringify({ mint: "So11111111111111111111111111111111111111112", rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1 }] })
-      const statuses = await Promise.all(Array.from({ length: 40 }, () =>
-        fetch(`${hurried.url}/api/v1/decision/set-watch`, { method: "POST", headers, body }).then((response) => response.status)))
+      const body = JSON.stringify({
+        mint: "So11111111111111111111111111111111111111112",
+        rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1 }]
+      })
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          fetch(`${hurried.url}/api/v1/decision/set-watch`, { method: "POST", headers, body }).then(
+            (response) => response.status
+          )
+        )
+      )
       await Bun.sleep(1_000) // whatever still ran behind a 503 has ended
-      const listed = await fetch(`${hurried.url}/api/v1/decision/watches`, { headers: { authorization: `Bearer ${key}` } })
+      const listed = await fetch(`${hurried.url}/api/v1/decision/watches`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
       const listing = (await listed.json()) as { data: Array<unknown> }
       if (listing.data === undefined) throw new Error(`listing answered ${listed.status}: ${JSON.stringify(listing)}`)
       const stored = listing.data.length

@@ -49,7 +49,11 @@ export const databaseOutage = async (setup: OutageSetup) => {
         case 0:
           return call("uncached", `${server.url}/api/risk-check/${newAddress()}`)
         case 1:
-          return call("keyed", `${server.url}/api/v1/token/risk`, jsonPost({ address: setup.scanned }, setup.account.key))
+          return call(
+            "keyed",
+            `${server.url}/api/v1/token/risk`,
+            jsonPost({ address: setup.scanned }, setup.account.key)
+          )
         default:
           return call("cached", check1)
       }
@@ -63,40 +67,71 @@ export const databaseOutage = async (setup: OutageSetup) => {
     const recoveredAt = performance.now()
     await setup.recover()
     const recoverMs = performance.now() - recoveredAt
-    const healedMs = await within(20_000, async () => (await call("probe", `${server.url}/api/risk-check/${newAddress()}`)).status === 200)
+    const healedMs = await within(
+      20_000,
+      async () => (await call("probe", `${server.url}/api/risk-check/${newAddress()}`)).status === 200
+    )
     await Bun.sleep(500)
     const outcomes = await traffic.stop()
     const alive = server.process.exitCode === null
 
     const during = outcomes.filter((o) => o.sentAt >= disruptedAt && o.sentAt < recoveredAt)
     const unanswered = outcomes.filter((o) => o.status === 0)
-    check(name, "every request answered (no reset, no hang)",
+    check(
+      name,
+      "every request answered (no reset, no hang)",
       `${outcomes.length} requests (${during.length} during), ${unanswered.length} unanswered${unanswered[0] ? ` e.g. ${unanswered[0].error}` : ""}`,
-      unanswered.length === 0 && during.length > 0)
+      unanswered.length === 0 && during.length > 0
+    )
     const failures = outcomes.filter((o) => o.status !== 200 && o.status !== 0)
-    const notEnvelope = failures.filter((o) => !(o.status === 503 && o.code === "service_unavailable" && o.retryAfter === "5"))
-    check(name, "failures are 503 service_unavailable with Retry-After: 5",
+    const notEnvelope = failures.filter(
+      (o) => !(o.status === 503 && o.code === "service_unavailable" && o.retryAfter === "5")
+    )
+    check(
+      name,
+      "failures are 503 service_unavailable with Retry-After: 5",
       `${JSON.stringify(countBy(failures, (o) => `${o.status} ${o.code}`))}; ${notEnvelope.length} other`,
-      notEnvelope.length === 0 && failures.length > 0)
+      notEnvelope.length === 0 && failures.length > 0
+    )
     const answered = during.filter((o) => o.status !== 0 && o.kind !== "cached").map((o) => o.ms)
-    check(name, `answered within REQUEST_TIMEOUT_MS ${REQUEST_TIMEOUT_MS} ms (+${SLACK_MS} ms slack)`,
+    check(
+      name,
+      `answered within REQUEST_TIMEOUT_MS ${REQUEST_TIMEOUT_MS} ms (+${SLACK_MS} ms slack)`,
       `uncached and keyed during: p50 ${ms(quantile(answered, 0.5))}, p99 ${ms(quantile(answered, 0.99))}, max ${ms(Math.max(...answered))}`,
-      answered.length > 0 && Math.max(...answered) <= REQUEST_TIMEOUT_MS + SLACK_MS)
+      answered.length > 0 && Math.max(...answered) <= REQUEST_TIMEOUT_MS + SLACK_MS
+    )
     const cached = during.filter((o) => o.kind === "cached")
-    check(name, "mints in memory still answered 200",
+    check(
+      name,
+      "mints in memory still answered 200",
       `${cached.filter((o) => o.status === 200).length} of ${cached.length} 200, max ${ms(Math.max(...cached.map((o) => o.ms)))}`,
-      cached.length > 0 && cached.every((o) => o.status === 200))
-    check(name, "/ready 503 within 1 s (+slack)", `${ready.status} in ${ms(ready.ms)}`, ready.status === 503 && ready.ms <= 1_000 + SLACK_MS)
-    check(name, "heals after the database returns (within 20 s), process alive",
-      healedMs === undefined ? "not healed in 20 s" : `first uncached 200 ${ms(healedMs)} after ${recoverMs > 50 ? `the restart (${ms(recoverMs)})` : "the network returned"}; alive ${alive}`,
-      healedMs !== undefined && alive)
+      cached.length > 0 && cached.every((o) => o.status === 200)
+    )
+    check(
+      name,
+      "/ready 503 within 1 s (+slack)",
+      `${ready.status} in ${ms(ready.ms)}`,
+      ready.status === 503 && ready.ms <= 1_000 + SLACK_MS
+    )
+    check(
+      name,
+      "heals after the database returns (within 20 s), process alive",
+      healedMs === undefined
+        ? "not healed in 20 s"
+        : `first uncached 200 ${ms(healedMs)} after ${recoverMs > 50 ? `the restart (${ms(recoverMs)})` : "the network returned"}; alive ${alive}`,
+      healedMs !== undefined && alive
+    )
     const keyed = outcomes.filter((o) => o.kind === "keyed")
     const paid = keyed.filter((o) => o.status === 200).length
     const charged = await chargedUnits(setup.cliEnv, setup.account.accountId)
     // A read's charge commits after its answer is written: one answered as the database went silent
     // cannot commit its charge and is free. The other way round (charged, no answer) must never happen.
-    check(name, "keyed reads: no unit charged without a 200 (failed calls free; an answered read whose charge could not commit is free)",
-      `${keyed.length} keyed, ${paid} answered 200, ${charged} charged (${paid - charged} free)`, charged <= paid)
+    check(
+      name,
+      "keyed reads: no unit charged without a 200 (failed calls free; an answered read whose charge could not commit is free)",
+      `${keyed.length} keyed, ${paid} answered 200, ${charged} charged (${paid - charged} free)`,
+      charged <= paid
+    )
   } finally {
     await stopServer(server)
   }

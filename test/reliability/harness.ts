@@ -21,11 +21,18 @@ export const printTable = () => {
   const header = { scenario: "scenario", expectation: "expectation", measured: "measured", held: "held" }
   const lines = [header, ...rows.map((row) => ({ ...row, held: row.held ? "yes" : "NO" }))]
   const width = (key: keyof typeof header) => Math.max(...lines.map((line) => line[key].length))
-  const widths = { scenario: width("scenario"), expectation: width("expectation"), measured: width("measured"), held: 4 }
+  const widths = {
+    scenario: width("scenario"),
+    expectation: width("expectation"),
+    measured: width("measured"),
+    held: 4
+  }
   const format = (line: typeof header) =>
     `| ${line.scenario.padEnd(widths.scenario)} | ${line.expectation.padEnd(widths.expectation)} | ${line.measured.padEnd(widths.measured)} | ${line.held.padEnd(widths.held)} |`
   console.log(format(header))
-  console.log(`|${"-".repeat(widths.scenario + 2)}|${"-".repeat(widths.expectation + 2)}|${"-".repeat(widths.measured + 2)}|${"-".repeat(widths.held + 2)}|`)
+  console.log(
+    `|${"-".repeat(widths.scenario + 2)}|${"-".repeat(widths.expectation + 2)}|${"-".repeat(widths.measured + 2)}|${"-".repeat(widths.held + 2)}|`
+  )
   for (const line of lines.slice(1)) console.log(format(line))
 }
 
@@ -66,8 +73,19 @@ export const newAccount = async (
   env: Record<string, string>,
   options: { readonly quota?: number; readonly perMinute?: number; readonly scope?: string } = {}
 ): Promise<Account> => {
-  const created = await cli(env, "accounts", "create", "--name", "reliability", "--plan", "enterprise",
-    "--monthly-quota", String(options.quota ?? 1_000_000), "--requests-per-minute", String(options.perMinute ?? 1_000_000))
+  const created = await cli(
+    env,
+    "accounts",
+    "create",
+    "--name",
+    "reliability",
+    "--plan",
+    "enterprise",
+    "--monthly-quota",
+    String(options.quota ?? 1_000_000),
+    "--requests-per-minute",
+    String(options.perMinute ?? 1_000_000)
+  )
   const accountId = created.split("\n")[0]!.replace("account ", "").trim()
   const key = await cli(env, "keys", "create", accountId, "--scope", options.scope ?? "token:risk:read")
   return { accountId, key }
@@ -123,13 +141,15 @@ export const call = async (kind: string, url: string, init: RequestInit = {}): P
 export const load = (workers: number, next: (worker: number, round: number) => Promise<Outcome>) => {
   const outcomes: Array<Outcome> = []
   let running = true
-  const done = Promise.all(Array.from({ length: workers }, async (_, worker) => {
-    for (let round = 0; running; round++) {
-      const outcome = await next(worker, round)
-      outcomes.push(outcome)
-      if (outcome.status === 0) await Bun.sleep(10) // a refused connection fails at once: do not spin
-    }
-  }))
+  const done = Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let round = 0; running; round++) {
+        const outcome = await next(worker, round)
+        outcomes.push(outcome)
+        if (outcome.status === 0) await Bun.sleep(10) // a refused connection fails at once: do not spin
+      }
+    })
+  )
   return {
     outcomes,
     stop: async () => {
@@ -157,7 +177,11 @@ export const quantile = (values: ReadonlyArray<number>, q: number): number => {
 export const ms = (value: number) => `${Math.round(value)} ms`
 
 /** Waits until `ok()` or the deadline; returns the milliseconds it took, or undefined. */
-export const within = async (deadlineMs: number, ok: () => Promise<boolean>, everyMs = 100): Promise<number | undefined> => {
+export const within = async (
+  deadlineMs: number,
+  ok: () => Promise<boolean>,
+  everyMs = 100
+): Promise<number | undefined> => {
   const started = performance.now()
   while (performance.now() - started < deadlineMs) {
     if (await ok()) return performance.now() - started

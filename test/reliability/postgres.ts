@@ -7,8 +7,7 @@ import { freePort } from "../support/process.ts"
 // directory on a port of its own, so the suite can stop, restart and kill it without touching any other.
 
 const binDir = (): string => {
-  const found = [...new Bun.Glob("/usr/lib/postgresql/*/bin/pg_ctl").scanSync("/")].sort().at(-1)
-    ?? Bun.which("pg_ctl")
+  const found = [...new Bun.Glob("/usr/lib/postgresql/*/bin/pg_ctl").scanSync("/")].sort().at(-1) ?? Bun.which("pg_ctl")
   if (found === null || found === undefined) throw new Error("pg_ctl not found: install PostgreSQL (initdb, pg_ctl)")
   return found.replace(/\/pg_ctl$/, "")
 }
@@ -19,7 +18,11 @@ const asOwner = (args: ReadonlyArray<string>): Array<string> =>
 
 const run = async (args: ReadonlyArray<string>) => {
   const child = Bun.spawn(asOwner(args), { stdout: "pipe", stderr: "pipe" })
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited
+  ])
   if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr || stdout}`)
   return stdout
 }
@@ -39,7 +42,10 @@ export const startPostgres = async (): Promise<OwnPostgres> => {
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), "risk-api-reliability-pg-"))
   if (process.getuid?.() === 0) {
-    const { uid, gid } = await run(["id", "-u"]).then(async (u) => ({ uid: Number(u), gid: Number(await run(["id", "-g"])) }))
+    const { uid, gid } = await run(["id", "-u"]).then(async (u) => ({
+      uid: Number(u),
+      gid: Number(await run(["id", "-g"]))
+    }))
     chownSync(dir, uid, gid)
   }
   const data = join(dir, "data")
@@ -54,7 +60,17 @@ export const startPostgres = async (): Promise<OwnPostgres> => {
     await run([`${bin}/pg_ctl`, "-D", data, "-m", mode, "-w", "-t", "60", "stop"])
   }
   await start()
-  await run([`${bin}/psql`, "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-c", "create database reliability"])
+  await run([
+    `${bin}/psql`,
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-U",
+    "postgres",
+    "-c",
+    "create database reliability"
+  ])
   let destroyed = false
   return {
     port,

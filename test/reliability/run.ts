@@ -6,7 +6,14 @@ import { tcpProxy } from "../support/tcpProxy.ts"
 import { databaseOutage } from "./database.ts"
 import { oversizeBodies, slowLoris } from "./edge.ts"
 import { check, cli, newAccount, printTable, rows, serve, stopAllServers, stopServer } from "./harness.ts"
-import { quotaRace, sigkillDuringReads, sigkillDuringWrites, sigtermUnderLoad, watchCapRace, writesPastTheDeadline } from "./metering.ts"
+import {
+  quotaRace,
+  sigkillDuringReads,
+  sigkillDuringWrites,
+  sigtermUnderLoad,
+  watchCapRace,
+  writesPastTheDeadline
+} from "./metering.ts"
 import { startPostgres } from "./postgres.ts"
 
 // The reliability suite (npm run reliability): real server processes, real HTTP, a PostgreSQL of its own.
@@ -23,7 +30,12 @@ const scenario = async (name: string, body: () => Promise<void>) => {
   try {
     await body()
   } catch (error) {
-    check(name, "runs to the end", `crashed: ${String(error instanceof Error ? error.stack : error).slice(0, 400)}`, false)
+    check(
+      name,
+      "runs to the end",
+      `crashed: ${String(error instanceof Error ? error.stack : error).slice(0, 400)}`,
+      false
+    )
   } finally {
     await stopAllServers()
     console.log(`   (${((performance.now() - at) / 1000).toFixed(1)} s)`)
@@ -36,7 +48,8 @@ const cleanup = async () => {
   await stopAllServers()
   await postgres.destroy()
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanup().then(() => process.exit(130)))
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => void cleanup().then(() => process.exit(130)))
 
 try {
   console.log(`PostgreSQL for the suite at ${postgres.url}`)
@@ -126,7 +139,12 @@ try {
     await stopServer(server)
   })
 } catch (error) {
-  check("suite", "sets up (PostgreSQL, migrations, import)", `crashed: ${String(error instanceof Error ? error.stack : error).slice(0, 400)}`, false)
+  check(
+    "suite",
+    "sets up (PostgreSQL, migrations, import)",
+    `crashed: ${String(error instanceof Error ? error.stack : error).slice(0, 400)}`,
+    false
+  )
 } finally {
   await cleanup()
 }
@@ -134,5 +152,7 @@ try {
 console.log("")
 printTable()
 const failed = rows.filter((row) => !row.held).length
-console.log(`\n${rows.length - failed} of ${rows.length} held in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+console.log(
+  `\n${rows.length - failed} of ${rows.length} held in ${((performance.now() - started) / 1000).toFixed(0)} s`
+)
 process.exit(failed === 0 && rows.length > 0 ? 0 : 1)

@@ -40,8 +40,34 @@ describe("the JSON-RPC server over a world", () => {
     rpc = createSolanaRpc(server.url)
     mint = await world.mint({ program: "token-2022", decimals: 3 })
     // 22 holders with a tie, so the top 20 leaves two out and the tie order is fixed.
-    const amounts = [5n, 1_500n, 42n, 1_500n, 7n, 900_000n, 1n, 2n, 3n, 4n, 6n, 8n, 9n, 10n, 11n, 12n, 13n, 14n, 15n, 16n, 17n, 18n]
-    holders = await world.holders(mint, amounts.map((amount) => ({ amount })))
+    const amounts = [
+      5n,
+      1_500n,
+      42n,
+      1_500n,
+      7n,
+      900_000n,
+      1n,
+      2n,
+      3n,
+      4n,
+      6n,
+      8n,
+      9n,
+      10n,
+      11n,
+      12n,
+      13n,
+      14n,
+      15n,
+      16n,
+      17n,
+      18n
+    ]
+    holders = await world.holders(
+      mint,
+      amounts.map((amount) => ({ amount }))
+    )
   })
   afterEach(() => server.reset())
   afterAll(() => server.stop())
@@ -50,10 +76,16 @@ describe("the JSON-RPC server over a world", () => {
     const { context, value } = await rpc.getTokenLargestAccounts(mint.address).send()
     expect(context.slot).toBe(world.slot)
     const expected = [...holders]
-      .sort((a, b) => a.amount === b.amount ? a.account.localeCompare(b.account) : a.amount > b.amount ? -1 : 1)
+      .sort((a, b) => (a.amount === b.amount ? a.account.localeCompare(b.account) : a.amount > b.amount ? -1 : 1))
       .slice(0, 20)
     expect(value.map((entry) => entry.address)).toEqual(expected.map((holder) => holder.account))
-    expect<unknown>(value[0]).toEqual({ address: expected[0]?.account, amount: "900000", decimals: 3, uiAmount: 900, uiAmountString: "900" })
+    expect<unknown>(value[0]).toEqual({
+      address: expected[0]?.account,
+      amount: "900000",
+      decimals: 3,
+      uiAmount: 900,
+      uiAmountString: "900"
+    })
     expect(value[1]).toMatchObject({ amount: "1500", uiAmount: 1.5, uiAmountString: "1.5" })
     expect(value.at(-1)).toMatchObject({ amount: "3", uiAmount: 0.003, uiAmountString: "0.003" })
     expect(value.some((entry) => entry.amount === "1" || entry.amount === "2")).toBe(false)
@@ -65,9 +97,13 @@ describe("the JSON-RPC server over a world", () => {
     expect(supply.value.amount as string).toBe(total.toString())
     const first = holders[0]
     if (first === undefined) throw new Error("no holder")
-    const byProgram = await rpc.getTokenAccountsByOwner(first.owner, { programId: TOKEN_2022_PROGRAM_ADDRESS }, { encoding: "base64" }).send()
+    const byProgram = await rpc
+      .getTokenAccountsByOwner(first.owner, { programId: TOKEN_2022_PROGRAM_ADDRESS }, { encoding: "base64" })
+      .send()
     expect(byProgram.value.map((entry) => entry.pubkey)).toEqual([first.account])
-    const wrongProgram = await rpc.getTokenAccountsByOwner(first.owner, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: "base64" }).send()
+    const wrongProgram = await rpc
+      .getTokenAccountsByOwner(first.owner, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: "base64" })
+      .send()
     expect(wrongProgram.value).toEqual([])
   })
 
@@ -77,7 +113,9 @@ describe("the JSON-RPC server over a world", () => {
     const pages: Array<Signature> = []
     let before: Signature | undefined
     for (;;) {
-      const page = await rpc.getSignaturesForAddress(mint.address, { limit: 5, ...(before === undefined ? {} : { before }) }).send()
+      const page = await rpc
+        .getSignaturesForAddress(mint.address, { limit: 5, ...(before === undefined ? {} : { before }) })
+        .send()
       if (page.length === 0) break
       expect(page.length).toBeLessThanOrEqual(5)
       for (const entry of page) expect(entry).toMatchObject({ err: null, memo: null, confirmationStatus: "finalized" })
@@ -119,7 +157,9 @@ describe("the JSON-RPC server over a world", () => {
   })
 
   test("minContextSlot above the world's slot is refused with -32016; at the slot it is answered", async () => {
-    const ahead = await rejectionOf(rpc.getAccountInfo(mint.address, { encoding: "base64", minContextSlot: world.slot + 1n }).send())
+    const ahead = await rejectionOf(
+      rpc.getAccountInfo(mint.address, { encoding: "base64", minContextSlot: world.slot + 1n }).send()
+    )
     expect(isSolanaError(ahead)).toBe(true)
     expect((ahead as { context: { __code: number } }).context.__code).toBe(-32016)
     const at = await rpc.getAccountInfo(mint.address, { encoding: "base64", minContextSlot: world.slot }).send()
@@ -128,10 +168,22 @@ describe("the JSON-RPC server over a world", () => {
 
   test("getMultipleAccounts keeps order and answers null for absent accounts; getProgramAccounts withContext", async () => {
     const nobody = (await generateKeyPairSigner()).address
-    const { value } = await rpc.getMultipleAccounts([mint.address, nobody, holders[0]?.account ?? nobody], { encoding: "base64" }).send()
-    expect(value.map((account) => account?.owner ?? null)).toEqual([TOKEN_2022_PROGRAM_ADDRESS, null, TOKEN_2022_PROGRAM_ADDRESS])
+    const { value } = await rpc
+      .getMultipleAccounts([mint.address, nobody, holders[0]?.account ?? nobody], { encoding: "base64" })
+      .send()
+    expect(value.map((account) => account?.owner ?? null)).toEqual([
+      TOKEN_2022_PROGRAM_ADDRESS,
+      null,
+      TOKEN_2022_PROGRAM_ADDRESS
+    ])
     expect(Number(value[0]?.lamports ?? 0n)).toBeGreaterThan(0)
-    const program = await rpc.getProgramAccounts(TOKEN_2022_PROGRAM_ADDRESS, { encoding: "base64", withContext: true, filters: [{ dataSize: 82n }] }).send()
+    const program = await rpc
+      .getProgramAccounts(TOKEN_2022_PROGRAM_ADDRESS, {
+        encoding: "base64",
+        withContext: true,
+        filters: [{ dataSize: 82n }]
+      })
+      .send()
     expect(program.context.slot).toBe(world.slot)
     expect(server.calls.get("getMultipleAccounts")).toBe(1)
     expect(server.calls.get("getProgramAccounts")).toBe(1)
@@ -141,15 +193,20 @@ describe("the JSON-RPC server over a world", () => {
     const unknown = await (await post(server, call("getEverything"))).json()
     expect(unknown).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } })
     const batch: unknown = await (await post(server, [call("getSlot", [], 7), call("getHealth", [], 8)])).json()
-    expect(batch).toEqual([{ jsonrpc: "2.0", id: 7, result: Number(world.slot) }, { jsonrpc: "2.0", id: 8, result: "ok" }])
+    expect(batch).toEqual([
+      { jsonrpc: "2.0", id: 7, result: Number(world.slot) },
+      { jsonrpc: "2.0", id: 8, result: "ok" }
+    ])
     const broken = await fetch(server.url, { method: "POST", body: "{not json" })
-    expect((await broken.json() as { error: { code: number } }).error.code).toBe(-32700)
+    expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700)
     expect(server.requests()).toBe(3)
     expect(server.calls.get("getSlot")).toBe(1)
   })
 
   test("u64 values leave as exact JSON numbers", () => {
-    expect(encodeJson({ rentEpoch: 18_446_744_073_709_551_615n, lamports: 5n, note: "5n" })).toBe("{\"rentEpoch\":18446744073709551615,\"lamports\":5,\"note\":\"5n\"}")
+    expect(encodeJson({ rentEpoch: 18_446_744_073_709_551_615n, lamports: 5n, note: "5n" })).toBe(
+      '{"rentEpoch":18446744073709551615,"lamports":5,"note":"5n"}'
+    )
   })
 })
 
@@ -174,7 +231,7 @@ describe("fault injection", () => {
 
   test("rateLimit: 429 with Retry-After for the next N matching calls, then answers", async () => {
     server.fault({ kind: "rateLimit", count: 2, retryAfterSeconds: 3, method: "getAccountInfo" })
-    expect((await rpc.getSlot().send())).toBe(world.slot)
+    expect(await rpc.getSlot().send()).toBe(world.slot)
     for (let i = 0; i < 2; i++) {
       const error = await rejectionOf(rpc.getAccountInfo(mint.address, { encoding: "base64" }).send())
       expect(isSolanaError(error, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR)).toBe(true)
@@ -182,7 +239,9 @@ describe("fault injection", () => {
       expect(error.context.statusCode).toBe(429)
       expect(error.context.headers.get("retry-after")).toBe("3")
     }
-    expect((await rpc.getAccountInfo(mint.address, { encoding: "base64" }).send()).value?.owner).toBe(TOKEN_PROGRAM_ADDRESS)
+    expect((await rpc.getAccountInfo(mint.address, { encoding: "base64" }).send()).value?.owner).toBe(
+      TOKEN_PROGRAM_ADDRESS
+    )
     expect(server.calls.get("getAccountInfo")).toBe(3)
   })
 
@@ -207,7 +266,13 @@ describe("fault injection", () => {
   })
 
   test("error: a JSON-RPC error object instead of the result", async () => {
-    server.fault({ kind: "error", count: 1, code: -32005, message: "Node is behind by 42 slots", method: "getTokenLargestAccounts" })
+    server.fault({
+      kind: "error",
+      count: 1,
+      code: -32005,
+      message: "Node is behind by 42 slots",
+      method: "getTokenLargestAccounts"
+    })
     const error = await rejectionOf(rpc.getTokenLargestAccounts(mint.address).send())
     expect((error as { context: { __code: number } }).context.__code).toBe(-32005)
     expect((await rpc.getTokenLargestAccounts(mint.address).send()).value.length).toBe(2)
@@ -220,7 +285,9 @@ describe("fault injection", () => {
     const [fromMany] = (await rpc.getMultipleAccounts([mint.address], { encoding: "base64" }).send()).value
     expect(fromMany?.owner).toBe(impostor)
     server.reset()
-    expect((await rpc.getAccountInfo(mint.address, { encoding: "base64" }).send()).value?.owner).toBe(TOKEN_PROGRAM_ADDRESS)
+    expect((await rpc.getAccountInfo(mint.address, { encoding: "base64" }).send()).value?.owner).toBe(
+      TOKEN_PROGRAM_ADDRESS
+    )
   })
 
   test("missing: null where asked, absent from holder lists, and a mint that cannot be found", async () => {
@@ -237,16 +304,20 @@ describe("fault injection", () => {
 
   test("staleSlot: context.slot older than asked, even with minContextSlot at the world's slot", async () => {
     server.fault({ kind: "staleSlot", count: 1, behind: 40n, method: "getMultipleAccounts" })
-    const stale = await rpc.getMultipleAccounts([mint.address], { encoding: "base64", minContextSlot: world.slot }).send()
+    const stale = await rpc
+      .getMultipleAccounts([mint.address], { encoding: "base64", minContextSlot: world.slot })
+      .send()
     expect(stale.context.slot).toBe(world.slot - 40n)
-    const fresh = await rpc.getMultipleAccounts([mint.address], { encoding: "base64", minContextSlot: world.slot }).send()
+    const fresh = await rpc
+      .getMultipleAccounts([mint.address], { encoding: "base64", minContextSlot: world.slot })
+      .send()
     expect(fresh.context.slot).toBe(world.slot)
   })
 
   test("faults without a method match any call, in the order they were set", async () => {
     server.fault({ kind: "malformed", count: 1 })
     server.fault({ kind: "rateLimit", count: 1, retryAfterSeconds: 1 })
-    expect(await (await post(server, call("getHealth"))).text()).not.toContain("\"result\":\"ok\"")
+    expect(await (await post(server, call("getHealth"))).text()).not.toContain('"result":"ok"')
     expect((await post(server, call("getHealth"))).status).toBe(429)
     expect((await post(server, call("getHealth"))).status).toBe(200)
     expect(server.calls.get("getHealth")).toBe(3)

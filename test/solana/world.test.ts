@@ -11,9 +11,23 @@ import {
   getBase64Encoder,
   unwrapOption
 } from "@solana/kit"
-import { AccountState, type Extension, type Mint, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, getMintDecoder, getTokenDecoder } from "@solana-program/token-2022"
-import { METADATA_ACCOUNT_SIZE, decodeMetaplexMetadata } from "../../src/Scanner/Metaplex.ts"
-import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, authorityOf, metaplexMetadataAddress } from "../../src/Scanner/Programs.ts"
+import {
+  AccountState,
+  type Extension,
+  type Mint,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+  getMintDecoder,
+  getTokenDecoder
+} from "@solana-program/token-2022"
+import { METADATA_ACCOUNT_SIZE, decodeMetaplexMetadata } from "../../src/workers/Scanner/Metaplex.ts"
+import {
+  INCINERATOR,
+  METAPLEX_METADATA_PROGRAM,
+  VENUES,
+  authorityOf,
+  metaplexMetadataAddress
+} from "../../src/workers/Scanner/Programs.ts"
 import { type RpcServer, startRpcServer } from "../support/solana/RpcServer.ts"
 import { VENUE_LAYOUTS, anchorDiscriminator } from "../support/solana/VenueLayouts.ts"
 import { type BuiltMint, type World, makeWorld } from "../support/solana/World.ts"
@@ -27,12 +41,15 @@ const fetchMint = async (rpc: Rpc<SolanaRpcApi>, mint: Address): Promise<{ owner
 }
 
 const extension = <K extends Extension["__kind"]>(mint: Mint, kind: K): Extract<Extension, { __kind: K }> => {
-  const found = (unwrapOption(mint.extensions) ?? []).find((candidate): candidate is Extract<Extension, { __kind: K }> => candidate.__kind === kind)
+  const found = (unwrapOption(mint.extensions) ?? []).find(
+    (candidate): candidate is Extract<Extension, { __kind: K }> => candidate.__kind === kind
+  )
   if (found === undefined) throw new Error(`no ${kind} extension`)
   return found
 }
 
-const kinds = (mint: Mint): ReadonlyArray<string> => (unwrapOption(mint.extensions) ?? []).map((candidate) => candidate.__kind).sort()
+const kinds = (mint: Mint): ReadonlyArray<string> =>
+  (unwrapOption(mint.extensions) ?? []).map((candidate) => candidate.__kind).sort()
 
 describe("mints built in LiteSVM, read back through the JSON-RPC server", () => {
   let world: World
@@ -76,12 +93,27 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
       decimals: 6,
       freezeAuthority: freeze,
       extensions: {
-        transferFee: { configAuthority: authority, withdrawAuthority: other.address, basisPoints: 100, maximumFee: 1_000n, next: { basisPoints: 250, maximumFee: 9_000n } },
+        transferFee: {
+          configAuthority: authority,
+          withdrawAuthority: other.address,
+          basisPoints: 100,
+          maximumFee: 1_000n,
+          next: { basisPoints: 250, maximumFee: 9_000n }
+        },
         permanentDelegate: other.address,
         transferHook: { programId: authority.address, authority: other.address },
         defaultAccountState: "frozen",
         mintCloseAuthority: other.address,
-        tokenMetadata: { name: "Hooked", symbol: "HOOK", uri: "https://example.org/hook.json", additional: [["site", "example.org"], ["tax", "1%"]], updateAuthority: other.address },
+        tokenMetadata: {
+          name: "Hooked",
+          symbol: "HOOK",
+          uri: "https://example.org/hook.json",
+          additional: [
+            ["site", "example.org"],
+            ["tax", "1%"]
+          ],
+          updateAuthority: other.address
+        },
         pausable: { authority: authority.address },
         interestBearing: { rateAuthority: other.address, rate: 500 }
       }
@@ -89,7 +121,17 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
     const [holder] = await world.holders(built, [{ amount: 77n }])
     const { owner, mint } = await fetchMint(rpc, built.address)
     expect(owner).toBe(TOKEN_2022_PROGRAM_ADDRESS)
-    expect(kinds(mint)).toEqual(["DefaultAccountState", "InterestBearingConfig", "MetadataPointer", "MintCloseAuthority", "PausableConfig", "PermanentDelegate", "TokenMetadata", "TransferFeeConfig", "TransferHook"])
+    expect(kinds(mint)).toEqual([
+      "DefaultAccountState",
+      "InterestBearingConfig",
+      "MetadataPointer",
+      "MintCloseAuthority",
+      "PausableConfig",
+      "PermanentDelegate",
+      "TokenMetadata",
+      "TransferFeeConfig",
+      "TransferHook"
+    ])
     expect(unwrapOption(mint.mintAuthority)).toBe(built.deployer.address)
     expect(unwrapOption(mint.freezeAuthority)).toBe(freeze.address)
 
@@ -108,8 +150,16 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
     expect(unwrapOption(pointer.metadataAddress)).toBe(built.address)
     const metadata = extension(mint, "TokenMetadata")
     expect(unwrapOption(metadata.updateAuthority)).toBe(other.address)
-    expect(metadata).toMatchObject({ mint: built.address, name: "Hooked", symbol: "HOOK", uri: "https://example.org/hook.json" })
-    expect([...metadata.additionalMetadata]).toEqual([["site", "example.org"], ["tax", "1%"]])
+    expect(metadata).toMatchObject({
+      mint: built.address,
+      name: "Hooked",
+      symbol: "HOOK",
+      uri: "https://example.org/hook.json"
+    })
+    expect([...metadata.additionalMetadata]).toEqual([
+      ["site", "example.org"],
+      ["tax", "1%"]
+    ])
     expect(unwrapOption(extension(mint, "PausableConfig").authority)).toBe(authority.address)
     expect(extension(mint, "PausableConfig").paused).toBe(false)
     const interest = extension(mint, "InterestBearingConfig")
@@ -119,7 +169,12 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
     // The holder was thawed before the mint, as a frozen default state requires.
     const account = await rpc.getAccountInfo(holder?.account ?? other.address, { encoding: "base64" }).send()
     const token = getTokenDecoder().decode(bytesOf(account.value?.data ?? ["", "base64"]))
-    expect(token).toMatchObject({ mint: built.address, owner: holder?.owner, amount: 77n, state: AccountState.Initialized })
+    expect(token).toMatchObject({
+      mint: built.address,
+      owner: holder?.owner,
+      amount: 77n,
+      state: AccountState.Initialized
+    })
 
     await world.freeze(built, holder?.account ?? other.address)
     await world.pause(built, authority)
@@ -158,7 +213,9 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
     expect(kinds(mint)).toEqual(["NonTransferable"])
     const account = await rpc.getAccountInfo(holder?.account ?? other.address, { encoding: "base64" }).send()
     const token = getTokenDecoder().decode(bytesOf(account.value?.data ?? ["", "base64"]))
-    expect((unwrapOption(token.extensions) ?? []).map((candidate) => candidate.__kind)).toContain("NonTransferableAccount")
+    expect((unwrapOption(token.extensions) ?? []).map((candidate) => candidate.__kind)).toContain(
+      "NonTransferableAccount"
+    )
   })
 
   test("burns lower the supply; burned-to-incinerator tokens stay in the supply", async () => {
@@ -169,7 +226,9 @@ describe("mints built in LiteSVM, read back through the JSON-RPC server", () => 
     const burned = await world.incinerate(built, 50n)
     const supply = await rpc.getTokenSupply(built.address).send()
     expect<unknown>(supply.value).toEqual({ amount: "350", decimals: 0, uiAmount: 350, uiAmountString: "350" })
-    const { value } = await rpc.getTokenAccountsByOwner(INCINERATOR, { mint: built.address }, { encoding: "base64" }).send()
+    const { value } = await rpc
+      .getTokenAccountsByOwner(INCINERATOR, { mint: built.address }, { encoding: "base64" })
+      .send()
     expect(value.map((entry) => entry.pubkey)).toEqual([burned.account])
     expect(getTokenDecoder().decode(bytesOf(value[0]?.account.data ?? ["", "base64"])).amount).toBe(50n)
   })
@@ -205,16 +264,27 @@ describe("venues and Metaplex accounts written with setAccount", () => {
         const mintBytes = new Uint8Array(getAddressEncoder().encode(built.address))
         expect(data.slice(layout.mintOffset, layout.mintOffset + 32)).toEqual(mintBytes)
         // The way a scanner finds pools of a mint.
-        const pools = await rpc.getProgramAccounts(venue.program, {
-          encoding: "base64",
-          dataSlice: { offset: 0, length: 8 },
-          filters: [{ dataSize: BigInt(layout.size) }, { memcmp: { offset: BigInt(layout.mintOffset), bytes: built.address as string as Base58EncodedBytes, encoding: "base58" } }]
-        }).send()
+        const pools = await rpc
+          .getProgramAccounts(venue.program, {
+            encoding: "base64",
+            dataSlice: { offset: 0, length: 8 },
+            filters: [
+              { dataSize: BigInt(layout.size) },
+              {
+                memcmp: {
+                  offset: BigInt(layout.mintOffset),
+                  bytes: built.address as string as Base58EncodedBytes,
+                  encoding: "base58"
+                }
+              }
+            ]
+          })
+          .send()
         expect(pools.map((pool) => pool.pubkey)).toContain(placed.state)
         expect(pools.every((pool) => bytesOf(pool.account.data).length === 8)).toBe(true)
       }
 
-      expect(placed.vaultOwner).toBe(await authorityOf(venue) ?? placed.state)
+      expect(placed.vaultOwner).toBe((await authorityOf(venue)) ?? placed.state)
       const vault = await rpc.getAccountInfo(placed.vault, { encoding: "base64" }).send()
       const token = getTokenDecoder().decode(bytesOf(vault.value?.data ?? ["", "base64"]))
       expect(token).toMatchObject({ mint: built.address, owner: placed.vaultOwner, amount })
@@ -236,6 +306,11 @@ describe("venues and Metaplex accounts written with setAccount", () => {
     expect(value?.space).toBe(BigInt(METADATA_ACCOUNT_SIZE))
     const decoded = decodeMetaplexMetadata(bytesOf(value?.data ?? ["", "base64"]))
     expect(decoded).toEqual(written.metadata)
-    expect(decoded).toMatchObject({ updateAuthority: built.deployer.address, mint: built.address, name: "Venue Token", isMutable: false })
+    expect(decoded).toMatchObject({
+      updateAuthority: built.deployer.address,
+      mint: built.address,
+      name: "Venue Token",
+      isMutable: false
+    })
   })
 })

@@ -1,8 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Redacted } from "effect"
-import { embeddedPostgres } from "../../src/Sql/Database.ts"
-import { MigrationsLive } from "../../src/Sql/Migrations.ts"
+import { embeddedPostgres } from "../../src/platform/Sql/Database.ts"
+import { MigrationsLive } from "../../src/platform/Sql/Migrations.ts"
 
 // Tests run on PostgreSQL when TEST_DATABASE_URL is set (each test file in its own schema, dropped
 // afterwards), otherwise on an embedded in-memory PGlite, through the same PgClient and migrations.
@@ -12,7 +12,7 @@ export const databaseKind = testDatabaseUrl === undefined ? "embedded PGlite" : 
 
 const isolatedSchema = (url: string) =>
   Layer.unwrapScoped(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const schema = `test_${crypto.randomUUID().replaceAll("-", "")}`
       const admin = PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })
       const run = (statement: string) =>
@@ -29,7 +29,8 @@ const isolatedSchema = (url: string) =>
 
 const embedded = Layer.unwrapScoped(
   Effect.map(embeddedPostgres("memory://"), ({ host, port }) =>
-    PgClient.layer({ host, port, database: "postgres", username: "postgres", maxConnections: 1 }))
+    PgClient.layer({ host, port, database: "postgres", username: "postgres", maxConnections: 1 })
+  )
 )
 
 /** A migrated, empty database for one test file. Build it once per file (PGlite takes seconds to start). */

@@ -14,8 +14,12 @@ export const runtimeFor = <R, E>(layer: Layer.Layer<R, E>) => {
     runtime,
     run: <A, E2>(program: Effect.Effect<A, E2, R>): Promise<A> => runtime.runPromise(program),
     it: <A, E2>(name: string, program: () => Effect.Effect<A, E2, R>, timeout?: number) =>
-      test(name, async () => {
-        await runtime.runPromise(program())
-      }, timeout)
+      test(
+        name,
+        async () => {
+          await runtime.runPromise(program())
+        },
+        timeout
+      )
   }
 }

@@ -1,7 +1,7 @@
 import { base58 } from "@scure/base"
 import { Schema } from "effect"
-import { ScanEvidence, type ScanEvidenceEncoded } from "../../src/Domain/ScanEvidence.ts"
-import type { Address } from "../../src/Domain/Address.ts"
+import { ScanEvidence, type ScanEvidenceEncoded } from "../../src/domain/ScanEvidence.ts"
+import type { Address } from "../../src/domain/Address.ts"
 
 /** A fresh valid address, different on every call (tests share one database per file). */
 export const newAddress = (): Address => base58.encode(crypto.getRandomValues(new Uint8Array(32))) as Address

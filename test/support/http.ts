@@ -2,7 +2,7 @@ import { FetchHttpClient, HttpApiBuilder, HttpApiClient, HttpServer } from "@eff
 import { afterAll } from "bun:test"
 import { type Context, Effect, Layer, Logger, LogLevel } from "effect"
 import { RiskApi } from "../../src/Api.ts"
-import { AppLive, type AppServices } from "../../src/Http/App.ts"
+import { AppLive, type AppServices } from "../../src/platform/Http/App.ts"
 
 export type { AppServices }
 
@@ -53,7 +53,9 @@ export const postJson = (body: unknown, headers: Record<string, string> = {}): R
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any
 
-export const read = async (response: Response): Promise<{ status: number; headers: Record<string, string>; body: Body }> => ({
+export const read = async (
+  response: Response
+): Promise<{ status: number; headers: Record<string, string>; body: Body }> => ({
   status: response.status,
   headers: Object.fromEntries(response.headers),
   body: response.headers.get("content-type")?.includes("json") ? await response.json() : await response.text()

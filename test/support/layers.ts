@@ -1,18 +1,18 @@
 import { Layer } from "effect"
-import { Accounts, AccountsMemory } from "../../src/Accounts/Accounts.ts"
-import { PublicTrafficUnlimited, publicTrafficWith } from "../../src/Accounts/PublicTraffic.ts"
-import { Quota, QuotaMemory } from "../../src/Accounts/Quota.ts"
-import { LaunchesEmpty, LaunchesRepo } from "../../src/Deployer/LaunchesRepo.ts"
-import { LatestScanCacheOff, latestScanCacheWith } from "../../src/Scans/LatestScanCache.ts"
-import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/Scans/ScanRequestsRepo.ts"
-import { ScansRepo, ScansRepoMemory } from "../../src/Scans/ScansRepo.ts"
-import { Transactions, TransactionsNone } from "../../src/Sql/Transactions.ts"
-import { Health, HealthAlwaysReady } from "../../src/System/Health.ts"
-import { WalletRepo, WalletRepoEmpty } from "../../src/Wallet/WalletRepo.ts"
-import { WalletRisk } from "../../src/Wallet/WalletRisk.ts"
-import { WatchesMemory, WatchesRepo } from "../../src/Watches/WatchesRepo.ts"
-import { WebhookSettings } from "../../src/Webhooks/Config.ts"
-import { WebhookEndpointsNone, WebhookEndpointsRepo } from "../../src/Webhooks/EndpointsRepo.ts"
+import { Accounts, AccountsMemory } from "../../src/features/Accounts/Accounts.ts"
+import { PublicTrafficUnlimited, publicTrafficWith } from "../../src/features/Accounts/PublicTraffic.ts"
+import { Quota, QuotaMemory } from "../../src/features/Accounts/Quota.ts"
+import { LaunchesEmpty, LaunchesRepo } from "../../src/features/Deployer/LaunchesRepo.ts"
+import { LatestScanCacheOff, latestScanCacheWith } from "../../src/features/Scans/LatestScanCache.ts"
+import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/features/Scans/ScanRequestsRepo.ts"
+import { ScansRepo, ScansRepoMemory } from "../../src/features/Scans/ScansRepo.ts"
+import { Transactions, TransactionsNone } from "../../src/platform/Sql/Transactions.ts"
+import { Health, HealthAlwaysReady } from "../../src/features/System/Health.ts"
+import { WalletRepo, WalletRepoEmpty } from "../../src/features/WalletRisk/WalletRepo.ts"
+import { WalletRisk } from "../../src/features/WalletRisk/WalletRisk.ts"
+import { WatchesMemory, WatchesRepo } from "../../src/features/Watches/WatchesRepo.ts"
+import { WebhookSettings } from "../../src/features/Webhooks/Config.ts"
+import { WebhookEndpointsNone, WebhookEndpointsRepo } from "../../src/features/Webhooks/EndpointsRepo.ts"
 import { TestDatabase } from "./database.ts"
 
 // The test layers of the app's services: a new service is one edit here.
@@ -47,11 +47,13 @@ export const sqlServices = (options: ServiceOptions = {}) =>
  * Every service of the app in memory: no database, nothing about wallets or traffic limits. A test replaces
  * the scan repository, the scan request queue or the health check to make them fail.
  */
-export const memoryServices = (replaced: {
-  readonly scans?: Layer.Layer<ScansRepo>
-  readonly scanRequests?: Layer.Layer<ScanRequestsRepo>
-  readonly health?: Layer.Layer<Health>
-} = {}) =>
+export const memoryServices = (
+  replaced: {
+    readonly scans?: Layer.Layer<ScansRepo>
+    readonly scanRequests?: Layer.Layer<ScanRequestsRepo>
+    readonly health?: Layer.Layer<Health>
+  } = {}
+) =>
   Layer.mergeAll(
     LatestScanCacheOff,
     replaced.scanRequests ?? ScanRequestsMemory,

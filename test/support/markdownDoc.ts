@@ -7,7 +7,9 @@ export const readDoc = async (name: string) => {
   const sectionOf = (heading: string): string => {
     const start = lines.indexOf(heading)
     const level = heading.split(" ")[0] ?? "##"
-    const end = lines.findIndex((line, index) => index > start && /^#+ /.test(line) && (line.split(" ")[0] ?? "").length <= level.length)
+    const end = lines.findIndex(
+      (line, index) => index > start && /^#+ /.test(line) && (line.split(" ")[0] ?? "").length <= level.length
+    )
     return start === -1 ? `(no section ${heading})` : lines.slice(start, end === -1 ? undefined : end).join("\n")
   }
 

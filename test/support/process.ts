@@ -48,7 +48,11 @@ const baseEnv = (): Record<string, string> => {
 }
 
 export const runCli = async (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const child = Bun.spawn([process.execPath, MAIN, ...args], { env: { ...baseEnv(), ...env }, stdout: "pipe", stderr: "pipe" })
+  const child = Bun.spawn([process.execPath, MAIN, ...args], {
+    env: { ...baseEnv(), ...env },
+    stdout: "pipe",
+    stderr: "pipe"
+  })
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
@@ -87,7 +91,10 @@ export const startServer = async (env: Record<string, string>): Promise<RunningS
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`)
-    const ready = await fetch(`${url}/openapi.json`).then((r) => r.ok, () => false)
+    const ready = await fetch(`${url}/openapi.json`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ready) return { url, process: child, output: () => output }
     await Bun.sleep(100)
   }

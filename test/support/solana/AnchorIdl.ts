@@ -34,15 +34,27 @@ export type IdlType =
   | { readonly option: IdlType }
   | { readonly defined: string | { readonly name: string } }
 
-interface IdlField { readonly name: string; readonly type: IdlType }
-interface IdlVariant { readonly name: string; readonly fields?: ReadonlyArray<IdlField | IdlType> }
+interface IdlField {
+  readonly name: string
+  readonly type: IdlType
+}
+interface IdlVariant {
+  readonly name: string
+  readonly fields?: ReadonlyArray<IdlField | IdlType>
+}
 interface IdlTypeDef {
   readonly name: string
-  readonly type: { readonly kind: "struct"; readonly fields?: ReadonlyArray<IdlField> } | { readonly kind: "enum"; readonly variants: ReadonlyArray<IdlVariant> }
+  readonly type:
+    | { readonly kind: "struct"; readonly fields?: ReadonlyArray<IdlField> }
+    | { readonly kind: "enum"; readonly variants: ReadonlyArray<IdlVariant> }
 }
 export interface Idl {
   readonly address?: string
-  readonly accounts?: ReadonlyArray<{ readonly name: string; readonly discriminator?: ReadonlyArray<number>; readonly type?: IdlTypeDef["type"] }>
+  readonly accounts?: ReadonlyArray<{
+    readonly name: string
+    readonly discriminator?: ReadonlyArray<number>
+    readonly type?: IdlTypeDef["type"]
+  }>
   readonly types?: ReadonlyArray<IdlTypeDef>
 }
 
@@ -51,13 +63,19 @@ type AnyEncoder = Encoder<Value>
 const loose = <T>(encoder: Encoder<T>): AnyEncoder => encoder as unknown as AnyEncoder
 
 const PRIMITIVES: Readonly<Record<string, () => AnyEncoder>> = {
-  u8: () => loose(getU8Encoder()), i8: () => loose(getI8Encoder()),
-  u16: () => loose(getU16Encoder()), i16: () => loose(getI16Encoder()),
-  u32: () => loose(getU32Encoder()), i32: () => loose(getI32Encoder()),
-  u64: () => loose(getU64Encoder()), i64: () => loose(getI64Encoder()),
-  u128: () => loose(getU128Encoder()), i128: () => loose(getI128Encoder()),
+  u8: () => loose(getU8Encoder()),
+  i8: () => loose(getI8Encoder()),
+  u16: () => loose(getU16Encoder()),
+  i16: () => loose(getI16Encoder()),
+  u32: () => loose(getU32Encoder()),
+  i32: () => loose(getI32Encoder()),
+  u64: () => loose(getU64Encoder()),
+  i64: () => loose(getI64Encoder()),
+  u128: () => loose(getU128Encoder()),
+  i128: () => loose(getI128Encoder()),
   bool: () => loose(getBooleanEncoder()),
-  pubkey: () => loose(getAddressEncoder()), publicKey: () => loose(getAddressEncoder())
+  pubkey: () => loose(getAddressEncoder()),
+  publicKey: () => loose(getAddressEncoder())
 }
 const ZERO_KEY = "11111111111111111111111111111111"
 
@@ -84,7 +102,9 @@ export class IdlCoder {
     }
     if ("array" in type) {
       const [inner, size] = type.array
-      return inner === "u8" ? loose(fixEncoderSize(getBytesEncoder(), size)) : loose(getArrayEncoder(this.encoderOf(inner), { size }))
+      return inner === "u8"
+        ? loose(fixEncoderSize(getBytesEncoder(), size))
+        : loose(getArrayEncoder(this.encoderOf(inner), { size }))
     }
     if ("vec" in type) return loose(getArrayEncoder(this.encoderOf(type.vec)))
     if ("option" in type) throw new Error("options are not used by these accounts")
@@ -97,14 +117,17 @@ export class IdlCoder {
     const variants = def.type.variants.map((variant): readonly [string, AnyEncoder] => {
       const fields = variant.fields ?? []
       if (fields.length === 0) return [variant.name, loose(getUnitEncoder())]
-      if (fields.every((field): field is IdlField => typeof field === "object" && "name" in field)) return [variant.name, this.#structEncoder(fields)]
+      if (fields.every((field): field is IdlField => typeof field === "object" && "name" in field))
+        return [variant.name, this.#structEncoder(fields)]
       throw new Error(`tuple variant ${def.name}::${variant.name} is not supported`)
     })
     return loose(getDiscriminatedUnionEncoder(variants as Array<[string, AnyEncoder]>, { size: getU8Encoder() }))
   }
 
   #structEncoder(fields: ReadonlyArray<IdlField>): AnyEncoder {
-    return loose(getStructEncoder(fields.map((field): [string, AnyEncoder] => [field.name, this.encoderOf(field.type)])))
+    return loose(
+      getStructEncoder(fields.map((field): [string, AnyEncoder] => [field.name, this.encoderOf(field.type)]))
+    )
   }
 
   /** A zero value of the type: 0, false, the all-zero key, zero bytes, the first enum variant. */
@@ -124,7 +147,9 @@ export class IdlCoder {
     if (def.type.kind === "struct") return this.#structDefault(def.type.fields ?? [])
     const first = def.type.variants[0]
     if (first === undefined) throw new Error(`empty enum ${def.name}`)
-    const fields = (first.fields ?? []).filter((field): field is IdlField => typeof field === "object" && "name" in field)
+    const fields = (first.fields ?? []).filter(
+      (field): field is IdlField => typeof field === "object" && "name" in field
+    )
     return { __kind: first.name, ...(this.#structDefault(fields) as object) }
   }
 

@@ -1,9 +1,24 @@
 import { readFileSync } from "node:fs"
 import { getWhirlpoolAddress, getWhirlpoolEncoder } from "@orca-so/whirlpools-client"
-import { type Address, type ReadonlyUint8Array, generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress, getU64Encoder, getUtf8Encoder } from "@solana/kit"
+import {
+  type Address,
+  type ReadonlyUint8Array,
+  generateKeyPairSigner,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  getU64Encoder,
+  getUtf8Encoder
+} from "@solana/kit"
 import { getCreateAccountInstruction } from "@solana-program/system"
-import { AccountState, getInitializeAccount3Instruction, getMintEncoder, getMintToInstruction, getTokenEncoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token"
-import { VENUES, type Venue, authorityOf } from "../../../src/Scanner/Programs.ts"
+import {
+  AccountState,
+  getInitializeAccount3Instruction,
+  getMintEncoder,
+  getMintToInstruction,
+  getTokenEncoder,
+  TOKEN_PROGRAM_ADDRESS
+} from "@solana-program/token"
+import { VENUES, type Venue, authorityOf } from "../../../src/workers/Scanner/Programs.ts"
 import { type Idl, IdlCoder } from "./AnchorIdl.ts"
 import { encodeWithLayout, layoutFromBufferLayoutStatement, layoutsFromTypeScript } from "./LayoutText.ts"
 import { anchorDiscriminator } from "./VenueLayouts.ts"
@@ -31,15 +46,22 @@ const IDL = {
 /** The Meteora dynamic vault program (meteora_vault.json address). */
 const METEORA_VAULT = "24Uqj9JCLxUeoC3hGfh5W3s9FM9uCHDS2SG3LYwBpyTi" as Address
 const RAYDIUM = {
-  ...layoutsFromTypeScript(IDL_DIR + "raydium_liquidity_layout.ts.txt", ["liquidityStateV4Layout"]),
-  ...layoutsFromTypeScript(IDL_DIR + "raydium_cpmm_layout.ts.txt", ["CpmmPoolInfoLayout", "CpmmConfigInfoLayout"]),
+  ...layoutsFromTypeScript(`${IDL_DIR}raydium_liquidity_layout.ts.txt`, ["liquidityStateV4Layout"]),
+  ...layoutsFromTypeScript(`${IDL_DIR}raydium_cpmm_layout.ts.txt`, ["CpmmPoolInfoLayout", "CpmmConfigInfoLayout"]),
   // Constants the file imports, from the SDK's src/raydium/clmm/libraries/constants.ts.
-  ...layoutsFromTypeScript(IDL_DIR + "raydium_clmm_layout.ts.txt", ["PoolInfoLayout"], {
-    REWARD_NUM: 3, OBSERVATION_NUM: 100, OPERATION_SIZE_USIZE: 10, WHITE_MINT_SIZE_USIZE: 100, EXTENSION_TICKARRAY_BITMAP_SIZE: 14, TICK_ARRAY_SIZE: 60
+  ...layoutsFromTypeScript(`${IDL_DIR}raydium_clmm_layout.ts.txt`, ["PoolInfoLayout"], {
+    REWARD_NUM: 3,
+    OBSERVATION_NUM: 100,
+    OPERATION_SIZE_USIZE: 10,
+    WHITE_MINT_SIZE_USIZE: 100,
+    EXTENSION_TICKARRAY_BITMAP_SIZE: 14,
+    TICK_ARRAY_SIZE: 60
   })
 }
 // CREATE_PARAMS_PADDING: @streamflow/stream dist/esm/solana/index.js (121). Accounts are 1104 bytes (METADATA_ACC_SIZE).
-const STREAM_LAYOUT = layoutFromBufferLayoutStatement(IDL_DIR + "streamflow_layout.js.txt", "streamLayout", { CREATE_PARAMS_PADDING: 121 })
+const STREAM_LAYOUT = layoutFromBufferLayoutStatement(`${IDL_DIR}streamflow_layout.js.txt`, "streamLayout", {
+  CREATE_PARAMS_PADDING: 121
+})
 
 const addressBytes = (key: Address): Uint8Array => Uint8Array.from(getAddressEncoder().encode(key))
 const u16le = (value: number): Uint8Array => Uint8Array.of(value & 0xff, value >> 8)
@@ -105,7 +127,14 @@ export interface BuiltLp {
 const seconds = (date: Date): bigint => BigInt(Math.floor(date.getTime() / 1000))
 
 /** A lock state account of `locker` holding `amount` of `mint` (its vault filled by mintTo). */
-export const buildLock = async (world: World, mint: BuiltMint, locker: LockerLabel, amount: bigint, unlockAt: Date, pool: Address): Promise<BuiltLock> => {
+export const buildLock = async (
+  world: World,
+  mint: BuiltMint,
+  locker: LockerLabel,
+  amount: bigint,
+  unlockAt: Date,
+  pool: Address
+): Promise<BuiltLock> => {
   const venue = venueOf(locker)
   if (locker === "jupiter-lock") {
     // Vesting: a cliff a day before the end, then 4 periods of 6 hours.
@@ -117,37 +146,97 @@ export const buildLock = async (world: World, mint: BuiltMint, locker: LockerLab
     const cliff = end - frequency * periods
     const perPeriod = amount / 8n
     const cliffAmount = amount - perPeriod * periods
-    world.setAccount(state, venue.program, IDL.jupiterLock.encodeAccount("VestingEscrow", {
-      recipient: await randomAddress(), token_mint: mint.address, creator: mint.deployer.address, base: await randomAddress(),
-      cliff_time: cliff, frequency, cliff_unlock_amount: cliffAmount, amount_per_period: perPeriod, number_of_period: periods,
-      vesting_start_time: cliff
-    }, 296))
-    return { locker, state, vault, amount, permanent: false, unlockAt: new Date(Number(end) * 1000), cliffAt: new Date(Number(cliff) * 1000) }
+    world.setAccount(
+      state,
+      venue.program,
+      IDL.jupiterLock.encodeAccount(
+        "VestingEscrow",
+        {
+          recipient: await randomAddress(),
+          token_mint: mint.address,
+          creator: mint.deployer.address,
+          base: await randomAddress(),
+          cliff_time: cliff,
+          frequency,
+          cliff_unlock_amount: cliffAmount,
+          amount_per_period: perPeriod,
+          number_of_period: periods,
+          vesting_start_time: cliff
+        },
+        296
+      )
+    )
+    return {
+      locker,
+      state,
+      vault,
+      amount,
+      permanent: false,
+      unlockAt: new Date(Number(end) * 1000),
+      cliffAt: new Date(Number(cliff) * 1000)
+    }
   }
   if (locker === "streamflow") {
     const state = await randomAddress()
     const vault = await world.fund(mint, state, amount)
-    const data = encodeWithLayout(STREAM_LAYOUT, {
-      magic: u64le(0n), version: Uint8Array.of(2), created_at: u64le(BigInt(world.blockTime)),
-      end_time: u64le(seconds(unlockAt)), start_time: u64le(BigInt(world.blockTime)),
-      net_amount_deposited: u64le(amount), period: u64le(1n), amount_per_period: u64le(amount), cliff: u64le(seconds(unlockAt)),
-      // The layout reads keys as 32-byte blobs.
-      sender: addressBytes(mint.deployer.address), recipient: addressBytes(await randomAddress()), mint: addressBytes(mint.address), escrow_tokens: addressBytes(vault)
-    }, 1104)
+    const data = encodeWithLayout(
+      STREAM_LAYOUT,
+      {
+        magic: u64le(0n),
+        version: Uint8Array.of(2),
+        created_at: u64le(BigInt(world.blockTime)),
+        end_time: u64le(seconds(unlockAt)),
+        start_time: u64le(BigInt(world.blockTime)),
+        net_amount_deposited: u64le(amount),
+        period: u64le(1n),
+        amount_per_period: u64le(amount),
+        cliff: u64le(seconds(unlockAt)),
+        // The layout reads keys as 32-byte blobs.
+        sender: addressBytes(mint.deployer.address),
+        recipient: addressBytes(await randomAddress()),
+        mint: addressBytes(mint.address),
+        escrow_tokens: addressBytes(vault)
+      },
+      1104
+    )
     world.setAccount(state, venue.program, data)
-    return { locker, state, vault, amount, permanent: false, unlockAt: new Date(Number(seconds(unlockAt)) * 1000), cliffAt: null }
+    return {
+      locker,
+      state,
+      vault,
+      amount,
+      permanent: false,
+      unlockAt: new Date(Number(seconds(unlockAt)) * 1000),
+      cliffAt: null
+    }
   }
   // Raydium Burn & Earn: the LP sits with the program-wide lock authority; the state is the PDA
   // ["locked_liquidity", fee_nft_mint] (raydium-locking-cpi LOCKED_LIQUIDITY_SEED).
   const feeNftMint = await randomAddress()
-  const [state] = await getProgramDerivedAddress({ programAddress: venue.program, seeds: [getUtf8Encoder().encode("locked_liquidity"), addressBytes(feeNftMint)] })
+  const [state] = await getProgramDerivedAddress({
+    programAddress: venue.program,
+    seeds: [getUtf8Encoder().encode("locked_liquidity"), addressBytes(feeNftMint)]
+  })
   const authority = await authorityOf(venue)
   if (authority === undefined) throw new Error("the Raydium lock has a program-wide authority")
   const vault = await world.fund(mint, authority, amount)
-  world.setAccount(state, venue.program, IDL.raydiumLock.encodeAccount("LockedCpLiquidityState", {
-    locked_lp_amount: amount, last_lp: amount, recent_epoch: 800n, pool_id: pool, fee_nft_mint: feeNftMint,
-    locked_owner: mint.deployer.address, locked_lp_mint: mint.address
-  }, 256))
+  world.setAccount(
+    state,
+    venue.program,
+    IDL.raydiumLock.encodeAccount(
+      "LockedCpLiquidityState",
+      {
+        locked_lp_amount: amount,
+        last_lp: amount,
+        recent_epoch: 800n,
+        pool_id: pool,
+        fee_nft_mint: feeNftMint,
+        locked_owner: mint.deployer.address,
+        locked_lp_mint: mint.address
+      },
+      256
+    )
+  )
   return { locker, state, vault, amount, permanent: true, unlockAt: null, cliffAt: null }
 }
 
@@ -155,7 +244,10 @@ export const buildLock = async (world: World, mint: BuiltMint, locker: LockerLab
 export const buildLp = async (world: World, pool: Address, spec: LpSpec): Promise<BuiltLp> => {
   const mint = await world.mint({ decimals: 9 })
   const incinerator = await world.incinerate(mint, spec.incinerated)
-  const wallets = await world.holders(mint, spec.wallets.map((amount) => ({ amount })))
+  const wallets = await world.holders(
+    mint,
+    spec.wallets.map((amount) => ({ amount }))
+  )
   const lock = await buildLock(world, mint, spec.locker, spec.locked, spec.unlockAt, pool)
   const tracked = spec.incinerated + spec.locked + spec.wallets.reduce((sum, amount) => sum + amount, 0n)
   const first = wallets[0]
@@ -169,8 +261,16 @@ export const buildLp = async (world: World, pool: Address, spec: LpSpec): Promis
 // ---- Pools --------------------------------------------------------------------------------------
 
 export type PoolVenue =
-  | "raydium-amm-v4" | "raydium-cpmm" | "raydium-clmm" | "orca-whirlpool" | "meteora-dlmm"
-  | "meteora-damm-v1" | "meteora-damm-v2" | "meteora-dbc" | "pump-fun" | "pumpswap"
+  | "raydium-amm-v4"
+  | "raydium-cpmm"
+  | "raydium-clmm"
+  | "orca-whirlpool"
+  | "meteora-dlmm"
+  | "meteora-damm-v1"
+  | "meteora-damm-v2"
+  | "meteora-dbc"
+  | "pump-fun"
+  | "pumpswap"
 
 export interface PoolSpec {
   /** The traded mint and its quote (WSOL / USDC from world.quoteMint). */
@@ -202,10 +302,21 @@ export interface CpmmFixtureFees {
   /** PoolState.status bits (bit 2: swaps disabled); 0 when absent. */
   readonly status?: number
 }
-export const CPMM_FIXTURE_FEES: CpmmFixtureFees = { tradeFeeRate: 2_500n, creatorFeeRate: 500n, enableCreatorFee: true, feeOn: 0, owedMint: 0n, owedQuote: 0n }
+export const CPMM_FIXTURE_FEES: CpmmFixtureFees = {
+  tradeFeeRate: 2_500n,
+  creatorFeeRate: 500n,
+  enableCreatorFee: true,
+  feeOn: 0,
+  owedMint: 0n,
+  owedQuote: 0n
+}
 
 /** PumpSwap's fees in basis points (pump_amm.json `Fees`). */
-export interface PumpFixtureFees { readonly lp_fee_bps: bigint; readonly protocol_fee_bps: bigint; readonly creator_fee_bps: bigint }
+export interface PumpFixtureFees {
+  readonly lp_fee_bps: bigint
+  readonly protocol_fee_bps: bigint
+  readonly creator_fee_bps: bigint
+}
 /**
  * The program-wide accounts the PumpSwap fixture writes: GlobalConfig (its own fees, used only without
  * a FeeConfig) and the fee program's FeeConfig, whose SOL tiers by market cap (in lamports) set a
@@ -216,8 +327,14 @@ export const PUMPSWAP_FIXTURE = {
   flatFees: { lp_fee_bps: 25n, protocol_fee_bps: 5n, creator_fee_bps: 0n } as PumpFixtureFees,
   feeTiers: [
     { market_cap_lamports_threshold: 0n, fees: { lp_fee_bps: 2n, protocol_fee_bps: 93n, creator_fee_bps: 30n } },
-    { market_cap_lamports_threshold: 50_000_000_000n, fees: { lp_fee_bps: 20n, protocol_fee_bps: 5n, creator_fee_bps: 95n } },
-    { market_cap_lamports_threshold: 1_000_000_000_000n, fees: { lp_fee_bps: 20n, protocol_fee_bps: 5n, creator_fee_bps: 5n } }
+    {
+      market_cap_lamports_threshold: 50_000_000_000n,
+      fees: { lp_fee_bps: 20n, protocol_fee_bps: 5n, creator_fee_bps: 95n }
+    },
+    {
+      market_cap_lamports_threshold: 1_000_000_000_000n,
+      fees: { lp_fee_bps: 20n, protocol_fee_bps: 5n, creator_fee_bps: 5n }
+    }
   ] as ReadonlyArray<{ readonly market_cap_lamports_threshold: bigint; readonly fees: PumpFixtureFees }>,
   /** USDC-quoted canonical pools. */
   stableFeeTiers: [
@@ -229,11 +346,20 @@ export const PUMP_FEE_PROGRAM = "pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ" as
 
 /** What a simulated swap into the pool needs that the fixture wrote besides the pool account. */
 export type BuiltSwap =
-  | { readonly venue: "raydium-cpmm"; readonly ammConfig: Address; readonly observation: Address; readonly fees: CpmmFixtureFees }
   | {
-    readonly venue: "pumpswap"; readonly globalConfig: Address; readonly feeConfig: Address
-    readonly protocolFeeRecipients: ReadonlyArray<Address>; readonly buybackFeeRecipients: ReadonlyArray<Address>; readonly coinCreator: Address
-  }
+      readonly venue: "raydium-cpmm"
+      readonly ammConfig: Address
+      readonly observation: Address
+      readonly fees: CpmmFixtureFees
+    }
+  | {
+      readonly venue: "pumpswap"
+      readonly globalConfig: Address
+      readonly feeConfig: Address
+      readonly protocolFeeRecipients: ReadonlyArray<Address>
+      readonly buybackFeeRecipients: ReadonlyArray<Address>
+      readonly coinCreator: Address
+    }
 
 /** What the fixture wrote, in the pool's own order of sides. */
 export interface BuiltPool {
@@ -264,14 +390,21 @@ interface Sides {
   readonly reserveA: bigint
   readonly reserveB: bigint
 }
-const baseFirst = (spec: PoolSpec): Sides => ({ mintA: spec.mint, mintB: spec.quote, reserveA: spec.reserveMint, reserveB: spec.reserveQuote })
+const baseFirst = (spec: PoolSpec): Sides => ({
+  mintA: spec.mint,
+  mintB: spec.quote,
+  reserveA: spec.reserveMint,
+  reserveB: spec.reserveQuote
+})
 const sortedSides = (spec: PoolSpec): Sides => {
   const [first] = ordered(spec.mint.address, spec.quote.address)
-  return first === spec.mint.address ? baseFirst(spec) : { mintA: spec.quote, mintB: spec.mint, reserveA: spec.reserveQuote, reserveB: spec.reserveMint }
+  return first === spec.mint.address
+    ? baseFirst(spec)
+    : { mintA: spec.quote, mintB: spec.mint, reserveA: spec.reserveQuote, reserveB: spec.reserveMint }
 }
 
 const vaults = async (world: World, venue: Venue, pool: Address, sides: Sides) => {
-  const owner = await authorityOf(venue) ?? pool
+  const owner = (await authorityOf(venue)) ?? pool
   return {
     vaultA: await world.fund(sides.mintA, owner, sides.reserveA),
     vaultB: await world.fund(sides.mintB, owner, sides.reserveB)
@@ -289,10 +422,27 @@ const vaultAccount = async (world: World, mint: BuiltMint, owner: Address, amoun
   const account = await generateKeyPairSigner()
   const native = mint.address === "So11111111111111111111111111111111111111112"
   const rent = world.svm.minimumBalanceForRentExemption(165n)
-  const fill = native || amount === 0n ? [] : [getMintToInstruction({ mint: mint.address, token: account.address, mintAuthority: mint.mintAuthority!, amount }, { programAddress: mint.program as typeof TOKEN_PROGRAM_ADDRESS })]
+  const fill =
+    native || amount === 0n
+      ? []
+      : [
+          getMintToInstruction(
+            { mint: mint.address, token: account.address, mintAuthority: mint.mintAuthority!, amount },
+            { programAddress: mint.program as typeof TOKEN_PROGRAM_ADDRESS }
+          )
+        ]
   await world.send(mint.deployer, [
-    getCreateAccountInstruction({ payer: mint.deployer, newAccount: account, lamports: rent + (native ? amount : 0n), space: 165n, programAddress: mint.program }),
-    getInitializeAccount3Instruction({ account: account.address, mint: mint.address, owner }, { programAddress: mint.program as typeof TOKEN_PROGRAM_ADDRESS }),
+    getCreateAccountInstruction({
+      payer: mint.deployer,
+      newAccount: account,
+      lamports: rent + (native ? amount : 0n),
+      space: 165n,
+      programAddress: mint.program
+    }),
+    getInitializeAccount3Instruction(
+      { account: account.address, mint: mint.address, owner },
+      { programAddress: mint.program as typeof TOKEN_PROGRAM_ADDRESS }
+    ),
     ...fill
   ])
   return account.address
@@ -320,19 +470,42 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
       const lp = await buildLp(world, address, requireLp(spec))
       const data = encodeWithLayout(RAYDIUM.liquidityStateV4Layout!, {
-        status: 6n, nonce: 254n, baseDecimal: BigInt(sides.mintA.decimals), quoteDecimal: BigInt(sides.mintB.decimals),
-        baseVault: vaultA, quoteVault: vaultB, baseMint: sides.mintA.address, quoteMint: sides.mintB.address, lpMint: lp.mint.address,
-        marketId: await randomAddress(), lpReserve: lp.tracked
+        status: 6n,
+        nonce: 254n,
+        baseDecimal: BigInt(sides.mintA.decimals),
+        quoteDecimal: BigInt(sides.mintB.decimals),
+        baseVault: vaultA,
+        quoteVault: vaultB,
+        baseMint: sides.mintA.address,
+        quoteMint: sides.mintB.address,
+        lpMint: lp.mint.address,
+        marketId: await randomAddress(),
+        lpReserve: lp.tracked
       })
       world.setAccount(address, program, data)
-      return { ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: null, lp }
+      return {
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: null,
+        lp
+      }
     }
     case "raydium-cpmm": {
       // The pool PDA on config index 0: @raydium-io/raydium-sdk-v2 src/raydium/cpmm/pda.ts
       // (["amm_config", u16 big-endian], then ["pool", config, token_0, token_1]).
       const sides = sortedSides(spec)
       const config = await pda(program, [getUtf8Encoder().encode("amm_config"), Uint8Array.of(0, 0)])
-      const address = await pda(program, [getUtf8Encoder().encode("pool"), addressBytes(config), addressBytes(sides.mintA.address), addressBytes(sides.mintB.address)])
+      const address = await pda(program, [
+        getUtf8Encoder().encode("pool"),
+        addressBytes(config),
+        addressBytes(sides.mintA.address),
+        addressBytes(sides.mintB.address)
+      ])
       // The vaults hold the reserves plus the fees the pool owes (protocol, fund, creator), which the
       // curve does not trade against: written as protocol fees.
       const fees = spec.cpmmFees ?? CPMM_FIXTURE_FEES
@@ -345,23 +518,56 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const lp = await buildLp(world, address, requireLp(spec))
       const observation = await randomAddress()
       const data = encodeWithLayout(RAYDIUM.CpmmPoolInfoLayout!, {
-        configId: config, poolCreator: spec.mint.deployer.address, vaultA, vaultB, mintLp: lp.mint.address,
-        mintA: sides.mintA.address, mintB: sides.mintB.address, mintProgramA: sides.mintA.program, mintProgramB: sides.mintB.program,
-        observationId: observation, bump: 255, status: fees.status ?? 0, lpDecimals: 9, mintDecimalA: sides.mintA.decimals, mintDecimalB: sides.mintB.decimals,
-        lpAmount: lp.tracked, protocolFeesMintA: owedA, protocolFeesMintB: owedB, openTime: BigInt(world.blockTime),
-        feeOn: fees.feeOn, enableCreatorFee: fees.enableCreatorFee
+        configId: config,
+        poolCreator: spec.mint.deployer.address,
+        vaultA,
+        vaultB,
+        mintLp: lp.mint.address,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        mintProgramA: sides.mintA.program,
+        mintProgramB: sides.mintB.program,
+        observationId: observation,
+        bump: 255,
+        status: fees.status ?? 0,
+        lpDecimals: 9,
+        mintDecimalA: sides.mintA.decimals,
+        mintDecimalB: sides.mintB.decimals,
+        lpAmount: lp.tracked,
+        protocolFeesMintA: owedA,
+        protocolFeesMintB: owedB,
+        openTime: BigInt(world.blockTime),
+        feeOn: fees.feeOn,
+        enableCreatorFee: fees.enableCreatorFee
       })
       data.set(anchorDiscriminator("PoolState"), 0)
       world.setAccount(address, program, data)
       // Its AmmConfig at the index-0 PDA (a shared account: the last pool built sets its rates).
       const configData = encodeWithLayout(RAYDIUM.CpmmConfigInfoLayout!, {
-        bump: 255, disableCreatePool: false, index: 0, tradeFeeRate: fees.tradeFeeRate, protocolFeeRate: 120_000n, fundFeeRate: 40_000n,
-        createPoolFee: 150_000_000n, protocolOwner: spec.mint.deployer.address, fundOwner: spec.mint.deployer.address, creatorFeeRate: fees.creatorFeeRate
+        bump: 255,
+        disableCreatePool: false,
+        index: 0,
+        tradeFeeRate: fees.tradeFeeRate,
+        protocolFeeRate: 120_000n,
+        fundFeeRate: 40_000n,
+        createPoolFee: 150_000_000n,
+        protocolOwner: spec.mint.deployer.address,
+        fundOwner: spec.mint.deployer.address,
+        creatorFeeRate: fees.creatorFeeRate
       })
       configData.set(anchorDiscriminator("AmmConfig"), 0)
       world.setAccount(config, program, configData)
       return {
-        ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: null, lp, related: [config],
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: null,
+        lp,
+        related: [config],
         swap: { venue: "raydium-cpmm", ammConfig: config, observation, fees }
       }
     }
@@ -371,29 +577,80 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
       const sqrtPriceX64 = sqrtPriceQ64(price(sides))
       const data = encodeWithLayout(RAYDIUM.PoolInfoLayout!, {
-        bump: 255, configId: await randomAddress(), creator: spec.mint.deployer.address,
-        mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, observationId: await randomAddress(),
-        mintDecimalsA: sides.mintA.decimals, mintDecimalsB: sides.mintB.decimals, tickSpacing: 60, liquidity: 10n ** 12n,
-        sqrtPriceX64, tickCurrent: -1000
+        bump: 255,
+        configId: await randomAddress(),
+        creator: spec.mint.deployer.address,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        observationId: await randomAddress(),
+        mintDecimalsA: sides.mintA.decimals,
+        mintDecimalsB: sides.mintB.decimals,
+        tickSpacing: 60,
+        liquidity: 10n ** 12n,
+        sqrtPriceX64,
+        tickCurrent: -1000
       })
       data.set(anchorDiscriminator("PoolState"), 0)
       world.setAccount(address, program, data)
-      return { ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: (Number(sqrtPriceX64) / 2 ** 64) ** 2 }
+      return {
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: (Number(sqrtPriceX64) / 2 ** 64) ** 2
+      }
     }
     case "orca-whirlpool": {
       const sides = sortedSides(spec)
       const [address] = await getWhirlpoolAddress(sides.mintA.address, sides.mintB.address, 64)
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
       const sqrtPrice = sqrtPriceQ64(price(sides))
-      const reward = { mint: "11111111111111111111111111111111" as Address, vault: "11111111111111111111111111111111" as Address, extension: new Uint8Array(32), emissionsPerSecondX64: 0n, growthGlobalX64: 0n }
-      const data = Uint8Array.from(getWhirlpoolEncoder().encode({
-        whirlpoolsConfig: "2LecshUwdy9xi7meFgHtFJQNSKk4KdTrcpvaB56dP2NQ" as Address, whirlpoolBump: Uint8Array.of(255), tickSpacing: 64,
-        feeTierIndexSeed: u16le(64), feeRate: 3000, protocolFeeRate: 1300, liquidity: 10n ** 12n, sqrtPrice, tickCurrentIndex: -1000,
-        protocolFeeOwedA: 0n, protocolFeeOwedB: 0n, tokenMintA: sides.mintA.address, tokenVaultA: vaultA, feeGrowthGlobalA: 0n,
-        tokenMintB: sides.mintB.address, tokenVaultB: vaultB, feeGrowthGlobalB: 0n, rewardLastUpdatedTimestamp: 0n, rewardInfos: [reward, reward, reward]
-      }))
+      const reward = {
+        mint: "11111111111111111111111111111111" as Address,
+        vault: "11111111111111111111111111111111" as Address,
+        extension: new Uint8Array(32),
+        emissionsPerSecondX64: 0n,
+        growthGlobalX64: 0n
+      }
+      const data = Uint8Array.from(
+        getWhirlpoolEncoder().encode({
+          whirlpoolsConfig: "2LecshUwdy9xi7meFgHtFJQNSKk4KdTrcpvaB56dP2NQ" as Address,
+          whirlpoolBump: Uint8Array.of(255),
+          tickSpacing: 64,
+          feeTierIndexSeed: u16le(64),
+          feeRate: 3000,
+          protocolFeeRate: 1300,
+          liquidity: 10n ** 12n,
+          sqrtPrice,
+          tickCurrentIndex: -1000,
+          protocolFeeOwedA: 0n,
+          protocolFeeOwedB: 0n,
+          tokenMintA: sides.mintA.address,
+          tokenVaultA: vaultA,
+          feeGrowthGlobalA: 0n,
+          tokenMintB: sides.mintB.address,
+          tokenVaultB: vaultB,
+          feeGrowthGlobalB: 0n,
+          rewardLastUpdatedTimestamp: 0n,
+          rewardInfos: [reward, reward, reward]
+        })
+      )
       world.setAccount(address, program, data)
-      return { ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: (Number(sqrtPrice) / 2 ** 64) ** 2 }
+      return {
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: (Number(sqrtPrice) / 2 ** 64) ** 2
+      }
     }
     case "meteora-dlmm": {
       // deriveLbPair2 (@meteora-ag/dlmm src/dlmm/helpers/derive.ts): [min, max, bin_step LE, base_factor LE].
@@ -403,13 +660,34 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const address = await pda(program, [addressBytes(min), addressBytes(max), u16le(binStep), u16le(10_000)])
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
       const activeId = Math.round(Math.log(price(sides)) / Math.log(1 + binStep / 10_000))
-      const data = IDL.dlmm.encodeAccount("LbPair", {
-        parameters: { base_factor: 10_000 }, bin_step_seed: u16le(binStep), base_factor_seed: u16le(10_000), active_id: activeId, bin_step: binStep,
-        token_x_mint: sides.mintA.address, token_y_mint: sides.mintB.address, reserve_x: vaultA, reserve_y: vaultB,
-        oracle: await randomAddress(), creator: spec.mint.deployer.address
-      }, 904)
+      const data = IDL.dlmm.encodeAccount(
+        "LbPair",
+        {
+          parameters: { base_factor: 10_000 },
+          bin_step_seed: u16le(binStep),
+          base_factor_seed: u16le(10_000),
+          active_id: activeId,
+          bin_step: binStep,
+          token_x_mint: sides.mintA.address,
+          token_y_mint: sides.mintB.address,
+          reserve_x: vaultA,
+          reserve_y: vaultB,
+          oracle: await randomAddress(),
+          creator: spec.mint.deployer.address
+        },
+        904
+      )
       world.setAccount(address, program, data)
-      return { ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: (1 + binStep / 10_000) ** activeId }
+      return {
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: (1 + binStep / 10_000) ** activeId
+      }
     }
     case "meteora-damm-v1": {
       // The tokens of a DAMM v1 pool sit in Meteora dynamic vaults: each side's Vault account (vault
@@ -422,7 +700,12 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const lp = await buildLp(world, address, requireLp(spec))
       const side = async (mint: BuiltMint, reserve: bigint) => {
         const vault = await randomAddress()
-        const lpMint = (await getProgramDerivedAddress({ programAddress: METEORA_VAULT, seeds: [getUtf8Encoder().encode("lp_mint"), addressBytes(vault)] }))[0]
+        const lpMint = (
+          await getProgramDerivedAddress({
+            programAddress: METEORA_VAULT,
+            seeds: [getUtf8Encoder().encode("lp_mint"), addressBytes(vault)]
+          })
+        )[0]
         const tokenVault = await world.fund(mint, vault, reserve * 2n)
         return { mint, reserve, vault, lpMint, tokenVault, shares: await randomAddress() }
       }
@@ -430,26 +713,95 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       // Written after the funding transactions, at the world's current time: 1,000 s since the last report.
       for (const { mint, reserve, vault, lpMint, tokenVault, shares } of sidesBuilt) {
         const lockedProfit = 2_000_000n
-        world.setAccount(vault, METEORA_VAULT, IDL.vault.encodeAccount("Vault", {
-          enabled: 1, totalAmount: reserve * 2n + lockedProfit / 2n, tokenVault, tokenMint: mint.address, lpMint,
-          lockedProfitTracker: { lastUpdatedLockedProfit: lockedProfit, lastReport: BigInt(world.blockTime) - 1_000n, lockedProfitDegradation: 500_000_000n }
-        }, 1227))
-        world.setAccount(lpMint, TOKEN_PROGRAM_ADDRESS, Uint8Array.from(getMintEncoder().encode({ mintAuthority: vault, supply: 2_000_000_000n, decimals: mint.decimals, isInitialized: true, freezeAuthority: null })))
-        world.setAccount(shares, TOKEN_PROGRAM_ADDRESS, Uint8Array.from(getTokenEncoder().encode({
-          mint: lpMint, owner: address, amount: 1_000_000_000n, delegate: null, state: AccountState.Initialized, isNative: null, delegatedAmount: 0n, closeAuthority: null
-        })))
+        world.setAccount(
+          vault,
+          METEORA_VAULT,
+          IDL.vault.encodeAccount(
+            "Vault",
+            {
+              enabled: 1,
+              totalAmount: reserve * 2n + lockedProfit / 2n,
+              tokenVault,
+              tokenMint: mint.address,
+              lpMint,
+              lockedProfitTracker: {
+                lastUpdatedLockedProfit: lockedProfit,
+                lastReport: BigInt(world.blockTime) - 1_000n,
+                lockedProfitDegradation: 500_000_000n
+              }
+            },
+            1227
+          )
+        )
+        world.setAccount(
+          lpMint,
+          TOKEN_PROGRAM_ADDRESS,
+          Uint8Array.from(
+            getMintEncoder().encode({
+              mintAuthority: vault,
+              supply: 2_000_000_000n,
+              decimals: mint.decimals,
+              isInitialized: true,
+              freezeAuthority: null
+            })
+          )
+        )
+        world.setAccount(
+          shares,
+          TOKEN_PROGRAM_ADDRESS,
+          Uint8Array.from(
+            getTokenEncoder().encode({
+              mint: lpMint,
+              owner: address,
+              amount: 1_000_000_000n,
+              delegate: null,
+              state: AccountState.Initialized,
+              isNative: null,
+              delegatedAmount: 0n,
+              closeAuthority: null
+            })
+          )
+        )
       }
       const [a, b] = sidesBuilt
-      const data = IDL.dammV1.encodeAccount("Pool", {
-        lp_mint: lp.mint.address, token_a_mint: sides.mintA.address, token_b_mint: sides.mintB.address,
-        a_vault: a.vault, b_vault: b.vault, a_vault_lp: a.shares, b_vault_lp: b.shares, enabled: true,
-        pool_type: { __kind: "Permissionless" }, total_locked_lp: lp.lock.amount
-      }, 944)
+      const data = IDL.dammV1.encodeAccount(
+        "Pool",
+        {
+          lp_mint: lp.mint.address,
+          token_a_mint: sides.mintA.address,
+          token_b_mint: sides.mintB.address,
+          a_vault: a.vault,
+          b_vault: b.vault,
+          a_vault_lp: a.shares,
+          b_vault_lp: b.shares,
+          enabled: true,
+          pool_type: { __kind: "Permissionless" },
+          total_locked_lp: lp.lock.amount
+        },
+        944
+      )
       world.setAccount(address, program, data)
       return {
-        ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA: null, vaultB: null, priceBPerA: null, lp,
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA: null,
+        vaultB: null,
+        priceBPerA: null,
+        lp,
         storedReserves: { a: sides.reserveA, b: sides.reserveB },
-        related: [a.vault, b.vault, a.shares, b.shares, a.lpMint, b.lpMint, "SysvarC1ock11111111111111111111111111111111" as Address], lpLockedTracked: lp.lock.amount
+        related: [
+          a.vault,
+          b.vault,
+          a.shares,
+          b.shares,
+          a.lpMint,
+          b.lpMint,
+          "SysvarC1ock11111111111111111111111111111111" as Address
+        ],
+        lpLockedTracked: lp.lock.amount
       }
     }
     case "meteora-damm-v2": {
@@ -457,12 +809,32 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const address = await randomAddress()
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
       const sqrtPrice = sqrtPriceQ64(price(sides))
-      const data = IDL.dammV2.encodeAccount("Pool", {
-        token_a_mint: sides.mintA.address, token_b_mint: sides.mintB.address, token_a_vault: vaultA, token_b_vault: vaultB,
-        liquidity: 10n ** 20n, sqrt_price: sqrtPrice, creator: spec.mint.deployer.address, token_a_amount: sides.reserveA, token_b_amount: sides.reserveB
-      }, 1112)
+      const data = IDL.dammV2.encodeAccount(
+        "Pool",
+        {
+          token_a_mint: sides.mintA.address,
+          token_b_mint: sides.mintB.address,
+          token_a_vault: vaultA,
+          token_b_vault: vaultB,
+          liquidity: 10n ** 20n,
+          sqrt_price: sqrtPrice,
+          creator: spec.mint.deployer.address,
+          token_a_amount: sides.reserveA,
+          token_b_amount: sides.reserveB
+        },
+        1112
+      )
       world.setAccount(address, program, data)
-      return { ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: (Number(sqrtPrice) / 2 ** 64) ** 2 }
+      return {
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: (Number(sqrtPrice) / 2 ** 64) ** 2
+      }
     }
     case "meteora-dbc": {
       const sides = baseFirst(spec)
@@ -470,18 +842,51 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const config = await randomAddress()
       const threshold = sides.reserveB * 4n
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
-      world.setAccount(config, program, IDL.dbc.encodeAccount("PoolConfig", { quote_mint: sides.mintB.address, migration_quote_threshold: threshold, token_decimal: sides.mintA.decimals }, 1048))
+      world.setAccount(
+        config,
+        program,
+        IDL.dbc.encodeAccount(
+          "PoolConfig",
+          {
+            quote_mint: sides.mintB.address,
+            migration_quote_threshold: threshold,
+            token_decimal: sides.mintA.decimals
+          },
+          1048
+        )
+      )
       const sqrtPrice = sqrtPriceQ64(price(sides))
-      const data = IDL.dbc.encodeAccount("VirtualPool", {
-        pool_state: {
-          config, creator: spec.mint.deployer.address, base_mint: sides.mintA.address, base_vault: vaultA, quote_vault: vaultB,
-          base_reserve: sides.reserveA, quote_reserve: sides.reserveB, sqrt_price: sqrtPrice, is_migrated: 0, migration_progress: 0
-        }
-      }, 424)
+      const data = IDL.dbc.encodeAccount(
+        "VirtualPool",
+        {
+          pool_state: {
+            config,
+            creator: spec.mint.deployer.address,
+            base_mint: sides.mintA.address,
+            base_vault: vaultA,
+            quote_vault: vaultB,
+            base_reserve: sides.reserveA,
+            quote_reserve: sides.reserveB,
+            sqrt_price: sqrtPrice,
+            is_migrated: 0,
+            migration_progress: 0
+          }
+        },
+        424
+      )
       world.setAccount(address, program, data)
       return {
-        ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: (Number(sqrtPrice) / 2 ** 64) ** 2,
-        storedReserves: { a: sides.reserveA, b: sides.reserveB }, curve: { complete: false, progressPct: 25 }, related: [config],
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: (Number(sqrtPrice) / 2 ** 64) ** 2,
+        storedReserves: { a: sides.reserveA, b: sides.reserveB },
+        curve: { complete: false, progressPct: 25 },
+        related: [config],
         config: { address: config, quoteMint: sides.mintB.address, threshold }
       }
     }
@@ -493,28 +898,65 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const virtualToken = 1_073_000_000_000_000n - sold
       const virtualQuote = 30_000_000_000n + spec.reserveQuote
       const vaultA = await world.fund(spec.mint, address, spec.reserveMint)
-      const data = IDL.pump.encodeAccount("BondingCurve", {
-        virtual_token_reserves: virtualToken, virtual_quote_reserves: virtualQuote, real_token_reserves: spec.reserveMint,
-        real_quote_reserves: spec.reserveQuote, token_total_supply: 1_000_000_000_000_000n, complete: false, creator: spec.mint.deployer.address
-      }, 125)
+      const data = IDL.pump.encodeAccount(
+        "BondingCurve",
+        {
+          virtual_token_reserves: virtualToken,
+          virtual_quote_reserves: virtualQuote,
+          real_token_reserves: spec.reserveMint,
+          real_quote_reserves: spec.reserveQuote,
+          token_total_supply: 1_000_000_000_000_000n,
+          complete: false,
+          creator: spec.mint.deployer.address
+        },
+        125
+      )
       world.setAccount(address, program, data)
       return {
-        ...common, address, data, mintA: spec.mint.address, mintB: spec.quote.address, vaultA, vaultB: null,
-        priceBPerA: Number(virtualQuote) / Number(virtualToken), storedReserves: { a: spec.reserveMint, b: spec.reserveQuote },
+        ...common,
+        address,
+        data,
+        mintA: spec.mint.address,
+        mintB: spec.quote.address,
+        vaultA,
+        vaultB: null,
+        priceBPerA: Number(virtualQuote) / Number(virtualToken),
+        storedReserves: { a: spec.reserveMint, b: spec.reserveQuote },
         curve: { complete: false, progressPct: Number((sold * 1_000_000n) / initialReal) / 10_000 }
       }
     }
     case "pumpswap": {
       // Canonical pool: ["pool", index 0 u16 LE, pump ["pool-authority", mint], base, quote] (@pump-fun/pump-sdk src/pda.ts).
       const sides = baseFirst(spec)
-      const authority = await pda(venueOf("pump-fun").program, [getUtf8Encoder().encode("pool-authority"), addressBytes(spec.mint.address)])
-      const address = await pda(program, [getUtf8Encoder().encode("pool"), u16le(0), addressBytes(authority), addressBytes(sides.mintA.address), addressBytes(sides.mintB.address)])
+      const authority = await pda(venueOf("pump-fun").program, [
+        getUtf8Encoder().encode("pool-authority"),
+        addressBytes(spec.mint.address)
+      ])
+      const address = await pda(program, [
+        getUtf8Encoder().encode("pool"),
+        u16le(0),
+        addressBytes(authority),
+        addressBytes(sides.mintA.address),
+        addressBytes(sides.mintB.address)
+      ])
       const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
       const lp = await buildLp(world, address, requireLp(spec))
-      const data = IDL.pumpAmm.encodeAccount("Pool", {
-        pool_bump: 255, index: 0, creator: authority, base_mint: sides.mintA.address, quote_mint: sides.mintB.address, lp_mint: lp.mint.address,
-        pool_base_token_account: vaultA, pool_quote_token_account: vaultB, lp_supply: lp.tracked, coin_creator: spec.mint.deployer.address
-      }, 270)
+      const data = IDL.pumpAmm.encodeAccount(
+        "Pool",
+        {
+          pool_bump: 255,
+          index: 0,
+          creator: authority,
+          base_mint: sides.mintA.address,
+          quote_mint: sides.mintB.address,
+          lp_mint: lp.mint.address,
+          pool_base_token_account: vaultA,
+          pool_quote_token_account: vaultB,
+          lp_supply: lp.tracked,
+          coin_creator: spec.mint.deployer.address
+        },
+        270
+      )
       world.setAccount(address, program, data)
       // The program-wide GlobalConfig (["global_config"]) and the fee program's FeeConfig (["fee_config",
       // PumpSwap's id]), PDAs as @pump-fun/pump-swap-sdk src/sdk/pda.ts derives them.
@@ -523,19 +965,60 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       const protocolFeeRecipients = await Promise.all(Array.from({ length: 8 }, randomAddress))
       const buybackFeeRecipients = await Promise.all(Array.from({ length: 8 }, randomAddress))
       const reserved = await Promise.all(Array.from({ length: 7 }, randomAddress))
-      world.setAccount(globalConfig, program, IDL.pumpAmm.encodeAccount("GlobalConfig", {
-        admin: spec.mint.deployer.address, ...PUMPSWAP_FIXTURE.globalFees, disable_flags: 0n,
-        protocol_fee_recipients: protocolFeeRecipients, reserved_fee_recipient: await randomAddress(), reserved_fee_recipients: reserved,
-        buyback_fee_recipients: buybackFeeRecipients, buyback_basis_points: 0n, creator_fee_configurable: false
-      }, 949))
-      world.setAccount(feeConfig, PUMP_FEE_PROGRAM, IDL.pumpAmm.encodeAccount("FeeConfig", {
-        bump: 255, admin: spec.mint.deployer.address, flat_fees: PUMPSWAP_FIXTURE.flatFees, fee_tiers: PUMPSWAP_FIXTURE.feeTiers,
-        stable_fee_tiers: PUMPSWAP_FIXTURE.stableFeeTiers, exotic_flat_fees: PUMPSWAP_FIXTURE.flatFees
-      }, 4097))
+      world.setAccount(
+        globalConfig,
+        program,
+        IDL.pumpAmm.encodeAccount(
+          "GlobalConfig",
+          {
+            admin: spec.mint.deployer.address,
+            ...PUMPSWAP_FIXTURE.globalFees,
+            disable_flags: 0n,
+            protocol_fee_recipients: protocolFeeRecipients,
+            reserved_fee_recipient: await randomAddress(),
+            reserved_fee_recipients: reserved,
+            buyback_fee_recipients: buybackFeeRecipients,
+            buyback_basis_points: 0n,
+            creator_fee_configurable: false
+          },
+          949
+        )
+      )
+      world.setAccount(
+        feeConfig,
+        PUMP_FEE_PROGRAM,
+        IDL.pumpAmm.encodeAccount(
+          "FeeConfig",
+          {
+            bump: 255,
+            admin: spec.mint.deployer.address,
+            flat_fees: PUMPSWAP_FIXTURE.flatFees,
+            fee_tiers: PUMPSWAP_FIXTURE.feeTiers,
+            stable_fee_tiers: PUMPSWAP_FIXTURE.stableFeeTiers,
+            exotic_flat_fees: PUMPSWAP_FIXTURE.flatFees
+          },
+          4097
+        )
+      )
       return {
-        ...common, address, data, mintA: sides.mintA.address, mintB: sides.mintB.address, vaultA, vaultB, priceBPerA: null, lp,
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: null,
+        lp,
         related: [globalConfig, feeConfig],
-        swap: { venue: "pumpswap", globalConfig, feeConfig, protocolFeeRecipients, buybackFeeRecipients, coinCreator: spec.mint.deployer.address }
+        swap: {
+          venue: "pumpswap",
+          globalConfig,
+          feeConfig,
+          protocolFeeRecipients,
+          buybackFeeRecipients,
+          coinCreator: spec.mint.deployer.address
+        }
       }
     }
   }

@@ -16,7 +16,13 @@ export type Fault =
   /** Answers computed as usual but with context.slot `behind` slots old, minContextSlot ignored. */
   | { readonly kind: "staleSlot"; readonly count: number; readonly behind: bigint; readonly method?: string }
   /** A JSON-RPC error object instead of the result (e.g. -32005 node is behind). */
-  | { readonly kind: "error"; readonly count: number; readonly code: number; readonly message: string; readonly method?: string }
+  | {
+      readonly kind: "error"
+      readonly count: number
+      readonly code: number
+      readonly message: string
+      readonly method?: string
+    }
   /** Until reset: this account is reported under another owner program. */
   | { readonly kind: "wrongOwner"; readonly address: Address; readonly owner: Address }
   /** Until reset: this account does not exist (null, absent from lists). */
@@ -60,8 +66,10 @@ interface Request {
 
 /** JSON with bigint as bare numbers: mainnet sends u64 as numbers and kit reads them back as bigint. */
 export const encodeJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) => typeof v === "bigint" ? `__u64__${v.toString()}` : v)
-    .replace(/"__u64__(-?\d+)"/g, "$1")
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? `__u64__${v.toString()}` : v)).replace(
+    /"__u64__(-?\d+)"/g,
+    "$1"
+  )
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
   new Response(encodeJson(body), { status, headers: { "content-type": "application/json", ...headers } })
@@ -91,26 +99,39 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
       return { jsonrpc: "2.0", id, result: method(Array.isArray(request.params) ? request.params : []) }
     } catch (error) {
       if (error instanceof RpcError) {
-        return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } }
+        return {
+          jsonrpc: "2.0",
+          id,
+          error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+        }
       }
       return { jsonrpc: "2.0", id, error: { code: -32603, message: `Internal error: ${String(error)}` } }
     }
   }
 
   const takeFault = (batch: ReadonlyArray<Request>): CountedFault | undefined => {
-    const entry = counted.find(({ fault }) => fault.method === undefined || batch.some((request) => request.method === fault.method))
+    const entry = counted.find(
+      ({ fault }) => fault.method === undefined || batch.some((request) => request.method === fault.method)
+    )
     if (entry === undefined) return undefined
     entry.left -= 1
     if (entry.left <= 0) counted = counted.filter((other) => other !== entry)
     return entry.fault
   }
 
-  const respond = (body: unknown, batch: ReadonlyArray<Request>, isBatch: boolean, fault: CountedFault | undefined): Response => {
+  const respond = (
+    body: unknown,
+    batch: ReadonlyArray<Request>,
+    isBatch: boolean,
+    fault: CountedFault | undefined
+  ): Response => {
     if (fault?.kind === "error") {
       // A node errs per call: in a batch only the calls of the faulted method fail.
-      const errors = batch.map((request) => fault.method === undefined || request.method === fault.method
-        ? { jsonrpc: "2.0", id: request.id ?? null, error: { code: fault.code, message: fault.message } }
-        : answer(request))
+      const errors = batch.map((request) =>
+        fault.method === undefined || request.method === fault.method
+          ? { jsonrpc: "2.0", id: request.id ?? null, error: { code: fault.code, message: fault.message } }
+          : answer(request)
+      )
       return json(isBatch ? errors : errors[0])
     }
     behind = fault?.kind === "staleSlot" ? fault.behind : 0n
@@ -136,8 +157,8 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
         return json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
       }
       const isBatch = Array.isArray(body)
-      const batch: ReadonlyArray<Request> = isBatch ? body as ReadonlyArray<Request> : [body as Request]
-      batches.push(batch.map((request) => typeof request.method === "string" ? request.method : "?"))
+      const batch: ReadonlyArray<Request> = isBatch ? (body as ReadonlyArray<Request>) : [body as Request]
+      batches.push(batch.map((request) => (typeof request.method === "string" ? request.method : "?")))
       for (const request of batch) {
         const method = typeof request.method === "string" ? request.method : "?"
         calls.set(method, (calls.get(method) ?? 0) + 1)
@@ -146,13 +167,22 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
       const fault = takeFault(batch)
       switch (fault?.kind) {
         case "rateLimit":
-          return json({ jsonrpc: "2.0", id: null, error: { code: 429, message: "Too many requests" } }, 429, { "retry-after": String(fault.retryAfterSeconds) })
+          return json({ jsonrpc: "2.0", id: null, error: { code: 429, message: "Too many requests" } }, 429, {
+            "retry-after": String(fault.retryAfterSeconds)
+          })
         case "malformed":
-          return new Response("{\"jsonrpc\":\"2.0\",\"result\":{\"context\":", { status: 200, headers: { "content-type": "application/json" } })
+          return new Response('{"jsonrpc":"2.0","result":{"context":', {
+            status: 200,
+            headers: { "content-type": "application/json" }
+          })
         case "hang":
           await new Promise<void>((resolve) => {
             hanging.add(resolve)
-            if (fault.delayMs !== undefined) setTimeout(() => { hanging.delete(resolve); resolve() }, fault.delayMs)
+            if (fault.delayMs !== undefined)
+              setTimeout(() => {
+                hanging.delete(resolve)
+                resolve()
+              }, fault.delayMs)
           })
           return respond(body, batch, isBatch, undefined)
         default:

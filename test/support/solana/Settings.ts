@@ -1,6 +1,6 @@
 import { Option, Redacted } from "effect"
-import type { ScannerConfig } from "../../../src/Scanner/Config.ts"
-import type { RpcSettings } from "../../../src/Scanner/Rpc.ts"
+import type { ScannerConfig } from "../../../src/workers/Scanner/Config.ts"
+import type { RpcSettings } from "../../../src/workers/Scanner/Rpc.ts"
 
 // The scanner's settings as the tests run it against the local RPC server: quick timeouts, no rate limit
 // to speak of, batching on. Each test overrides what it is about.

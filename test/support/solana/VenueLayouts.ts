@@ -19,62 +19,103 @@ export interface VenueLayout {
 
 export const VENUE_LAYOUTS: Readonly<Record<string, VenueLayout>> = {
   "raydium-amm-v4": {
-    account: "AmmInfo", anchor: false, size: 752, mintOffset: 400,
+    account: "AmmInfo",
+    anchor: false,
+    size: 752,
+    mintOffset: 400,
     source: "raydium-io/raydium-amm program/src/state.rs AmmInfo; raydium-sdk-v2 liquidityStateV4Layout baseMint"
   },
   "raydium-cpmm": {
-    account: "PoolState", anchor: true, size: 637, mintOffset: 168,
+    account: "PoolState",
+    anchor: true,
+    size: 637,
+    mintOffset: 168,
     source: "raydium-io/raydium-cp-swap programs/cp-swap/src/states/pool.rs PoolState::LEN, token_0_mint"
   },
   "raydium-clmm": {
-    account: "PoolState", anchor: true, size: 1544, mintOffset: 73,
+    account: "PoolState",
+    anchor: true,
+    size: 1544,
+    mintOffset: 73,
     source: "raydium-io/raydium-clmm programs/amm/src/states/pool.rs PoolState::LEN, token_mint_0"
   },
   "orca-whirlpool": {
-    account: "Whirlpool", anchor: true, size: 653, mintOffset: 101,
+    account: "Whirlpool",
+    anchor: true,
+    size: 653,
+    mintOffset: 101,
     source: "@orca-so/whirlpools-client src/generated/accounts/whirlpool.ts getWhirlpoolSize, tokenMintA"
   },
   "meteora-dlmm": {
-    account: "LbPair", anchor: true, size: 904, mintOffset: 88,
+    account: "LbPair",
+    anchor: true,
+    size: 904,
+    mintOffset: 88,
     source: "@meteora-ag/dlmm src/dlmm/idl.ts LbPair, tokenXMint"
   },
   "meteora-vault": {
-    account: "Vault", anchor: true, size: 1227, mintOffset: 83,
+    account: "Vault",
+    anchor: true,
+    size: 1227,
+    mintOffset: 83,
     source: "@meteora-ag/vault-sdk src/vault/idl.ts vault, tokenMint"
   },
   "meteora-damm-v1": {
     // The real program keeps the tokens in Meteora's dynamic vaults; here the pool owns its vault.
-    account: "Pool", anchor: true, size: 944, mintOffset: 40,
+    account: "Pool",
+    anchor: true,
+    size: 944,
+    mintOffset: 40,
     source: "@meteora-ag/dynamic-amm-sdk src/amm/idl.ts Pool, tokenAMint"
   },
   "meteora-damm-v2": {
-    account: "Pool", anchor: true, size: 1112, mintOffset: 168,
+    account: "Pool",
+    anchor: true,
+    size: 1112,
+    mintOffset: 168,
     source: "@meteora-ag/cp-amm-sdk src/idl/cp_amm.json Pool, token_a_mint"
   },
   "meteora-dbc": {
-    account: "VirtualPool", anchor: true, size: 424, mintOffset: 136,
+    account: "VirtualPool",
+    anchor: true,
+    size: 424,
+    mintOffset: 136,
     source: "@meteora-ag/dynamic-bonding-curve-sdk src/idl/dynamic-bonding-curve/idl.json VirtualPool, base_mint"
   },
   "pump-fun": {
     // The curve stores no mint: it is the PDA ["bonding-curve", mint].
-    account: "BondingCurve", anchor: true, size: 81, mintSeed: "bonding-curve",
+    account: "BondingCurve",
+    anchor: true,
+    size: 81,
+    mintSeed: "bonding-curve",
     source: "@pump-fun/pump-sdk src/idl/pump.json BondingCurve (5 u64, complete, creator)"
   },
-  "pumpswap": {
-    account: "Pool", anchor: true, size: 243, mintOffset: 43,
+  pumpswap: {
+    account: "Pool",
+    anchor: true,
+    size: 243,
+    mintOffset: 43,
     source: "@pump-fun/pump-swap-sdk src/idl/pump_amm.json Pool, base_mint"
   },
   "raydium-lp-lock": {
-    account: "LockedCpLiquidityState", anchor: true, size: 201,
+    account: "LockedCpLiquidityState",
+    anchor: true,
+    size: 201,
     source: "raydium-io/raydium-cp-swap lock program LockedCpLiquidityState (the vault belongs to the lock authority)"
   },
   "jupiter-lock": {
-    account: "VestingEscrow", anchor: true, size: 296, mintOffset: 40,
+    account: "VestingEscrow",
+    anchor: true,
+    size: 296,
+    mintOffset: 40,
     source: "jup-ag/jup-lock programs/locker/src/state/vesting_escrow.rs VestingEscrow (INIT_SPACE 288 + 8)"
   },
-  "streamflow": {
+  streamflow: {
     // Not Anchor: a fixed 1104-byte Contract with the mint after the magic, times and four keys.
-    account: "Contract", anchor: false, size: 1104, mintOffset: 177,
+    account: "Contract",
+    anchor: false,
+    size: 1104,
+    mintOffset: 177,
     source: "@streamflow/stream solana/layout.ts streamLayout (METADATA_LEN 1104), mint"
   }
 }

@@ -44,8 +44,15 @@ import {
 } from "@solana-program/token-2022"
 import { getMintEncoder, getSyncNativeInstruction } from "@solana-program/token"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
-import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/Scanner/Metaplex.ts"
-import { INCINERATOR, METAPLEX_METADATA_PROGRAM, VENUES, type Venue, authorityOf, metaplexMetadataAddress } from "../../../src/Scanner/Programs.ts"
+import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/workers/Scanner/Metaplex.ts"
+import {
+  INCINERATOR,
+  METAPLEX_METADATA_PROGRAM,
+  VENUES,
+  type Venue,
+  authorityOf,
+  metaplexMetadataAddress
+} from "../../../src/workers/Scanner/Programs.ts"
 import { type MintExtensions, extensionArgs } from "./MintExtensions.ts"
 import { VENUE_LAYOUTS, anchorDiscriminator } from "./VenueLayouts.ts"
 
@@ -119,9 +126,17 @@ export interface RecordedTransaction {
   readonly blockTime: number
   readonly feePayer: Address
   readonly accountKeys: ReadonlyArray<Address>
-  readonly header: { readonly numRequiredSignatures: number; readonly numReadonlySignedAccounts: number; readonly numReadonlyUnsignedAccounts: number }
+  readonly header: {
+    readonly numRequiredSignatures: number
+    readonly numReadonlySignedAccounts: number
+    readonly numReadonlyUnsignedAccounts: number
+  }
   /** `data` in base58, as getTransaction's "json" encoding sends it. */
-  readonly instructions: ReadonlyArray<{ readonly programIdIndex: number; readonly accounts: ReadonlyArray<number>; readonly data: string }>
+  readonly instructions: ReadonlyArray<{
+    readonly programIdIndex: number
+    readonly accounts: ReadonlyArray<number>
+    readonly data: string
+  }>
   readonly recentBlockhash: string
   readonly fee: number
   /** Lamports of each account key before and after, as getTransaction's meta reports them. */
@@ -156,8 +171,12 @@ export class World {
     this.#setClock()
   }
 
-  get slot(): bigint { return this.#slot }
-  get blockTime(): number { return this.#time }
+  get slot(): bigint {
+    return this.#slot
+  }
+  get blockTime(): number {
+    return this.#time
+  }
 
   /** Moves the clock on without a transaction (a test of stale slots, say). */
   advance(slots: bigint, seconds = Number(slots) * 0.4): void {
@@ -198,7 +217,9 @@ export class World {
     if (result instanceof FailedTransactionMetadata) {
       throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().logs().join("\n")}`)
     }
-    const signatures = Object.values(transaction.signatures).flatMap((bytes) => bytes === null ? [] : [base58.decode(bytes) as Signature])
+    const signatures = Object.values(transaction.signatures).flatMap((bytes) =>
+      bytes === null ? [] : [base58.decode(bytes) as Signature]
+    )
     const recorded: RecordedTransaction = {
       signature: getSignatureFromTransaction(transaction),
       signatures,
@@ -242,8 +263,9 @@ export class World {
     const programName = options.program ?? "token"
     const program = programName === "token" ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS
     const extensions = options.extensions ?? {}
-    if (programName === "token" && Object.keys(extensions).length > 0) throw new Error("SPL Token mints have no extensions")
-    const deployer = options.deployer ?? await this.signer()
+    if (programName === "token" && Object.keys(extensions).length > 0)
+      throw new Error("SPL Token mints have no extensions")
+    const deployer = options.deployer ?? (await this.signer())
     const mintAuthority = options.mintAuthority ?? deployer
     const freezeAuthority = options.freezeAuthority ?? null
     const newMint = await generateKeyPairSigner()
@@ -259,31 +281,74 @@ export class World {
         freezeAuthority: freezeAuthority?.address ?? null,
         ...(allocated.length === 0 ? {} : { extensions: allocated }),
         // Funded for the metadata and its additional fields too, which the program reallocs into.
-        mintAccountLamports: this.svm.minimumBalanceForRentExemption(BigInt(programName === "token" ? getMintSize() : getMintSize(args)))
+        mintAccountLamports: this.svm.minimumBalanceForRentExemption(
+          BigInt(programName === "token" ? getMintSize() : getMintSize(args))
+        )
       },
       { tokenProgram: program }
     )
-    const created = await this.send(deployer, flattenInstructionPlan(plan).flatMap((step) => isSingleInstructionPlan(step) ? [step.instruction] : []))
-    const built: BuiltMint = { address: newMint.address, programName, program, decimals: options.decimals ?? 6, deployer, mintAuthority, freezeAuthority, extensions, signature: created.signature }
+    const created = await this.send(
+      deployer,
+      flattenInstructionPlan(plan).flatMap((step) => (isSingleInstructionPlan(step) ? [step.instruction] : []))
+    )
+    const built: BuiltMint = {
+      address: newMint.address,
+      programName,
+      program,
+      decimals: options.decimals ?? 6,
+      deployer,
+      mintAuthority,
+      freezeAuthority,
+      extensions,
+      signature: created.signature
+    }
 
     const metadata = extensions.tokenMetadata
     if (metadata !== undefined) {
       // Its own transaction: name, symbol and uri may not fit beside the initialisation.
-      await this.send(deployer, [getInitializeTokenMetadataInstruction({
-        metadata: newMint.address, updateAuthority: mintAuthority.address, mint: newMint.address, mintAuthority,
-        name: metadata.name, symbol: metadata.symbol, uri: metadata.uri
-      })])
+      await this.send(deployer, [
+        getInitializeTokenMetadataInstruction({
+          metadata: newMint.address,
+          updateAuthority: mintAuthority.address,
+          mint: newMint.address,
+          mintAuthority,
+          name: metadata.name,
+          symbol: metadata.symbol,
+          uri: metadata.uri
+        })
+      ])
       for (const [key, value] of metadata.additional ?? []) {
-        await this.send(deployer, [getUpdateTokenMetadataFieldInstruction({ metadata: newMint.address, updateAuthority: mintAuthority, field: tokenMetadataField("Key", [key]), value })])
+        await this.send(deployer, [
+          getUpdateTokenMetadataFieldInstruction({
+            metadata: newMint.address,
+            updateAuthority: mintAuthority,
+            field: tokenMetadataField("Key", [key]),
+            value
+          })
+        ])
       }
       if (metadata.updateAuthority !== undefined && metadata.updateAuthority !== mintAuthority.address) {
-        await this.send(deployer, [getUpdateTokenMetadataUpdateAuthorityInstruction({ metadata: newMint.address, updateAuthority: mintAuthority, newUpdateAuthority: metadata.updateAuthority })])
+        await this.send(deployer, [
+          getUpdateTokenMetadataUpdateAuthorityInstruction({
+            metadata: newMint.address,
+            updateAuthority: mintAuthority,
+            newUpdateAuthority: metadata.updateAuthority
+          })
+        ])
       }
     }
     const fee = extensions.transferFee
     if (fee?.next !== undefined) {
-      if (typeof fee.configAuthority === "string") throw new Error("transferFee.next needs the config authority as a signer")
-      await this.send(deployer, [getSetTransferFeeInstruction({ mint: newMint.address, transferFeeConfigAuthority: fee.configAuthority, transferFeeBasisPoints: fee.next.basisPoints, maximumFee: fee.next.maximumFee })])
+      if (typeof fee.configAuthority === "string")
+        throw new Error("transferFee.next needs the config authority as a signer")
+      await this.send(deployer, [
+        getSetTransferFeeInstruction({
+          mint: newMint.address,
+          transferFeeConfigAuthority: fee.configAuthority,
+          transferFeeBasisPoints: fee.next.basisPoints,
+          maximumFee: fee.next.maximumFee
+        })
+      ])
     }
     return built
   }
@@ -292,7 +357,12 @@ export class World {
   async holders(mint: BuiltMint, specs: ReadonlyArray<HolderSpec>): Promise<ReadonlyArray<Holder>> {
     const holders: Array<Holder> = []
     for (const spec of specs) {
-      const signer = spec.owner === undefined ? await generateKeyPairSigner() : typeof spec.owner === "string" ? undefined : spec.owner
+      const signer =
+        spec.owner === undefined
+          ? await generateKeyPairSigner()
+          : typeof spec.owner === "string"
+            ? undefined
+            : spec.owner
       const owner = signer?.address ?? (spec.owner as Address)
       const account = await this.#mintToOwner(mint, owner, spec.amount)
       holders.push({ owner, signer, account, amount: spec.amount })
@@ -304,11 +374,20 @@ export class World {
     if (mint.mintAuthority === null) throw new Error("the mint authority was revoked: build holders before revoking")
     const [account] = await findAssociatedTokenPda({ owner, mint: mint.address, tokenProgram: mint.program })
     const thaw = mint.extensions.defaultAccountState === "frozen"
-    if (thaw && mint.freezeAuthority === null) throw new Error("a frozen default state needs a freeze authority to thaw holders")
+    if (thaw && mint.freezeAuthority === null)
+      throw new Error("a frozen default state needs a freeze authority to thaw holders")
     const config = { programAddress: mint.program }
     await this.send(mint.deployer, [
-      getCreateAssociatedTokenIdempotentInstruction({ payer: mint.deployer, ata: account, owner, mint: mint.address, tokenProgram: mint.program }),
-      ...(thaw && mint.freezeAuthority !== null ? [getThawAccountInstruction({ account, mint: mint.address, owner: mint.freezeAuthority }, config)] : []),
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: mint.deployer,
+        ata: account,
+        owner,
+        mint: mint.address,
+        tokenProgram: mint.program
+      }),
+      ...(thaw && mint.freezeAuthority !== null
+        ? [getThawAccountInstruction({ account, mint: mint.address, owner: mint.freezeAuthority }, config)]
+        : []),
       getMintToInstruction({ mint: mint.address, token: account, mintAuthority: mint.mintAuthority, amount }, config)
     ])
     return account
@@ -324,19 +403,29 @@ export class World {
     if (holder.signer === undefined) throw new Error("this holder's owner cannot sign")
     // The holder pays for its own burn, so it needs lamports (an airdrop, which is not recorded).
     if ((this.svm.getBalance(holder.owner) ?? 0n) === 0n) this.svm.airdrop(holder.owner, lamports(SOL))
-    return this.send(holder.signer, [getBurnInstruction({ account: holder.account, mint: mint.address, authority: holder.signer, amount }, { programAddress: mint.program })])
+    return this.send(holder.signer, [
+      getBurnInstruction(
+        { account: holder.account, mint: mint.address, authority: holder.signer, amount },
+        { programAddress: mint.program }
+      )
+    ])
   }
 
   /** SetAuthority to None. */
   async revoke(mint: BuiltMint, which: "mint" | "freeze"): Promise<RecordedTransaction> {
     const current = which === "mint" ? mint.mintAuthority : mint.freezeAuthority
     if (current === null) throw new Error(`the ${which} authority is already absent`)
-    const sent = await this.send(mint.deployer, [getSetAuthorityInstruction({
-      owned: mint.address,
-      owner: current,
-      authorityType: which === "mint" ? AuthorityType.MintTokens : AuthorityType.FreezeAccount,
-      newAuthority: null
-    }, { programAddress: mint.program })])
+    const sent = await this.send(mint.deployer, [
+      getSetAuthorityInstruction(
+        {
+          owned: mint.address,
+          owner: current,
+          authorityType: which === "mint" ? AuthorityType.MintTokens : AuthorityType.FreezeAccount,
+          newAuthority: null
+        },
+        { programAddress: mint.program }
+      )
+    ])
     if (which === "mint") mint.mintAuthority = null
     else mint.freezeAuthority = null
     return sent
@@ -344,7 +433,12 @@ export class World {
 
   async freeze(mint: BuiltMint, account: Address): Promise<RecordedTransaction> {
     if (mint.freezeAuthority === null) throw new Error("no freeze authority")
-    return this.send(mint.deployer, [getFreezeAccountInstruction({ account, mint: mint.address, owner: mint.freezeAuthority }, { programAddress: mint.program })])
+    return this.send(mint.deployer, [
+      getFreezeAccountInstruction(
+        { account, mint: mint.address, owner: mint.freezeAuthority },
+        { programAddress: mint.program }
+      )
+    ])
   }
 
   async pause(mint: BuiltMint, authority: KeyPairSigner): Promise<RecordedTransaction> {
@@ -360,14 +454,20 @@ export class World {
     const venue = VENUES.find((candidate) => candidate.label === label)
     const layout = VENUE_LAYOUTS[label]
     if (venue === undefined || layout === undefined) throw new Error(`unknown venue ${label}`)
-    const state = layout.mintSeed === undefined
-      ? (await generateKeyPairSigner()).address
-      : (await getProgramDerivedAddress({ programAddress: venue.program, seeds: [getUtf8Encoder().encode(layout.mintSeed), getAddressEncoder().encode(mint.address)] }))[0]
+    const state =
+      layout.mintSeed === undefined
+        ? (await generateKeyPairSigner()).address
+        : (
+            await getProgramDerivedAddress({
+              programAddress: venue.program,
+              seeds: [getUtf8Encoder().encode(layout.mintSeed), getAddressEncoder().encode(mint.address)]
+            })
+          )[0]
     const data = new Uint8Array(layout.size)
     if (layout.anchor) data.set(anchorDiscriminator(layout.account), 0)
     if (layout.mintOffset !== undefined) data.set(getAddressEncoder().encode(mint.address), layout.mintOffset)
     this.setAccount(state, venue.program, data)
-    const vaultOwner = await authorityOf(venue) ?? state
+    const vaultOwner = (await authorityOf(venue)) ?? state
     const vault = await this.#mintToOwner(mint, vaultOwner, amount)
     return { venue, state, vaultOwner, vault, amount }
   }
@@ -381,14 +481,43 @@ export class World {
   async quoteMint(at: Address, decimals: number): Promise<BuiltMint> {
     const native = at === NATIVE_MINT
     const deployer = await this.signer(native ? 10_000n : 100n)
-    this.setAccount(at, TOKEN_PROGRAM_ADDRESS, Uint8Array.from(getMintEncoder().encode({
-      mintAuthority: native ? null : deployer.address, supply: 0n, decimals, isInitialized: true, freezeAuthority: null
-    })))
-    const [account] = await findAssociatedTokenPda({ owner: deployer.address, mint: at, tokenProgram: TOKEN_PROGRAM_ADDRESS })
-    const created = await this.send(deployer, [getCreateAssociatedTokenIdempotentInstruction({ payer: deployer, ata: account, owner: deployer.address, mint: at, tokenProgram: TOKEN_PROGRAM_ADDRESS })])
+    this.setAccount(
+      at,
+      TOKEN_PROGRAM_ADDRESS,
+      Uint8Array.from(
+        getMintEncoder().encode({
+          mintAuthority: native ? null : deployer.address,
+          supply: 0n,
+          decimals,
+          isInitialized: true,
+          freezeAuthority: null
+        })
+      )
+    )
+    const [account] = await findAssociatedTokenPda({
+      owner: deployer.address,
+      mint: at,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS
+    })
+    const created = await this.send(deployer, [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: deployer,
+        ata: account,
+        owner: deployer.address,
+        mint: at,
+        tokenProgram: TOKEN_PROGRAM_ADDRESS
+      })
+    ])
     return {
-      address: at, programName: "token", program: TOKEN_PROGRAM_ADDRESS, decimals, deployer,
-      mintAuthority: native ? null : deployer, freezeAuthority: null, extensions: {}, signature: created.signature
+      address: at,
+      programName: "token",
+      program: TOKEN_PROGRAM_ADDRESS,
+      decimals,
+      deployer,
+      mintAuthority: native ? null : deployer,
+      freezeAuthority: null,
+      extensions: {},
+      signature: created.signature
     }
   }
 
@@ -409,7 +538,13 @@ export class World {
       data: Uint8Array.from([2, 0, 0, 0, ...getU64Encoder().encode(amount)])
     }
     await this.send(mint.deployer, [
-      getCreateAssociatedTokenIdempotentInstruction({ payer: mint.deployer, ata: account, owner, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS }),
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: mint.deployer,
+        ata: account,
+        owner,
+        mint: mint.address,
+        tokenProgram: TOKEN_PROGRAM_ADDRESS
+      }),
       transfer,
       getSyncNativeInstruction({ account })
     ])
@@ -417,7 +552,10 @@ export class World {
   }
 
   /** The Metaplex metadata account at the mint's PDA, as the program would have written it. */
-  async metaplex(mint: BuiltMint, fields: Pick<MetaplexMetadata, "name" | "symbol" | "uri"> & Partial<MetaplexMetadata>): Promise<BuiltMetaplex> {
+  async metaplex(
+    mint: BuiltMint,
+    fields: Pick<MetaplexMetadata, "name" | "symbol" | "uri"> & Partial<MetaplexMetadata>
+  ): Promise<BuiltMetaplex> {
     const metadata: MetaplexMetadata = {
       updateAuthority: mint.deployer.address,
       mint: mint.address,

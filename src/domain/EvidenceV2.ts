@@ -1,0 +1,340 @@
+import { Schema } from "effect"
+import { Address } from "./Address.ts"
+import { Aml, Market, Outcome, ScanDepth, Timestamp } from "./ScanEvidence.ts"
+
+// Evidence format v2: what a scanner observed about one mint, fact by fact. Every fact says whether it
+// was observed, could not be observed (an RPC failed, the call budget ran out, the source has no such
+// data) or does not apply to this token (an LP lock for a token with no LP mint). Format v1 (null for
+// "unknown") is upgraded on import (EvidenceUpgrade.ts; docs/scan-evidence.md gives the mapping); the
+// engines read the v1-shaped scoring view (EvidenceView.ts).
+
+export const FactStatus = Schema.Literal("observed", "not_observed", "not_applicable")
+export type FactStatus = typeof FactStatus.Type
+
+const Reason = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
+
+/** A fact: its value when observed, otherwise why not. */
+export const Fact = <S extends Schema.Schema.Any>(value: S) =>
+  Schema.Union(
+    Schema.Struct({ status: Schema.Literal("observed"), value }),
+    Schema.Struct({ status: Schema.Literal("not_observed", "not_applicable"), reason: Reason })
+  )
+
+export type Fact<A> =
+  | { readonly status: "observed"; readonly value: A }
+  | { readonly status: "not_observed" | "not_applicable"; readonly reason: string }
+
+export const observed = <A>(value: A): Fact<A> => ({ status: "observed", value })
+export const notObserved = (reason: string): Fact<never> => ({ status: "not_observed", reason })
+export const notApplicable = (reason: string): Fact<never> => ({ status: "not_applicable", reason })
+/** The value of an observed fact, else null. */
+export const valueOf = <A>(fact: Fact<A>): A | null => (fact.status === "observed" ? fact.value : null)
+
+const Percent = Schema.Number.pipe(Schema.between(0, 100))
+const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+const NonNegative = Schema.Number.pipe(Schema.nonNegative(), Schema.finite())
+/** A u64 in base units, as decimal digits (JSON numbers lose precision above 2^53). */
+const U64 = Schema.String.pipe(Schema.pattern(/^(0|[1-9]\d{0,19})$/))
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+
+/** A JSON scalar setting of an extension (u64 values as decimal strings). */
+const Setting = Schema.Union(Schema.String.pipe(Schema.maxLength(1_000)), Schema.Number, Schema.Boolean, Schema.Null)
+
+export const MintExtension = Schema.Struct({
+  name: Text(64).annotations({
+    description: "Token-2022 extension name, e.g. TransferFeeConfig; `Unknown` when the decoder does not know the type."
+  }),
+  type: Count.annotations({ description: "The extension's type number in the mint's TLV data." }),
+  addresses: Schema.Record({ key: Schema.String, value: Schema.NullOr(Address) }).annotations({
+    description:
+      "Every address the extension names (authorities, delegates, hook programs, metadata accounts); null when unset."
+  }),
+  settings: Schema.Record({ key: Schema.String, value: Setting })
+}).annotations({ identifier: "MintExtension" })
+export type MintExtension = typeof MintExtension.Type
+
+export const TransferFee = Schema.Struct({
+  bps: Count.pipe(Schema.lessThanOrEqualTo(10_000)).annotations({ description: "Fee in effect at the scan's epoch." }),
+  maxFee: U64,
+  configAuthority: Schema.NullOr(Address),
+  withdrawAuthority: Schema.NullOr(Address),
+  scheduledBps: Schema.NullOr(Count.pipe(Schema.lessThanOrEqualTo(10_000))).annotations({
+    description: "A different fee that takes effect at a later epoch, else null."
+  })
+}).annotations({ identifier: "TransferFee" })
+
+export const TradingTax = Schema.Struct({
+  buyPct: Schema.NullOr(Percent),
+  sellPct: Schema.NullOr(Percent),
+  method: Text(64).annotations({ description: "How it was measured, e.g. swap_simulation or imported." })
+}).annotations({ identifier: "TradingTax" })
+
+export const TokenMetadataV2 = Schema.Struct({
+  source: Schema.Literal("metaplex", "token-2022", "imported"),
+  name: Schema.NullOr(Text(200)),
+  symbol: Schema.NullOr(Text(50)),
+  uri: Schema.NullOr(Text(500)),
+  mutable: Schema.NullOr(Schema.Boolean),
+  updateAuthority: Schema.NullOr(Address)
+}).annotations({ identifier: "TokenMetadataV2" })
+
+export const HolderKindV2 = Schema.Literal("holder", "pool", "locker", "burn", "creator", "insider", "exchange")
+
+export const HolderV2 = Schema.Struct({
+  address: Address.annotations({ description: "The owner of the token account (the wallet or program authority)." }),
+  tokenAccount: Schema.NullOr(Address),
+  amount: Schema.NullOr(U64),
+  pct: Percent,
+  kind: HolderKindV2,
+  label: Schema.NullOr(Text(100)).annotations({
+    description: "e.g. raydium-amm-v4, jupiter-lock, incinerator, Binance."
+  }),
+  labelSource: Schema.NullOr(Text(200)).annotations({
+    description: "Where the label came from: a program id's package, a label list."
+  })
+}).annotations({ identifier: "HolderV2" })
+export type HolderV2 = typeof HolderV2.Type
+
+export const DeployerV2 = Schema.Struct({
+  address: Address,
+  signature: Schema.NullOr(Text(100)),
+  slot: Schema.NullOr(Count),
+  at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "DeployerObservation" })
+
+export const DeployerRecordV2 = Schema.Struct({
+  priorLaunches: Schema.NullOr(Count),
+  priorRugs: Schema.NullOr(Count),
+  priorHoneypots: Schema.NullOr(Count),
+  flagged: Schema.NullOr(Schema.Boolean)
+}).annotations({ identifier: "DeployerRecordV2" })
+
+/** A figure read at one slot from one pool (the reference SOL–USDC pool for SOL/USD). */
+export const PricePoint = Schema.Struct({
+  value: NonNegative,
+  pool: Address,
+  venue: Text(64),
+  slot: Count
+}).annotations({ identifier: "PricePoint" })
+
+/** One holder of a pool's LP mint: its owner, share of the LP supply and class (burn, locker, pool, holder). */
+export const LpHolder = Schema.Struct({
+  address: Address,
+  tokenAccount: Address,
+  pct: Percent,
+  kind: HolderKindV2,
+  label: Schema.NullOr(Text(100)),
+  unlockAt: Schema.NullOr(Timestamp).annotations({
+    description: "For a locker: when the lock fully releases; null when permanent or unread."
+  }),
+  permanent: Schema.NullOr(Schema.Boolean).annotations({
+    description: "For a locker: the lock never releases (Raydium Burn & Earn)."
+  })
+}).annotations({ identifier: "LpHolder" })
+export type LpHolder = typeof LpHolder.Type
+
+export const PoolReserves = Schema.Struct({
+  mintAmount: U64.annotations({ description: "The scanned mint's reserve in base units." }),
+  quoteAmount: U64.annotations({ description: "The other side's reserve in base units." }),
+  source: Schema.Literal("vaults", "stored", "vault_shares").annotations({
+    description:
+      "Read from the vault token accounts, from the pool account itself (bonding curves), or as the pool's share of the Meteora vaults it deposits in (DAMM v1)."
+  })
+}).annotations({ identifier: "PoolReserves" })
+
+export const BondingCurve = Schema.Struct({
+  complete: Schema.Boolean.annotations({
+    description: "The curve has migrated (or is complete and awaits migration)."
+  }),
+  progressPct: Schema.NullOr(Percent)
+}).annotations({ identifier: "BondingCurve" })
+
+export const PoolLp = Schema.Struct({
+  pool: Address,
+  venue: Text(64),
+  burnedPct: Fact(Percent),
+  lockedPct: Fact(Percent),
+  locker: Schema.NullOr(Text(64)),
+  unlockAt: Schema.NullOr(Timestamp),
+  unlockedPct: Fact(Percent),
+  // Written by the pool scanner (evidence v2 lines written before it have none of these).
+  shape: Schema.optionalWith(Schema.Literal("constant_product", "concentrated", "bins", "bonding_curve"), {
+    exact: true
+  }),
+  quoteMint: Schema.optionalWith(Address, { exact: true }),
+  slot: Schema.optionalWith(Count, { exact: true }).annotations({
+    description: "Slot the pool and its vaults were read at."
+  }),
+  reserves: Schema.optionalWith(Fact(PoolReserves), { exact: true }),
+  liquidityUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "Both sides valued in USD at the reference SOL price."
+  }),
+  priceUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "The scanned mint's price in this pool."
+  }),
+  bondingCurve: Schema.optionalWith(Fact(BondingCurve), { exact: true }),
+  lpMint: Schema.optionalWith(Schema.NullOr(Address), { exact: true }),
+  lpHolders: Schema.optionalWith(Fact(Schema.Array(LpHolder).pipe(Schema.maxItems(20))), { exact: true }).annotations({
+    description: "The largest holders of the LP mint, classified; not_applicable where the pool has no LP mint."
+  })
+}).annotations({ identifier: "PoolLp" })
+export type PoolLp = typeof PoolLp.Type
+
+export const LiquidityV2 = Schema.Struct({
+  liquidityUsd: Fact(NonNegative),
+  poolCount: Fact(Count),
+  /** Summary of LP locks across pools (v1's lpLocked / lpLockPercentage). */
+  lpLocked: Fact(Schema.Boolean),
+  lpLockedPct: Fact(Percent),
+  lpLockExpiresAt: Fact(Timestamp),
+  pools: Fact(Schema.Array(PoolLp).pipe(Schema.maxItems(100))),
+  // Written by the pool scanner.
+  solUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({
+    description: "SOL/USD from the reference SOL–USDC pool, read in the same scan."
+  }),
+  priceUsd: Schema.optionalWith(Fact(PricePoint), { exact: true }).annotations({
+    description: "The mint's price from its deepest pool."
+  }),
+  marketCapUsd: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "priceUsd × circulating supply."
+  }),
+  circulatingSupply: Schema.optionalWith(Fact(NonNegative), { exact: true }).annotations({
+    description: "Supply in whole tokens less what the top holders show burned (incinerator) or locked (lockers)."
+  })
+}).annotations({ identifier: "LiquidityV2" })
+
+/** v1's market figures; when they come from a market feed (docs/market-feed.md), which feed read them and when. */
+export const MarketV2 = Schema.Struct({
+  ...Market.fields,
+  source: Schema.optionalWith(Text(64), { exact: true }).annotations({
+    description: "The market feed the figures came from (`risk-api import-market`)."
+  }),
+  observedAt: Schema.optionalWith(Timestamp, { exact: true }).annotations({
+    description: "When the feed observed them."
+  })
+}).annotations({ identifier: "MarketV2" })
+export type MarketV2 = typeof MarketV2.Type
+
+/** One simulated sell-path transaction (simulateTransaction, sigVerify false, replaceRecentBlockhash). */
+export const SellCheck = Schema.Struct({
+  ok: Schema.Boolean,
+  error: Schema.NullOr(Text(500)).annotations({
+    description: "The runtime's error and the failing program's last log line, when it failed."
+  }),
+  sourceAccount: Address.annotations({ description: "The real holder's token account the simulation spends from." }),
+  sourceOwner: Address,
+  amount: U64.annotations({ description: "Base units sent (transfer) or sold (swap)." }),
+  received: Schema.NullOr(U64).annotations({
+    description: "Base units the destination gained (transfer: of the mint; swap: of the quote)."
+  }),
+  feeCharged: Schema.NullOr(U64).annotations({
+    description:
+      "Transfer: amount less received (the transfer fee actually withheld). Swap: expectedOut less received (the tax, in quote base units)."
+  }),
+  expectedOut: Schema.optionalWith(U64, { exact: true }).annotations({
+    description:
+      "Swap: the quote the pool's curve and fee tier give for `amount`; effectiveTaxPct = 1 − received / expectedOut."
+  }),
+  effectiveTaxPct: Schema.NullOr(Percent).annotations({
+    description: "Share of the amount lost in the transfer, or of the quoted output lost in the swap."
+  }),
+  unitsConsumed: Schema.NullOr(Count),
+  venue: Schema.NullOr(Text(64)).annotations({ description: "Swap: the pool's venue." }),
+  answer: Schema.Literal("simulated", "recorded").annotations({
+    description: "simulated: the RPC node ran it; recorded: a recorded answer (tests only)."
+  })
+}).annotations({ identifier: "SellCheck" })
+export type SellCheck = typeof SellCheck.Type
+
+export const SellPath = Schema.Struct({
+  transfer: Fact(SellCheck).annotations({
+    description: "A small transfer from a real non-pool holder to a fresh associated account."
+  }),
+  swap: Fact(SellCheck).annotations({
+    description: "A small swap to the quote token in a pool whose swap instruction is decoded."
+  })
+}).annotations({ identifier: "SellPath" })
+export type SellPath = typeof SellPath.Type
+
+export const IssuerVerified = Schema.Struct({
+  issuer: Text(100),
+  source: Text(500)
+}).annotations({ identifier: "IssuerVerified" })
+
+export const Listing = Schema.Struct({
+  list: Text(100),
+  source: Text(500)
+}).annotations({ identifier: "Listing" })
+
+export const Provenance = Schema.Struct({
+  scanner: Text(64).annotations({
+    description: "What wrote the scan: `risk-api-scanner/<version>`, or `import` for upgraded v1."
+  }),
+  slot: Schema.NullOr(Count).annotations({ description: "RPC slot every read was pinned at (minContextSlot)." }),
+  rpcCalls: Schema.NullOr(Count).annotations({ description: "JSON-RPC calls the scan made (what a provider bills)." }),
+  rpcRoundTrips: Schema.optionalWith(Count, { exact: true }).annotations({
+    description: "HTTP requests the scan made: the calls of one stage go as one JSON-RPC batch."
+  }),
+  durationMs: Schema.NullOr(NonNegative),
+  upgradedFrom: Schema.optionalWith(Schema.Literal(1), { exact: true }),
+  partial: Schema.Array(Text(500)).pipe(Schema.maxItems(50)).annotations({
+    description: "Why the scan is partial: each read that failed or was inconsistent. Empty for a full scan."
+  })
+}).annotations({ identifier: "Provenance" })
+
+export const ScanEvidenceV2 = Schema.Struct({
+  version: Schema.Literal(2),
+  mint: Address,
+  scannedAt: Timestamp,
+  scanDepth: ScanDepth,
+  source: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+  provenance: Provenance,
+  token: Schema.Struct({
+    program: Fact(Schema.Literal("spl-token", "token-2022")),
+    supply: Fact(NonNegative).annotations({ description: "Supply in whole tokens (UI amount)." }),
+    supplyRaw: Fact(U64),
+    decimals: Fact(Count.pipe(Schema.lessThanOrEqualTo(255))),
+    mintAuthority: Fact(Schema.NullOr(Address)).annotations({ description: "Observed null: revoked." }),
+    freezeAuthority: Fact(Schema.NullOr(Address)),
+    createdAt: Fact(Timestamp)
+  }),
+  extensions: Fact(Schema.Array(MintExtension).pipe(Schema.maxItems(64))).annotations({
+    description: "Every Token-2022 extension of the mint; not_applicable for SPL Token mints."
+  }),
+  transferFee: Fact(TransferFee).annotations({
+    description: "The Token-2022 transfer fee; not_applicable without the extension."
+  }),
+  tradingTax: Fact(TradingTax).annotations({
+    description: "A tax charged by a pool or program on buys and sells, separate from the transfer fee."
+  }),
+  honeypot: Fact(Schema.Boolean).annotations({ description: "true when a simulated sell failed." }),
+  sellPath: Schema.optionalWith(SellPath, { exact: true }).annotations({
+    description: "The sell-path simulations behind `honeypot`, marked by which ran."
+  }),
+  metadata: Fact(TokenMetadataV2),
+  copycatOf: Fact(Text(100)),
+  holders: Schema.Struct({
+    count: Fact(Count),
+    top: Fact(Schema.Array(HolderV2).pipe(Schema.maxItems(100))),
+    creatorPct: Fact(Percent),
+    bundledLaunchPct: Fact(Percent)
+  }),
+  deployer: Fact(DeployerV2),
+  deployerRecord: DeployerRecordV2,
+  liquidity: LiquidityV2,
+  market: Fact(MarketV2),
+  aml: Fact(Aml),
+  issuerVerified: Schema.NullOr(IssuerVerified).annotations({
+    description: "The issuer is on the curated verified list (src/domain/issuers.json), with its source."
+  }),
+  listed: Schema.Array(Listing).pipe(Schema.maxItems(50)).annotations({
+    description: "Community lists the operator imported that include this mint."
+  }),
+  outcome: Schema.NullOr(Outcome)
+}).annotations({
+  identifier: "ScanEvidenceV2",
+  description: "One scan of one mint, format v2: every fact observed, not_observed or not_applicable.",
+  parseOptions: { onExcessProperty: "error" }
+})
+export type ScanEvidenceV2 = typeof ScanEvidenceV2.Type
+export type ScanEvidenceV2Encoded = typeof ScanEvidenceV2.Encoded

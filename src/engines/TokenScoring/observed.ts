@@ -1,0 +1,113 @@
+import { epochMillisOf, type Holder, type ScanEvidence } from "../../domain/ScanEvidence.ts"
+import { evidenceCompletenessOf } from "./completeness.ts"
+import { impersonatedBy } from "./impersonation.ts"
+import { CONCENTRATION_EXCLUDED_KINDS, type Tier } from "./model.ts"
+
+/** A buy or sell's total cost in percent: the transfer fee plus the trading tax (null parts not observed). */
+export interface EffectiveTax {
+  readonly totalPct: number | null
+  readonly transferFeePct: number | null
+  readonly tradingPct: number | null
+}
+
+// Values the rules derive from the evidence; null when the evidence needed for them was not observed.
+export interface Observed {
+  readonly evidence: ScanEvidence
+  readonly liquidityUsd: number | null
+  readonly top10Pct: number | null
+  readonly largestHolderPct: number | null
+  readonly insiderPct: number | null
+  readonly tokenAgeHours: number | null
+  readonly lpLockHoursLeft: number | null
+  readonly buy: EffectiveTax
+  readonly sell: EffectiveTax
+  /** Evidence completeness in percent (0 to 100): the assessment's `evidenceCompleteness` × 100. */
+  readonly completenessPct: number
+  /** A sell simulation ran, or its static equivalent holds (docs/scoring-model.md, thin evidence). */
+  readonly sellPathObserved: boolean
+  /** Supply held by accounts that are not holders (pools, lockers, burn, exchanges), by kind. */
+  readonly excludedPct: Readonly<Record<(typeof CONCENTRATION_EXCLUDED_KINDS)[number], number>> | null
+  /** The issuer-verified token this one's name or symbol imitates, if any. */
+  readonly impersonates: { readonly mint: string; readonly symbol: string; readonly issuer: string } | null
+}
+
+const effectiveTax = (feeBps: number | null, trading: number | null): EffectiveTax => {
+  const transferFeePct = feeBps === null ? null : feeBps / 100
+  const totalPct =
+    transferFeePct === null && trading === null
+      ? null
+      : Math.min(100, Math.round(((transferFeePct ?? 0) + (trading ?? 0)) * 100) / 100)
+  return { totalPct, transferFeePct, tradingPct: trading }
+}
+
+// Without a simulation, a token can be shown sellable from its mint alone: no freeze authority, and on
+// Token-2022 none of the extensions that can stop a transfer (all observed).
+const staticallySellable = (e: ScanEvidence): boolean => {
+  if (e.freezeAuthority !== null || e.decimals === null) return false
+  if (e.tokenProgram === "spl-token") return true
+  return (
+    e.extensions.nonTransferable === false &&
+    e.extensions.defaultAccountStateFrozen === false &&
+    e.extensions.transferHook === null &&
+    (e.extensions.pausableAuthority ?? null) === null &&
+    e.extensions.paused !== true
+  )
+}
+
+const HOUR_MS = 60 * 60 * 1000
+
+const hoursBetween = (from: string, to: string): number => (epochMillisOf(to) - epochMillisOf(from)) / HOUR_MS
+
+const countsTowardConcentration = (holder: Holder): boolean =>
+  !(CONCENTRATION_EXCLUDED_KINDS as ReadonlyArray<string>).includes(holder.kind)
+
+const sumPct = (holders: ReadonlyArray<Holder>): number =>
+  Math.min(
+    100,
+    holders.reduce((total, holder) => total + holder.pct, 0)
+  )
+
+const top10PctOf = (holders: ReadonlyArray<Holder>): number => {
+  const largestFirst = [...holders].sort((a, b) => b.pct - a.pct)
+  return sumPct(largestFirst.slice(0, 10))
+}
+
+export const observe = (evidence: ScanEvidence): Observed => {
+  const top = evidence.holders.top
+  const concentrated = top.filter(countsTowardConcentration)
+  const holdersObserved = top.length > 0
+  const lockExpiresAt = evidence.liquidity.lpLockExpiresAt
+  const excluded = (kind: (typeof CONCENTRATION_EXCLUDED_KINDS)[number]) =>
+    Math.round(sumPct(top.filter((holder) => holder.kind === kind)) * 100) / 100
+  return {
+    evidence,
+    buy: effectiveTax(evidence.extensions.transferFeeBps, evidence.trading.buyTax),
+    sell: effectiveTax(evidence.extensions.transferFeeBps, evidence.trading.sellTax),
+    completenessPct: Math.round(evidenceCompletenessOf(evidence) * 100),
+    sellPathObserved: evidence.trading.isHoneypot !== null || staticallySellable(evidence),
+    excludedPct: holdersObserved
+      ? { pool: excluded("pool"), locker: excluded("locker"), burn: excluded("burn"), exchange: excluded("exchange") }
+      : null,
+    impersonates: evidence.verified ? null : impersonatedBy(evidence.mint, evidence.name, evidence.symbol),
+    liquidityUsd: evidence.liquidity.liquidityUsd ?? evidence.market.liquidityUsd,
+    top10Pct: holdersObserved ? top10PctOf(concentrated) : null,
+    largestHolderPct: holdersObserved ? Math.max(0, ...concentrated.map((holder) => holder.pct)) : null,
+    insiderPct: holdersObserved ? sumPct(top.filter((holder) => holder.kind === "insider")) : null,
+    tokenAgeHours: evidence.createdAt === null ? null : hoursBetween(evidence.createdAt, evidence.scannedAt),
+    lpLockHoursLeft: lockExpiresAt === null ? null : hoursBetween(evidence.scannedAt, lockExpiresAt)
+  }
+}
+
+export const tierAtLeast = (value: number, tiers: ReadonlyArray<Tier>): Tier | undefined =>
+  tiers.find((tier) => value >= tier.threshold)
+
+export const tierBelow = (value: number, tiers: ReadonlyArray<Tier>): Tier | undefined =>
+  tiers.find((tier) => value < tier.threshold)
+
+// Formatting by hand keeps reasons identical whatever locale data the runtime carries.
+const withThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+export const formatUsd = (value: number): string =>
+  value < 100 ? `$${Number(value.toFixed(2))}` : `$${withThousands(Math.round(value).toString())}`
+
+export const formatPct = (value: number): string => `${Number(value.toFixed(2))}%`

@@ -1,0 +1,130 @@
+import {
+  CAPS,
+  LIQUIDITY_DROP_PCT,
+  LIQUIDITY_DROP_POINTS,
+  LIQUIDITY_TO_MCAP_PCT,
+  LIQUIDITY_USD_TIERS,
+  LP_BURNED_LOCKED_PCT,
+  THIN_LIQUIDITY_FOR_CAP_POINTS,
+  LP_LOCK_EXPIRING_POINTS,
+  LP_LOCK_EXPIRY_WINDOW_HOURS,
+  LP_LOCKED_PCT_TIERS,
+  LP_UNLOCKED_POINTS,
+  NO_MARKET_POINTS
+} from "../model.ts"
+import { formatPct, formatUsd, type Observed, tierBelow } from "../observed.ts"
+import { finding, type Rule } from "./rule.ts"
+
+const noMarketReason = ({ evidence, liquidityUsd }: Observed): string | null =>
+  evidence.liquidity.poolCount === 0 ? "liquidity.poolCount is 0" : liquidityUsd === 0 ? "liquidity is $0" : null
+
+export const noMarket: Rule = (observed) => {
+  const reason = noMarketReason(observed)
+  if (reason === null) return null
+  return finding({
+    rule: "no_market",
+    facet: "liquidity",
+    points: NO_MARKET_POINTS,
+    reason,
+    risk: "No market: there is no pool to sell into",
+    flag: "no_market",
+    cap: CAPS.noMarket
+  })
+}
+
+export const lowLiquidity: Rule = (observed) => {
+  const usd = observed.liquidityUsd
+  const tier = usd === null ? undefined : tierBelow(usd, LIQUIDITY_USD_TIERS)
+  if (usd === null || tier === undefined || noMarketReason(observed) !== null) return null
+  return finding({
+    rule: "low_liquidity",
+    facet: "liquidity",
+    points: tier.points,
+    reason: `liquidity ${formatUsd(usd)} < ${formatUsd(tier.threshold)}`,
+    risk: `Low liquidity (${formatUsd(usd)}): a sell will move the price sharply`,
+    flag: "low_liquidity"
+  })
+}
+
+// An expired lock protects no more than no lock, so it counts as unlocked; burned LP counts as locked for good.
+const lpUnlockedReason = ({ evidence, lpLockHoursLeft }: Observed): string | null => {
+  if ((evidence.liquidity.lpBurnedPct ?? 0) >= LP_BURNED_LOCKED_PCT) return null
+  if (evidence.liquidity.lpLocked === false) return "liquidity.lpLocked is false"
+  if (lpLockHoursLeft !== null && lpLockHoursLeft <= 0) {
+    return `LP lock expired ${Math.floor(-lpLockHoursLeft)} h before the scan`
+  }
+  return null
+}
+
+export const lpUnlocked: Rule = (observed) => {
+  const reason = lpUnlockedReason(observed)
+  if (reason === null) return null
+  return finding({
+    rule: "lp_unlocked",
+    facet: "liquidity",
+    points: LP_UNLOCKED_POINTS,
+    reason,
+    risk: "LP tokens are not locked: liquidity can be pulled at any time",
+    flag: "lp_unlocked"
+  })
+}
+
+export const lpPartiallyLocked: Rule = (observed) => {
+  const pct = observed.evidence.liquidity.lpLockPercentage
+  const tier = pct === null ? undefined : tierBelow(pct, LP_LOCKED_PCT_TIERS)
+  if (pct === null || tier === undefined || lpUnlockedReason(observed) !== null) return null
+  return finding({
+    rule: "lp_partially_locked",
+    facet: "liquidity",
+    points: tier.points,
+    reason: `liquidity.lpLockPercentage ${formatPct(pct)} < ${tier.threshold}%`,
+    risk: `Only ${formatPct(pct)} of LP tokens are locked`,
+    flag: "lp_partially_locked"
+  })
+}
+
+export const lpLockExpiring: Rule = (observed) => {
+  const hoursLeft = observed.lpLockHoursLeft
+  if (hoursLeft === null || hoursLeft > LP_LOCK_EXPIRY_WINDOW_HOURS || lpUnlockedReason(observed) !== null) return null
+  return finding({
+    rule: "lp_lock_expiring",
+    facet: "liquidity",
+    points: LP_LOCK_EXPIRING_POINTS,
+    reason: `LP lock expires ${Math.ceil(hoursLeft)} h after the scan (window ${LP_LOCK_EXPIRY_WINDOW_HOURS} h)`,
+    risk: "LP lock expires within 7 days",
+    flag: "lp_lock_expiring"
+  })
+}
+
+// Liquidity against market cap: a market cap far above what can be sold into.
+export const thinLiquidityForCap: Rule = ({ evidence, liquidityUsd }) => {
+  const cap = evidence.market.marketCap
+  if (liquidityUsd === null || cap === null || cap <= 0 || liquidityUsd === 0) return null
+  const ratioPct = (liquidityUsd / cap) * 100
+  if (ratioPct >= LIQUIDITY_TO_MCAP_PCT) return null
+  return finding({
+    rule: "thin_liquidity_for_cap",
+    facet: "liquidity",
+    points: THIN_LIQUIDITY_FOR_CAP_POINTS,
+    reason: `liquidity ${formatUsd(liquidityUsd)} is ${formatPct(ratioPct)} of market cap ${formatUsd(cap)} (< ${LIQUIDITY_TO_MCAP_PCT}%)`,
+    risk: `Liquidity is only ${formatPct(ratioPct)} of the market cap: the price cannot be sold into`,
+    flag: "thin_liquidity_for_cap"
+  })
+}
+
+// The trend across the scan history: liquidity now against the highest of the previous 24 hours.
+export const liquidityDrop: Rule = ({ evidence, liquidityUsd }) => {
+  const peak = evidence.liquidity.peak24hUsd ?? null
+  if (peak === null || liquidityUsd === null || peak <= 0) return null
+  const dropPct = ((peak - liquidityUsd) / peak) * 100
+  if (dropPct < LIQUIDITY_DROP_PCT) return null
+  return finding({
+    rule: "liquidity_drop",
+    facet: "liquidity",
+    points: LIQUIDITY_DROP_POINTS,
+    reason: `liquidity ${formatUsd(liquidityUsd)} is ${formatPct(dropPct)} below the 24 h high of ${formatUsd(peak)} (>= ${LIQUIDITY_DROP_PCT}%)`,
+    risk: `Liquidity fell ${formatPct(dropPct)} within 24 hours (${formatUsd(peak)} to ${formatUsd(liquidityUsd)}): a pull may be in progress`,
+    flag: "liquidity_drop",
+    cap: CAPS.liquidityPull
+  })
+}

@@ -1,0 +1,213 @@
+import { HttpApp, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Exit, Option } from "effect"
+import { RequestLifecycle } from "../../platform/Request/Request.ts"
+import type { ServiceUnavailable } from "../../domain/Errors.ts"
+import type { Scope } from "../../domain/Scope.ts"
+import type { Caller } from "./Accounts.ts"
+import { CurrentCaller } from "./Auth.ts"
+import type { QuotaExceeded, RateLimited } from "./Errors.ts"
+import { Transactions } from "../../platform/Sql/Transactions.ts"
+import { type ChargeOutcome, type HeldCharge, Quota, refusal, type Standing } from "./Quota.ts"
+import { metaOf } from "./Meta.ts"
+import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
+
+/** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
+export interface Charge {
+  readonly caller: Caller & { readonly scope: Scope }
+  readonly standing: Standing
+  readonly cost: number
+}
+
+/**
+ * What a metered read is given: who pays, under which scope, and `pay`, which charges the call and gives
+ * the account's standing after it. A read pays when its answer is ready (the handler yields `pay` as it
+ * builds its `meta`; one that does not is charged as it returns), so a call that fails, times out or
+ * dies with the process before then is never charged.
+ */
+export interface ReadCharge {
+  readonly caller: Caller & { readonly scope: Scope }
+  readonly cost: number
+  readonly pay: Effect.Effect<Standing, RateLimited | QuotaExceeded | ServiceUnavailable>
+}
+
+/** The rate-limit headers of this response, whatever it turns out to be (success or envelope). */
+export const announce = (standing: HeaderStanding) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeadersOf(standing)))
+  )
+
+const refunded = (standing: Standing, cost: number): Standing => {
+  const used = Math.max(0, standing.quota.used - cost)
+  return { ...standing, quota: { ...standing.quota, used, remaining: Math.max(0, standing.quota.limit - used) } }
+}
+
+// A 429: the limit that refused says when to retry.
+const refuse = (outcome: Extract<ChargeOutcome, { readonly _tag: "Refused" }>) => {
+  const refusedBy = outcome.error._tag === "RateLimited" ? outcome.standing.rate : outcome.standing.quota
+  return Effect.zipRight(
+    announce({ ...outcome.standing, retryAfterSeconds: refusedBy.resetSeconds }),
+    Effect.fail(outcome.error)
+  )
+}
+
+// Accounts this process saw refused, until the refusing window ends: a call that could only be refused
+// again is refused before it does any work (and without a database round trip). Keyed by the limits too,
+// so a plan change takes effect on the next request.
+const exhausted = new Map<string, { readonly limits: string; readonly at: number; readonly standing: Standing }>()
+const limitsOf = (caller: Caller) => `${caller.limits.monthlyQuota}/${caller.limits.requestsPerMinute}`
+
+const remember = (caller: Caller, standing: Standing, now: number) => {
+  if (exhausted.size >= 10_000) {
+    for (const [id, entry] of exhausted) if (now - entry.at > 60_000) exhausted.delete(id)
+    if (exhausted.size >= 10_000) exhausted.clear()
+  }
+  exhausted.set(caller.accountId, { limits: limitsOf(caller), at: now, standing })
+}
+
+const knownRefusal = (
+  caller: Caller,
+  cost: number,
+  now: number
+): Extract<ChargeOutcome, { readonly _tag: "Refused" }> | undefined => {
+  const entry = exhausted.get(caller.accountId)
+  if (entry === undefined || entry.limits !== limitsOf(caller)) return undefined
+  const elapsed = Math.floor((now - entry.at) / 1000)
+  const rateReset = entry.standing.rate.resetSeconds - elapsed
+  const quotaReset = entry.standing.quota.resetSeconds - elapsed
+  const standing: Standing = {
+    rate: { ...entry.standing.rate, resetSeconds: Math.max(1, rateReset) },
+    quota: { ...entry.standing.quota, resetSeconds: Math.max(1, quotaReset) }
+  }
+  if (entry.standing.rate.remaining === 0 && rateReset > 0)
+    return { _tag: "Refused", standing, error: refusal(standing, false) }
+  if (entry.standing.quota.remaining < cost && quotaReset > 0)
+    return { _tag: "Refused", standing, error: refusal(standing, true) }
+  exhausted.delete(caller.accountId)
+  return undefined
+}
+
+/** Whether this process saw the caller refused in a window still running: only `metered` answers those. */
+export const isKnownRefused = (caller: Caller, cost: number): boolean =>
+  knownRefusal(caller, cost, Date.now()) !== undefined
+
+/**
+ * The metering policy of a keyed read, around the part of its handler that does the paid work. The work
+ * runs first; `pay` then checks and raises the caller's per-minute count and monthly quota in one atomic
+ * statement (429 when either refuses, and the answer is dropped). A call that fails or is interrupted
+ * before paying is never charged: it only counts toward the minute limit, so its envelope still carries
+ * the rate-limit headers. A caller this process already saw refused is refused before any work. The
+ * caller was authenticated, with its scope, by the group's middleware.
+ */
+export const metered =
+  (cost: number) =>
+  <A, E, R>(
+    handler: (charge: ReadCharge) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller> =>
+    Effect.gen(function* () {
+      const caller = yield* CurrentCaller
+      const quota = yield* Quota
+      const known = knownRefusal(caller, cost, Date.now())
+      if (known !== undefined) return yield* refuse(known)
+      // Behind the Bun server the charge's transaction stays open until the answer has been written
+      // (RequestLifecycle); elsewhere (tests, in-process callers) it commits as the call succeeds.
+      const settlement = Option.getOrUndefined(yield* Effect.serviceOption(RequestLifecycle))
+      let held: { readonly charge: HeldCharge; readonly standing: Standing } | undefined
+      let refused = false
+      const pay: ReadCharge["pay"] = Effect.suspend(() => {
+        if (held !== undefined) return Effect.succeed(held.standing)
+        const charging =
+          settlement === undefined
+            ? Effect.map(
+                quota.charge(caller, cost),
+                (outcome): HeldCharge => ({
+                  outcome,
+                  commit: Effect.void,
+                  rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void,
+                  settle: () => {}
+                })
+              )
+            : quota.chargeHeld(caller, cost)
+        return Effect.flatMap(charging, (charge) => {
+          if (charge.outcome._tag === "Refused") {
+            refused = true
+            remember(caller, charge.outcome.standing, Date.now())
+            return refuse(charge.outcome)
+          }
+          held = { charge, standing: charge.outcome.standing }
+          return Effect.succeed(charge.outcome.standing)
+        })
+      })
+      return yield* handler({ caller, cost, pay }).pipe(
+        Effect.tap(() => pay),
+        Effect.onExit((exit) => {
+          if (Exit.isSuccess(exit)) {
+            const { charge, standing } = held!
+            settlement?.defer(charge.settle)
+            return announce(standing)
+          }
+          if (refused) return Effect.void
+          // Failed after paying (it built its answer, then something else failed): the charge goes back.
+          if (held !== undefined) {
+            const { charge, standing } = held
+            return Effect.zipRight(charge.rollback, announce(refunded(standing, cost)))
+          }
+          // Failed before paying: nothing to charge; the call counts toward the minute limit.
+          return quota.charge(caller, 0).pipe(
+            Effect.flatMap((outcome) => announce(outcome.standing)),
+            Effect.catchAllCause((cause) => Effect.logDebug("rate window not counted for a failed call", cause))
+          )
+        })
+      )
+    })
+
+// The standing as it is after a charge that was rolled back: neither the call nor its cost counts.
+const rolledBack = (standing: Standing, cost: number): Standing => ({
+  ...refunded(standing, cost),
+  rate: { ...standing.rate, remaining: Math.min(standing.rate.limit, standing.rate.remaining + 1) }
+})
+
+/**
+ * `metered` for a route whose work is a write: the charge and the write commit in one transaction, so a call
+ * is charged exactly when its work is stored. A refusal, a failure, an interruption or a killed process
+ * commits neither the charge nor the call's count in the minute window.
+ */
+export const meteredWrite =
+  (cost: number) =>
+  <A, E, R>(
+    handler: (charge: Charge) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions> =>
+    Effect.gen(function* () {
+      const caller = yield* CurrentCaller
+      const quota = yield* Quota
+      const transactions = yield* Transactions
+      return yield* transactions.run(
+        Effect.gen(function* () {
+          const outcome = yield* quota.charge(caller, cost)
+          if (outcome._tag === "Refused") return yield* refuse(outcome)
+          return yield* Effect.onExit(handler({ caller, standing: outcome.standing, cost }), (exit) =>
+            announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
+          )
+        })
+      )
+    })
+
+// Free calls (cost 0) still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
+/** `metered` for a route that costs nothing. */
+export const meteredFree =
+  (cost: 0) =>
+  <A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
+    metered(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+
+/** `meteredWrite` for a route that costs nothing. */
+export const meteredFreeWrite =
+  (cost: 0) =>
+  <A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
+    meteredWrite(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+
+/** The `meta` of a metered call, now: a read pays here (its standing exists only once it has paid). */
+export const metaOfCharge = (charge: Charge | ReadCharge, contractVersion: string) =>
+  Effect.gen(function* () {
+    const standing = "pay" in charge ? yield* charge.pay : charge.standing
+    const now = yield* Clock.currentTimeMillis
+    return yield* metaOf({ scope: charge.caller.scope, standing, cost: charge.cost, now, contractVersion })
+  })

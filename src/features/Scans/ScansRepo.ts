@@ -1,0 +1,346 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { repository } from "../../platform/Sql/Unavailable.ts"
+import type { Address } from "../../domain/Address.ts"
+import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOf } from "../../domain/EvidenceV2.ts"
+import { upgradeV1 } from "../../domain/EvidenceUpgrade.ts"
+import { scoringView } from "../../domain/EvidenceView.ts"
+import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
+
+export interface StoredScan {
+  readonly id: string
+  readonly evidence: ScanEvidence
+}
+
+export interface RecordResult {
+  readonly inserted: number
+  readonly duplicates: number
+}
+
+const encodeEvidence = Schema.encodeSync(ScanEvidence)
+const encodeV2 = Schema.encodeSync(ScanEvidenceV2Schema)
+
+/** What `record` stores: a v1 scan (imports, demo) or a v2 document (the scanner, v2 imports). */
+export type RecordedScan = ScanEvidence | ScanEvidenceV2
+
+const isV2 = (scan: RecordedScan): scan is ScanEvidenceV2 => "version" in scan && scan.version === 2
+
+interface Prepared {
+  readonly view: ScanEvidence
+  readonly document: unknown
+  readonly hash: string
+  /** scans.price_usd: the deepest pool's price of a v2 document, else the view's market price (v1 scans). */
+  readonly priceUsd: number | null
+}
+
+// Both forms are kept: `evidence` is the scoring view the routes read as stored (no decode on the hot
+// path), `evidence_v2` the full document. A v1 scan keeps its own view exactly and is hashed as before,
+// so re-importing a v1 file stays a no-op; a v2 document's view is derived and it is hashed whole.
+const prepare = (scan: RecordedScan): Prepared => {
+  if (isV2(scan)) {
+    const document = encodeV2(scan)
+    const view = scoringView(scan)
+    const poolPrice = scan.liquidity.priceUsd === undefined ? null : (valueOf(scan.liquidity.priceUsd)?.value ?? null)
+    return { view, document, hash: hashOf(document), priceUsd: poolPrice ?? view.market.priceUsd }
+  }
+  const view = encodeEvidence(scan)
+  return { view: scan, document: encodeV2(upgradeV1(scan)), hash: hashOf(view), priceUsd: scan.market.priceUsd }
+}
+
+const hashOf = (encoded: unknown): string =>
+  new Bun.CryptoHasher("sha256").update(JSON.stringify(encoded)).digest("hex")
+
+interface Row {
+  readonly id: string
+  readonly mint: string
+  readonly evidence: unknown
+  /** Highest liquidity of the mint's scans in the 24 h before this one (latest reads only). */
+  readonly peak?: number | null
+  /** This scan's price_usd and that of the earliest priced scan of the 24 h before it (latest reads only). */
+  readonly price?: number | null
+  readonly price_before?: number | null
+}
+
+// Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
+// form (test/features/Scans/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
+// The latest scan also carries the trends read from the history: the liquidity's 24 h high (model 2.0's
+// liquidity_drop) and, where no market feed gave one, the 24 h price change.
+const toStored = (row: Row): StoredScan => {
+  const evidence = row.evidence as ScanEvidence
+  const peak = numberOrNull(row.peak)
+  const change =
+    evidence.market.priceChange24h === null
+      ? priceChangePct(numberOrNull(row.price) ?? evidence.market.priceUsd, numberOrNull(row.price_before))
+      : null
+  const withPeak =
+    peak === null || evidence.liquidity.peak24hUsd !== undefined
+      ? evidence
+      : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
+  return {
+    id: String(row.id),
+    evidence: change === null ? withPeak : { ...withPeak, market: { ...withPeak.market, priceChange24h: change } }
+  }
+}
+
+const numberOrNull = (value: number | null | undefined): number | null =>
+  value === undefined || value === null ? null : Number(value)
+
+/** The change from `before` to `now` in percent, to two decimals (as market feeds give it). */
+export const priceChangePct = (now: number | null, before: number | null): number | null =>
+  now === null || before === null || before <= 0 ? null : Math.round((now / before - 1) * 10_000) / 100
+
+/**
+ * The highest liquidity of a mint's scans in the 24 hours before scan `s` (null without any). The column is
+ * read from the latest-scan index (INCLUDE liquidity_usd, sql/0009 and 0010), not from a heap page per scan: at a
+ * 5-minute refresh that is 288 scans a lookup. Scans stored before the column are read from their
+ * evidence, found through the partial index scans_without_liquidity.
+ */
+export const PEAK_24H = `greatest(
+  (select max(p.liquidity_usd) from scans p
+    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at),
+  (select max(coalesce((p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
+    from scans p where p.liquidity_usd is null
+    and p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at))`
+
+/**
+ * The price of the earliest priced scan in the 24 hours before scan `s`, which the 24 h price change is
+ * read against: over the part of the day the history covers, as feeds give it for a young token. Read from
+ * the latest-scan index (INCLUDE price_usd, sql/0010), and only when scan `s` has a price itself.
+ */
+export const PRICE_24H_BEFORE = `case when s.price_usd is null then null else (
+  select p.price_usd from scans p
+    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at
+    and p.price_usd is not null
+    order by p.scanned_at, p.id
+    limit 1) end`
+
+/** The trends selected with a latest scan `s` (toStored reads them). */
+export const LATEST_TRENDS = `${PEAK_24H} as peak, s.price_usd as price, ${PRICE_24H_BEFORE} as price_before`
+
+/** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
+export const SCANS_CHANNEL = "risk_api_scans"
+
+// NOTIFY payloads are limited to 8000 bytes: at most 150 mints (45 characters with quotes) per payload.
+const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const distinct = [...new Set(mints)]
+  const payloads: Array<string> = []
+  for (let i = 0; i < distinct.length; i += 150) payloads.push(JSON.stringify(distinct.slice(i, i + 150)))
+  return payloads
+}
+
+/** The latest-scan lookup: an index probe on scans_latest however long the history (test/features/Scans holds it). */
+export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
+  sql<Row>`
+    select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)} from (
+      select id, mint, evidence, scanned_at, price_usd from scans
+      where mint = ${mint}
+      order by scanned_at desc, id desc
+      limit 1
+    ) s`
+
+// The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
+export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
+  accessors: true,
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const latestMany = (mints: ReadonlyArray<Address>) =>
+      mints.length === 0
+        ? Effect.succeed(new Map<string, StoredScan>())
+        : sql<Row>`
+            select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)}
+            from unnest(${mints}::text[]) as m(mint)
+            cross join lateral (
+              select id, mint, evidence, scanned_at, price_usd from scans
+              where scans.mint = m.mint
+              order by scanned_at desc, id desc
+              limit 1
+            ) s`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))))
+
+    const latest = (mint: Address) =>
+      latestScanStatement(sql, mint).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)))
+
+    const record = (scans: ReadonlyArray<RecordedScan>) =>
+      Effect.gen(function* () {
+        if (scans.length === 0) return { inserted: 0, duplicates: 0 }
+        const rows = scans.map((scan) => {
+          const prepared = prepare(scan)
+          return {
+            mint: scan.mint,
+            scanned_at: scan.scannedAt,
+            liquidity_usd: prepared.view.liquidity.liquidityUsd ?? prepared.view.market.liquidityUsd,
+            price_usd: prepared.priceUsd,
+            evidence: JSON.stringify(encodeEvidence(prepared.view)),
+            document: JSON.stringify(prepared.document),
+            evidence_hash: prepared.hash
+          }
+        })
+        const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
+          insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2, evidence_hash)
+          select mint, scanned_at, liquidity_usd, price_usd, evidence::jsonb, document::jsonb, evidence_hash
+          from unnest(
+            ${rows.map((r) => r.mint)}::text[],
+            ${rows.map((r) => r.scanned_at)}::timestamptz[],
+            ${rows.map((r) => r.liquidity_usd)}::float8[],
+            ${rows.map((r) => r.price_usd)}::float8[],
+            ${rows.map((r) => r.evidence)}::text[],
+            ${rows.map((r) => r.document)}::text[],
+            ${rows.map((r) => r.evidence_hash)}::text[]
+          ) as t(mint, scanned_at, liquidity_usd, price_usd, evidence, document, evidence_hash)
+          on conflict (evidence_hash) do nothing
+          returning id, mint, scanned_at`
+        // Every process's cache of latest scans forgets these mints when this transaction commits.
+        for (const payload of notificationPayloads(inserted.map((row) => row.mint))) {
+          yield* sql`select pg_notify(${SCANS_CHANNEL}, ${payload})`
+        }
+        // A newer scan answers the pending request for its mint.
+        if (inserted.length > 0) {
+          yield* sql`
+            update scan_requests r
+            set status = 'completed', completed_at = now(), completed_by_scan = i.id
+            from unnest(
+              ${inserted.map((r) => String(r.id))}::bigint[],
+              ${inserted.map((r) => r.mint)}::text[],
+              ${inserted.map((r) => new Date(r.scanned_at).toISOString())}::timestamptz[]
+            ) as i(id, mint, scanned_at)
+            where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`
+        }
+        return { inserted: inserted.length, duplicates: scans.length - inserted.length }
+      }).pipe(sql.withTransaction)
+
+    const history = (mint: Address, options: { readonly since: string | null; readonly limit: number }) =>
+      sql<Row>`
+        select id, mint, evidence from (
+          select id, mint, evidence, scanned_at from scans
+          where mint = ${mint} and (${options.since}::timestamptz is null or scanned_at >= coalesce((
+            select max(scanned_at) from scans where mint = ${mint} and scanned_at <= ${options.since}::timestamptz
+          ), ${options.since}::timestamptz))
+          order by scanned_at desc, id desc
+          limit ${options.limit}
+        ) recent
+        order by scanned_at, id`.pipe(Effect.map((rows) => rows.map(toStored)))
+
+    const latestDocument = (mint: Address) =>
+      sql<{ readonly evidence: unknown; readonly evidence_v2: unknown }>`
+        select evidence, evidence_v2 from scans
+        where mint = ${mint}
+        order by scanned_at desc, id desc
+        limit 1`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), documentOf)))
+
+    return repository({
+      /** The latest scan of a mint (Scans/LatestScanCache.ts keeps them in memory for the routes). */
+      latest,
+      latestMany,
+      record,
+      /**
+       * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
+       * later one, at most `limit` (the most recent kept); without `since`, the `limit` most recent.
+       */
+      history,
+      /** The latest scan of a mint as its full v2 document (rows stored before v2 are upgraded). */
+      latestDocument
+    })
+  })
+}) {}
+
+const decodeV2 = Schema.decodeUnknownSync(ScanEvidenceV2Schema)
+
+const documentOf = (row: { readonly evidence: unknown; readonly evidence_v2: unknown }): ScanEvidenceV2 =>
+  row.evidence_v2 === null || row.evidence_v2 === undefined
+    ? upgradeV1(row.evidence as ScanEvidence)
+    : decodeV2(row.evidence_v2)
+
+/** In-memory double with the same behaviour, for tests of code above the repository. */
+export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
+  const byMint = new Map<string, Array<StoredScan>>()
+  const documents = new Map<string, ScanEvidenceV2>()
+  const prices = new Map<string, number | null>()
+  const hashes = new Set<string>()
+  let nextId = 1
+  const latestOf = (mint: string): StoredScan | undefined =>
+    byMint
+      .get(mint)
+      ?.reduce<StoredScan | undefined>(
+        (best, scan) =>
+          best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt)
+            ? scan
+            : best,
+        undefined
+      )
+  const ordered = (mint: string) =>
+    [...(byMint.get(mint) ?? [])].sort(
+      (a, b) => epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id)
+    )
+  // The latest scan with its 24 h liquidity peak and price reference, as the SQL repository reads them.
+  const newest = (mint: string): StoredScan | undefined => {
+    const latest = latestOf(mint)
+    if (latest === undefined) return undefined
+    const at = epochMillisOf(latest.evidence.scannedAt)
+    const day = ordered(mint).filter((scan) => {
+      const t = epochMillisOf(scan.evidence.scannedAt)
+      return t < at && t >= at - 24 * 3_600_000
+    })
+    const peaks = day.flatMap((scan) => {
+      const usd = scan.evidence.liquidity.liquidityUsd ?? scan.evidence.market.liquidityUsd
+      return usd === null ? [] : [usd]
+    })
+    const price = prices.get(latest.id) ?? null
+    const before =
+      price === null ? null : (day.map((scan) => prices.get(scan.id) ?? null).find((p) => p !== null) ?? null)
+    return toStored({
+      id: latest.id,
+      mint,
+      evidence: latest.evidence,
+      peak: peaks.length === 0 ? null : Math.max(...peaks),
+      price,
+      price_before: before
+    })
+  }
+  return ScansRepo.make({
+    history: (mint, options) =>
+      Effect.sync(() => {
+        const all = ordered(mint)
+        const since = options.since === null ? null : epochMillisOf(options.since)
+        const atEntry =
+          since === null ? -1 : all.findLastIndex((scan) => epochMillisOf(scan.evidence.scannedAt) <= since)
+        const from =
+          since === null
+            ? 0
+            : atEntry === -1
+              ? all.findIndex((scan) => epochMillisOf(scan.evidence.scannedAt) >= since)
+              : atEntry
+        return (from === -1 ? [] : all.slice(from)).slice(-options.limit)
+      }),
+    latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
+    latestMany: (mints) =>
+      Effect.sync(() => {
+        const found = new Map<string, StoredScan>()
+        for (const mint of mints) {
+          const scan = newest(mint)
+          if (scan !== undefined) found.set(mint, scan)
+        }
+        return found
+      }),
+    record: (scans) =>
+      Effect.sync(() => {
+        let inserted = 0
+        for (const scan of scans) {
+          const prepared = prepare(scan)
+          if (hashes.has(prepared.hash)) continue
+          hashes.add(prepared.hash)
+          inserted++
+          const id = String(nextId++)
+          documents.set(id, isV2(scan) ? scan : upgradeV1(scan))
+          prices.set(id, prepared.priceUsd)
+          const list = byMint.get(scan.mint) ?? []
+          list.push({ id, evidence: prepared.view })
+          byMint.set(scan.mint, list)
+        }
+        return { inserted, duplicates: scans.length - inserted }
+      }),
+    latestDocument: (mint) =>
+      Effect.sync(() =>
+        Option.flatMap(Option.fromNullable(latestOf(mint)), (scan) => Option.fromNullable(documents.get(scan.id)))
+      )
+  })
+})

@@ -1,0 +1,108 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { CurrentCaller } from "../Accounts/Auth.ts"
+import { type Charge, meteredFree, meteredWrite, metaOfCharge, type ReadCharge } from "../Accounts/Metered.ts"
+import { RiskApi } from "../../Api.ts"
+import { WATCH_METRICS, type WatchRule } from "../../engines/DecisionRules/index.ts"
+import { parseAddress } from "../../domain/Address.ts"
+import { MAX_ACTIVE_WATCHES, SET_WATCH_COST, WATCH_CONTRACT_VERSION, WATCH_READ_COST } from "./Api.ts"
+import { WebhookEndpointsRepo } from "../Webhooks/EndpointsRepo.ts"
+import { WebhookNotFound } from "../Webhooks/Errors.ts"
+import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
+import { ownedWatch, type Watch, WatchesRepo } from "./WatchesRepo.ts"
+
+// Normalised: one copy of each rule, in the order of the documented metric list, then comparison.
+const normalise = (rules: ReadonlyArray<WatchRule>): ReadonlyArray<WatchRule> => {
+  const unique = new Map(rules.map((rule) => [`${rule.metric}/${rule.comparison}/${rule.threshold}`, rule]))
+  return [...unique.values()].sort(
+    (a, b) =>
+      WATCH_METRICS.indexOf(a.metric) - WATCH_METRICS.indexOf(b.metric) ||
+      a.comparison.localeCompare(b.comparison) ||
+      a.threshold - b.threshold
+  )
+}
+
+const recordOf = (watch: Watch) => ({
+  watch_id: watch.id,
+  mint: watch.mint,
+  label: watch.label,
+  rules: watch.rules,
+  poll_seconds: watch.pollSeconds,
+  created_at: watch.createdAt,
+  expires_at: watch.expiresAt,
+  next_check_at: new Date(Date.parse(watch.createdAt) + watch.pollSeconds * 1000).toISOString(),
+  notify: watch.notify,
+  stored_only: true as const
+})
+
+export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
+  Effect.gen(function* () {
+    const watches = yield* WatchesRepo
+    const endpoints = yield* WebhookEndpointsRepo
+    const meta = (charge: Charge | ReadCharge) => metaOfCharge(charge, WATCH_CONTRACT_VERSION)
+    const free = meteredFree(WATCH_READ_COST)
+    return handlers
+      .handle("setWatch", ({ payload }) =>
+        Effect.gen(function* () {
+          const mint = yield* parseAddress(payload.mint)
+          if (typeof payload.notify === "string") {
+            const caller = yield* CurrentCaller
+            if (Option.isNone(yield* endpoints.find(caller.accountId, payload.notify))) {
+              return yield* new WebhookNotFound({
+                message: `notify: no webhook endpoint ${payload.notify} for this account.`
+              })
+            }
+          }
+          // The cap, the insert and the charge commit together: concurrent calls cannot pass the cap, and a
+          // call is charged exactly when its watch is stored.
+          return yield* meteredWrite(SET_WATCH_COST)((charge) =>
+            Effect.gen(function* () {
+              const created = yield* watches.create(
+                charge.caller.accountId,
+                {
+                  mint,
+                  label: payload.label ?? null,
+                  rules: normalise(payload.rules),
+                  pollSeconds: payload.pollSeconds,
+                  ttlSeconds: payload.ttlSeconds,
+                  notify: typeof payload.notify === "string" ? payload.notify.toLowerCase() : (payload.notify ?? false)
+                },
+                MAX_ACTIVE_WATCHES
+              )
+              if (Option.isNone(created)) {
+                return yield* new WatchLimitReached({
+                  message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
+                })
+              }
+              return { data: recordOf(created.value), meta: yield* meta(charge) }
+            })
+          )
+        })
+      )
+      .handle("listWatches", () =>
+        free((charge) =>
+          Effect.gen(function* () {
+            return { data: (yield* watches.list(charge.caller.accountId)).map(recordOf), meta: yield* meta(charge) }
+          })
+        )
+      )
+      .handle("getWatch", ({ path }) =>
+        free((charge) =>
+          Effect.gen(function* () {
+            const watch = yield* ownedWatch(watches, charge.caller.accountId, path.id)
+            return { data: recordOf(watch), meta: yield* meta(charge) }
+          })
+        )
+      )
+      .handle("deleteWatch", ({ path }) =>
+        free((charge) =>
+          Effect.gen(function* () {
+            if (!(yield* watches.remove(charge.caller.accountId, path.id))) {
+              return yield* new WatchNotFound({ message: `No watch ${path.id} for this account.` })
+            }
+            return { data: { watch_id: path.id, deleted: true as const }, meta: yield* meta(charge) }
+          })
+        )
+      )
+  })
+)

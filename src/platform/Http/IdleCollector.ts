@@ -1,0 +1,30 @@
+import { Duration, Effect, Schedule } from "effect"
+
+const QUIET = Duration.seconds(1)
+const AT_MOST_EVERY_MS = 10_000
+// Tens of kilobytes of garbage a request: fewer requests than this leave too little to be worth a collection.
+const WORTH_COLLECTING = 1_000
+
+/**
+ * Collects garbage once the server goes quiet after starting or after a thousand requests: at the first
+ * second without a request. The collector runs on allocation, so a server that falls idle keeps its last
+ * burst's garbage resident (measured: 390 MB idle after a minute of load, 280 MB before it). A full
+ * collection takes 10-30 ms, at most once every 10 s, and only when nobody is waiting; a load balancer's
+ * probes alone never trigger it.
+ */
+export const makeIdleCollector = Effect.gen(function* () {
+  let served = WORTH_COLLECTING // the start's own garbage (modules, migrations, a demo seeding) goes first
+  let seen = 0
+  let lastCollected = 0
+  const tick = Effect.sync(() => {
+    const quiet = served === seen
+    if (quiet && served >= WORTH_COLLECTING && Date.now() - lastCollected >= AT_MOST_EVERY_MS) {
+      Bun.gc(true)
+      lastCollected = Date.now()
+      served = 0
+    }
+    seen = served
+  })
+  yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(QUIET)))
+  return { served: (): void => void served++ }
+})

@@ -1,0 +1,188 @@
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpApp } from "@effect/platform"
+import { Cause, Effect, FiberRef } from "effect"
+import { corsHeadersOf, preflightHeadersOf } from "../Request/Cors.ts"
+import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Request/Request.ts"
+import { withMcp } from "../../interfaces/Mcp/Http.ts"
+import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
+import { lifecycle, requestInFlight } from "../../features/System/Lifecycle.ts"
+import { withValidators } from "./Cacheable.ts"
+import { AppConfig } from "./Config.ts"
+import { envelopeResponse, type Failure, renderCause } from "./Envelope.ts"
+import { allowedMethods, routeOf } from "./Routes.ts"
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
+
+/** Deepest JSON nesting a body may have: the contract's bodies need 3; decoding a deeper one only costs. */
+export const MAX_JSON_DEPTH = 32
+
+const tooDeep: Failure = {
+  status: 400,
+  code: "invalid_request",
+  message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`,
+  details: [{ path: "body", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]
+}
+
+const tooLarge = (length: number, maxBodyBytes: number): Failure => ({
+  status: 413,
+  code: "payload_too_large",
+  message: `The body is ${length} bytes or more; the limit is ${maxBodyBytes}.`
+})
+
+// Reject what must not reach a handler: oversize and non-JSON bodies. A declared length is checked
+// before reading; a chunked body is read here (the request caches it for the handler) and measured.
+const precheck = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBodyBytes: number
+): Effect.Effect<Failure | undefined> => {
+  if (!BODY_METHODS.has(request.method)) return Effect.succeed(undefined)
+  const declared = request.headers["content-length"]
+  const chunked = request.headers["transfer-encoding"] !== undefined
+  const hasBody = chunked || (declared !== undefined && Number(declared) > 0)
+  const contentType = request.headers["content-type"]
+  if (hasBody && contentType !== undefined && !isJsonMediaType(contentType)) {
+    return Effect.succeed({
+      status: 415,
+      code: "unsupported_media_type",
+      message: `Content-Type ${contentType} is not accepted; send application/json.`
+    })
+  }
+  if (declared !== undefined && Number(declared) > maxBodyBytes)
+    return Effect.succeed(tooLarge(Number(declared), maxBodyBytes))
+  if (!hasBody) return Effect.succeed(undefined)
+  // The body is read here (the request keeps it for the handler): measured when chunked, and its nesting
+  // bounded before anything decodes it.
+  return request.text.pipe(
+    Effect.map((text) => {
+      const length = Buffer.byteLength(text)
+      if (length > maxBodyBytes) return tooLarge(length, maxBodyBytes)
+      return jsonDepthOf(text) > MAX_JSON_DEPTH ? tooDeep : undefined
+    }),
+    Effect.orElseSucceed(() => undefined) // a body that cannot be read fails later, as malformed
+  )
+}
+
+/**
+ * Refusals before routing: a path that is not valid percent-encoding (400), a path that matches no route
+ * exactly, letter case included (404 or 405: the router alone would match case-insensitively), and HEAD on
+ * the keyed routes, which are metered GETs (405).
+ */
+const routingRefusal = (method: string, path: string): Failure | undefined => {
+  try {
+    decodeURIComponent(path)
+  } catch {
+    return {
+      status: 400,
+      code: "invalid_request",
+      message: "The path is not valid percent-encoding.",
+      details: [{ path: "path", message: "invalid percent-encoding" }]
+    }
+  }
+  const keyedHead = method === "HEAD" && path.startsWith("/api/v1/")
+  if (!keyedHead && routeOf(method, path) !== "unmatched") return undefined
+  const allowed = allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD"))
+  return allowed.length === 0
+    ? { status: 404, code: "not_found", message: `No route for ${method} ${path}.` }
+    : {
+        status: 405,
+        code: "method_not_allowed",
+        message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
+        headers: { allow: allowed.join(", ") }
+      }
+}
+
+// The request's metrics, and its log line when info is logged.
+const observe = (record: RequestRecord) => {
+  countRequest(record)
+  return Effect.whenLogLevel(
+    Effect.suspend(() => requestLine(record)),
+    "Info"
+  )
+}
+
+interface Settings {
+  readonly maxBodyBytes: number
+  readonly corsAllowedOrigins: ReadonlyArray<string>
+}
+
+// OPTIONS on a path that exists answers 204 (a CORS preflight); on any other path it is the 404 envelope.
+const preflight = (path: string, origin: string | undefined, settings: Settings) => {
+  const methods = allowedMethods(path)
+  return methods.length === 0
+    ? undefined
+    : HttpServerResponse.empty({
+        status: 204,
+        headers: preflightHeadersOf(path, origin, settings.corsAllowedOrigins, methods)
+      })
+}
+
+const handle = (app: HttpApp.Default, settings: Settings) =>
+  Effect.gen(function* () {
+    const started = performance.now()
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = requestIdFrom(request.headers["x-request-id"])
+    const path = request.url.split("?")[0] ?? request.url
+    const origin = request.headers.origin
+    const preflighted = request.method === "OPTIONS" ? preflight(path, origin, settings) : undefined
+    const rejected =
+      preflighted !== undefined
+        ? undefined
+        : (routingRefusal(request.method, path) ?? (yield* precheck(request, settings.maxBodyBytes)))
+    const render = (cause: Cause.Cause<unknown>) => renderCause(cause, request, requestId)
+    const [response, errorCode, accountId] =
+      preflighted !== undefined
+        ? [preflighted, undefined, undefined]
+        : rejected !== undefined
+          ? [envelopeResponse(rejected, requestId), rejected.code, undefined]
+          : yield* app.pipe(
+              Effect.map((response) => [response, undefined] as const),
+              Effect.catchAllCause((cause) =>
+                Effect.map(render(cause), ({ failure, response }) => [response, failure.code] as const)
+              ),
+              Effect.zipWith(
+                FiberRef.get(CurrentAccountId),
+                ([response, code], account) => [response, code, account] as const
+              ),
+              Effect.locally(CurrentRequestId, requestId),
+              Effect.locally(CurrentAccountId, undefined)
+            )
+    yield* observe({
+      method: request.method,
+      path,
+      route: routeOf(request.method, path),
+      status: response.status,
+      seconds: (performance.now() - started) / 1000,
+      requestId,
+      accountId,
+      errorCode
+    })
+    const answered = HttpServerResponse.setHeaders(
+      withValidators(request.method, path, request.headers["if-none-match"], response),
+      {
+        ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
+        // Keyed answers are one account's: never stored by a shared cache.
+        ...(path.startsWith("/api/v1/") && response.headers["cache-control"] === undefined
+          ? { "cache-control": "no-store" }
+          : {}),
+        "x-request-id": requestId
+      }
+    )
+    return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
+  })
+
+/**
+ * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
+ * (Http/Envelope.ts), the request's metrics and log line, and in-flight counting for the shutdown drain.
+ */
+export const withEnvelope =
+  (settings: Settings) =>
+  (app: HttpApp.Default): HttpApp.Default =>
+    Effect.suspend(() => Effect.ensuring(handle(app, settings), Effect.sync(requestInFlight())))
+
+// POST /mcp is answered inside the envelope, and each of its tool calls re-enters the envelope (Mcp/Http.ts).
+export const ApiMiddlewareLive = HttpApiBuilder.middleware(
+  Effect.map(AppConfig, (settings) => (app: HttpApp.Default) => {
+    const enveloped: HttpApp.Default = withEnvelope(settings)(withMcp(app, () => enveloped))
+    return enveloped
+  })
+)

@@ -1,0 +1,39 @@
+import { BunContext } from "@effect/platform-bun"
+import { PgMigrator } from "@effect/sql-pg"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import scans from "../../../sql/0001_scans.sql" with { type: "text" }
+import accounts from "../../../sql/0002_accounts.sql" with { type: "text" }
+import wallets from "../../../sql/0003_wallets.sql" with { type: "text" }
+import watches from "../../../sql/0004_watches.sql" with { type: "text" }
+import scanner from "../../../sql/0005_scanner.sql" with { type: "text" }
+import listings from "../../../sql/0006_listings.sql" with { type: "text" }
+import webhooks from "../../../sql/0007_webhooks.sql" with { type: "text" }
+import scanLiquidity from "../../../sql/0008_scan_liquidity.sql" with { type: "text" }
+import scanRetention from "../../../sql/0009_scan_retention.sql" with { type: "text" }
+import scanPriceAndMarket from "../../../sql/0010_scan_price_and_market.sql" with { type: "text" }
+
+// Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
+const migrations: Record<string, string> = {
+  "0001_scans": scans,
+  "0002_accounts": accounts,
+  "0003_wallets": wallets,
+  "0004_watches": watches,
+  "0005_scanner": scanner,
+  "0006_listings": listings,
+  "0007_webhooks": webhooks,
+  "0008_scan_liquidity": scanLiquidity,
+  "0009_scan_retention": scanRetention,
+  "0010_scan_price_and_market": scanPriceAndMarket
+}
+
+const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)
+
+export const MigrationsLive = PgMigrator.layer({
+  loader: PgMigrator.fromRecord(
+    Object.fromEntries(Object.entries(migrations).map(([name, text]) => [name, run(text)]))
+  ),
+  table: "schema_migrations"
+}).pipe(Layer.provide(BunContext.layer)) // the migrator's types ask for a platform; it only uses one for schema dumps
+
+export const latestMigration = Object.keys(migrations).sort().at(-1) ?? ""

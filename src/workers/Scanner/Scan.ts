@@ -1,0 +1,207 @@
+import type { Address } from "@solana/kit"
+import type { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
+import { venueIndexOf } from "./Programs.ts"
+import type { ScanRpc, ScanRpcCounter } from "./Rpc.ts"
+import { readFirst, mintOf, tokenFactsOf } from "./stages/Mint.ts"
+import { extensionFactsOf } from "./stages/Extensions.ts"
+import { metadataAccountOf, metadataOf } from "./stages/Metadata.ts"
+import {
+  classifierOf,
+  holderAccountsOf,
+  holderRowsOf,
+  holdersOf,
+  readHolderAccounts,
+  readLargest,
+  readOwners,
+  withheldOf
+} from "./stages/Holders.ts"
+import { createdAtOf, deployerOf, readFirstTransaction, readHistory } from "./stages/Deployer.ts"
+import {
+  canonicalAccountsOf,
+  depthOf,
+  discoveredOf,
+  foundOf,
+  poolsReadOf,
+  readDiscovery,
+  readPoolAccounts
+} from "./stages/Pools.ts"
+import { liquidityFactsOf, lpPoolsOf, readLpAccounts, readLpLargest, readLpOwners } from "./stages/Lp.ts"
+import { quoteAccountsOf, quoteOwnersOf, readSellPath, sellFactsOf, sellProbeOf } from "./stages/Sell.ts"
+import { swapTargetOf } from "./stages/SwapTarget.ts"
+import { Gaps, ours, reasonOf, type ScanContext, type ScanSettings } from "./stages/Context.ts"
+
+export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
+
+// One scan of one mint over standard JSON-RPC: a pipeline of stages (src/workers/Scanner/stages/), each reading
+// what it needs in the scan's rounds. The reads of one round start in the same turn of the event loop, so
+// the transport sends them as one JSON-RPC batch: at most six round trips for a token with 20 holders
+// (a round with nothing to read sends nothing; test/workers/Scanner/roundTrips.test.ts pins the count).
+//
+// | round | accounts and mint, metadata | holders        | deployer          | pools and LP               | sell path            |
+// |-------|-----------------------------|----------------|-------------------|----------------------------|----------------------|
+// | 1     | mint, Metaplex PDA          |                |                   | reference and canonical pools |                   |
+// | 2     |                             | largest        | signatures (paged)| discovery (getProgramAccounts) |                  |
+// | 3     |                             | their accounts |                   | vaults, LP mints, related  |                      |
+// | 4     |                             | their owners   | first transaction | LP mints' largest          | holders' quote accounts (in the owners' call) |
+// | 5     |                             |                |                   | LP holders' accounts       | transfer and swap simulated |
+// | 6     |                             |                |                   | LP holders' owners         |                      |
+//
+// The Token-2022 extensions come out of round 1's mint account. A stage is a module with its reads (one
+// function per round it reads in, taking the ScanContext and prior stages' outputs) and pure functions from
+// their answers to its facts. A new stage adds its reads to the rounds below (or a round of its own, which
+// costs a round trip) and its facts to the evidence. Every read that fails or answers inconsistently (wrong
+// owner, short data, a slot older than the pinned one) leaves its facts not_observed and marks the scan
+// partial (Gaps); nothing is ever filled with a safe default.
+
+const settle = <A>(read: Promise<A>): Promise<PromiseSettledResult<A>> =>
+  read.then(
+    (value) => ({ status: "fulfilled", value }),
+    (reason: unknown) => ({ status: "rejected", reason })
+  )
+
+/** Round 1 and what it gives: the mint (ScanFailed when it cannot be read), its extensions and metadata, and the pools known by address. */
+const firstRound = async (rpc: ScanRpc, mint: Address, settings: ScanSettings, gaps: Gaps) => {
+  const [metadataAddress, canonical] = await Promise.all([metadataAccountOf(mint), canonicalAccountsOf(mint)])
+  const first = await readFirst(rpc, mint, [metadataAddress, settings.referencePool, ...canonical])
+  const ctx: ScanContext = { rpc, mint, settings, slot: first.slot, gaps }
+  const token = mintOf(mint, first.infos)
+  const extensions = extensionFactsOf(token.program, token.extensions, token.tlv, ctx.slot)
+  const metadata = metadataOf(mint, token.extensions, metadataAddress, first.infos, gaps)
+  return { ctx, token, extensions, metadata, found: foundOf(mint, canonical, first.infos, settings) }
+}
+
+/** Scans one mint: the evidence, full or partial; ScanFailed when there is nothing to record. */
+export const scanMint = async (
+  rpc: ScanRpc,
+  counter: ScanRpcCounter,
+  mint: Address,
+  settings: ScanSettings,
+  /** Community lists that include the mint (imported by the operator; read from the database by the worker). */
+  listed: ScanEvidenceV2["listed"] = []
+): Promise<ScanEvidenceV2> => {
+  const started = performance.now()
+  const gaps = new Gaps()
+  const { ctx, token, extensions, metadata, found } = await firstRound(rpc, mint, settings, gaps)
+
+  const [largest, history, discovery] = await Promise.all([
+    settle(readLargest(ctx)),
+    settle(readHistory(ctx)),
+    readDiscovery(ctx)
+  ])
+  const { poolStates, unread, discoveryMissing } = discoveredOf(ctx, found, discovery)
+
+  const accounts = holderAccountsOf(largest)
+  const [holderRead, poolRead] = await Promise.all([
+    settle(readHolderAccounts(ctx, accounts)),
+    settle(readPoolAccounts(ctx, poolStates, found.reference))
+  ])
+  const { top, rows } = holderRowsOf(ctx, token.info.owner, accounts, largest, holderRead)
+  const pools = poolsReadOf(ctx, found, poolStates, poolRead)
+  const depth = depthOf(ctx, token.decimals, pools)
+  const lpPools = lpPoolsOf(ctx, pools, depth)
+  const target = swapTargetOf(
+    pools.pools,
+    mint,
+    token.info.owner,
+    token.supplyRaw,
+    pools.infos,
+    depth,
+    pools.missing,
+    unread
+  )
+
+  const venues = await venueIndexOf()
+  const vaults = new Set(poolStates.flatMap((state) => [state.vaultA, state.vaultB]).filter((at) => at !== null))
+  const quoteOwners = quoteOwnersOf(rows, vaults, venues)
+  const [ownerRead, firstTransaction, lpLargest] = await Promise.all([
+    settle(readOwners(ctx, rows, quoteAccountsOf(target, quoteOwners))),
+    settle(readFirstTransaction(ctx, history)),
+    readLpLargest(ctx, lpPools)
+  ])
+  if (ownerRead.status === "rejected") gaps.note(reasonOf("holder owners", ownerRead.reason))
+  const deployer = deployerOf(ctx, history, firstTransaction)
+  const deployerAddress: Address | undefined =
+    deployer.status === "observed" ? (deployer.value.address as string as Address) : undefined
+  const classify = classifierOf(venues, deployerAddress, settings)
+  const ownerInfos = ownerRead.status === "fulfilled" ? ownerRead.value : new Map()
+  const classified = rows.map((row) => ({ ...row, ...classify(row.owner, ownerInfos) }))
+  const holders = holdersOf(top, classified, token.supplyRaw, deployerAddress)
+
+  const probe = sellProbeOf(
+    classified.filter((row) => !vaults.has(row.tokenAccount)),
+    ownerInfos
+  )
+  const noProbe =
+    rows.length === 0
+      ? "no holder account read"
+      : "no holder that is not a pool, locker or burn address, or none whose wallet can pay the simulated fee"
+  const sellInput = {
+    mint: token,
+    transferFee: extensions.transferFee,
+    hookProgram: extensions.hookProgram,
+    target,
+    probe,
+    noProbe,
+    quoteOwners,
+    ownerRead
+  }
+  const [[transfer, swap], lpAccounts] = await Promise.all([
+    readSellPath(ctx, sellInput),
+    readLpAccounts(ctx, lpLargest)
+  ])
+  const lpOwners = await readLpOwners(ctx, lpAccounts)
+  const sell = sellFactsOf(transfer, swap)
+  const liquidity = liquidityFactsOf(
+    ctx,
+    {
+      decimals: token.decimals,
+      supplyRaw: token.supplyRaw,
+      pools,
+      lpPools,
+      lpLargest,
+      lpAccounts,
+      lpOwners,
+      discoveryMissing,
+      withheld: withheldOf(holders)
+    },
+    venues,
+    classify
+  )
+
+  return {
+    version: 2,
+    mint: ours(mint),
+    scannedAt: new Date().toISOString(),
+    scanDepth: gaps.reasons.length === 0 ? "full" : "partial",
+    source: "risk-api-scanner",
+    provenance: {
+      scanner: `risk-api-scanner/${settings.scannerVersion}`,
+      slot: Number(ctx.slot),
+      rpcCalls: counter.calls(),
+      rpcRoundTrips: counter.roundTrips(),
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      partial: gaps.reasons.slice(0, 50).map((reason) => reason.slice(0, 500))
+    },
+    token: tokenFactsOf(token, createdAtOf(deployer)),
+    extensions: extensions.extensions,
+    transferFee: extensions.transferFee,
+    tradingTax: sell.tradingTax,
+    honeypot: sell.honeypot,
+    sellPath: sell.sellPath,
+    metadata,
+    copycatOf: { status: "not_observed", reason: "not checked by the scanner" },
+    holders,
+    deployer,
+    deployerRecord: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null },
+    liquidity,
+    market: {
+      status: "not_observed",
+      reason:
+        "24 h volume, trades and price changes are not readable from plain RPC; an operator can merge a market feed"
+    },
+    aml: { status: "not_observed", reason: "holder screening is not read by the scanner" },
+    issuerVerified: settings.issuers.get(mint) ?? null,
+    listed,
+    outcome: null
+  }
+}

@@ -1,0 +1,26 @@
+import { describe, expect, test } from "bun:test"
+import { assessToken } from "../../../src/engines/TokenScoring/index.ts"
+import { CORPUS } from "./corpus.ts"
+import { evidenceWith } from "./fixtures.ts"
+
+describe(`scenario corpus (${CORPUS.length} cases written from public patterns)`, () => {
+  test("has at least 40 cases, each with a note", () => {
+    expect(CORPUS.length).toBeGreaterThanOrEqual(40)
+    expect(CORPUS.filter((item) => item.note.length < 10)).toEqual([])
+  })
+  for (const item of CORPUS) {
+    test(`${item.expect}: ${item.note}`, () => {
+      const assessment = assessToken(evidenceWith(item.evidence))
+      const got = {
+        verdict: assessment.verdict,
+        score: assessment.safetyScore,
+        hardCaps: assessment.hardCaps,
+        flags: assessment.flags
+      }
+      expect({ verdict: got.verdict }).toEqual({ verdict: item.expect })
+      if (item.because !== undefined) {
+        expect([...assessment.flags, ...assessment.hardCaps]).toContain(item.because)
+      }
+    })
+  }
+})

@@ -1,0 +1,422 @@
+import type { Verdict } from "../../../src/domain/Verdict.ts"
+import { type EvidencePatch, hoursAfterScan, WALLETS } from "./fixtures.ts"
+
+// Scenario corpus: scan evidence written from public patterns (known rug and honeypot shapes, regulated
+// stablecoins, wrapped assets, memecoins, Token-2022 fee tokens, impersonations, thin scans), each with
+// the verdict a trading desk expects and why. Written from the patterns, not from the weights: when the
+// model disagrees, the model is what is wrong. Patches apply to the clean, mature token of fixtures.ts.
+
+export interface CorpusCase {
+  readonly note: string
+  readonly expect: Exclude<Verdict, "unknown">
+  /** A flag or hard cap ("Name:ceiling") the answer must carry, when one explains the verdict. */
+  readonly because?: string
+  readonly evidence: EvidencePatch
+}
+
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+const USDT = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"
+const PYUSD = "2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo"
+const ISSUER = WALLETS[0]
+const fresh = (hours: number) => hoursAfterScan(-hours)
+const t22 = { tokenProgram: "token-2022" as const }
+const memecoin: EvidencePatch = {
+  name: "Frog Coin",
+  symbol: "FROG",
+  metadata: { mutable: false, uri: "https://ipfs.io/frog", copycatOf: null }
+}
+
+export const CORPUS: ReadonlyArray<CorpusCase> = [
+  // Issuer-verified assets keep powers by design.
+  {
+    note: "USDC: regulated stablecoin, issuer keeps mint and freeze authority",
+    expect: "ok",
+    evidence: {
+      mint: USDC,
+      symbol: "USDC",
+      name: "USD Coin",
+      verified: true,
+      mintAuthority: ISSUER,
+      freezeAuthority: ISSUER,
+      metadata: { mutable: true }
+    }
+  },
+  {
+    note: "USDT: issuer keeps freeze authority",
+    expect: "ok",
+    evidence: {
+      mint: USDT,
+      symbol: "USDT",
+      name: "USDT",
+      verified: true,
+      freezeAuthority: ISSUER,
+      mintAuthority: ISSUER
+    }
+  },
+  {
+    note: "PYUSD on Token-2022: permanent delegate, transfer hook, pausable, all issuer-held",
+    expect: "ok",
+    evidence: {
+      mint: PYUSD,
+      symbol: "PYUSD",
+      name: "PayPal USD",
+      verified: true,
+      ...t22,
+      mintAuthority: ISSUER,
+      freezeAuthority: ISSUER,
+      extensions: {
+        permanentDelegate: ISSUER,
+        transferHook: ISSUER,
+        pausableAuthority: ISSUER,
+        paused: false,
+        transferFeeBps: 0,
+        nonTransferable: false,
+        defaultAccountStateFrozen: false
+      }
+    }
+  },
+  {
+    note: "a verified stablecoin whose issuer has paused transfers: nobody can sell now",
+    expect: "warn",
+    because: "Pausable:59",
+    evidence: {
+      mint: PYUSD,
+      symbol: "PYUSD",
+      verified: true,
+      ...t22,
+      extensions: { pausableAuthority: ISSUER, paused: true, nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+
+  // Impersonation of verified tokens.
+  {
+    note: "fake USDC under another mint, mint authority live",
+    expect: "block",
+    because: "Impersonation:20",
+    evidence: { symbol: "USDC", name: "USD Coin", mintAuthority: WALLETS[5] }
+  },
+  {
+    note: "bridged-looking copy 'USDC.e'",
+    expect: "block",
+    because: "impersonation",
+    evidence: { symbol: "USDC.e", name: "Bridged USDC" }
+  },
+  {
+    note: "'USDCoin' as the name, a different symbol",
+    expect: "block",
+    because: "impersonation",
+    evidence: { symbol: "USDCN", name: "USDCoin" }
+  },
+  {
+    note: "Cyrillic С in 'USDС'",
+    expect: "block",
+    because: "impersonation",
+    evidence: { symbol: "USDС", name: "Tether-ish" }
+  },
+  {
+    note: "wrapped-prefix copy of JUP",
+    expect: "block",
+    because: "impersonation",
+    evidence: { symbol: "wJUP", name: "Wrapped Jupiter" }
+  },
+  {
+    note: "homoglyph copy of USDT: a 5 for the S",
+    expect: "block",
+    because: "impersonation",
+    evidence: { symbol: "U5DT", name: "Tether" }
+  },
+  { note: "a symbol that only resembles: 'USDX'", expect: "ok", evidence: { symbol: "USDX", name: "USD Extra Yield" } },
+
+  // Live powers on unverified tokens.
+  {
+    note: "freeze authority kept by an anonymous deployer",
+    expect: "warn",
+    because: "Freeze Authority:59",
+    evidence: { freezeAuthority: WALLETS[5] }
+  },
+  {
+    note: "mint authority kept: supply can be inflated",
+    expect: "warn",
+    because: "Mint Authority:59",
+    evidence: { mintAuthority: WALLETS[5] }
+  },
+  {
+    note: "Token-2022 permanent delegate: can take any balance",
+    expect: "warn",
+    because: "Permanent Delegate:45",
+    evidence: {
+      ...t22,
+      extensions: { permanentDelegate: WALLETS[5], nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+  {
+    note: "Token-2022 transfer hook to an unknown program",
+    expect: "warn",
+    because: "Transfer Hook:59",
+    evidence: {
+      ...t22,
+      extensions: { transferHook: WALLETS[1], nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+  {
+    note: "Token-2022 pausable by the deployer",
+    expect: "warn",
+    because: "Pausable:59",
+    evidence: {
+      ...t22,
+      extensions: {
+        pausableAuthority: WALLETS[5],
+        paused: false,
+        nonTransferable: false,
+        defaultAccountStateFrozen: false
+      }
+    }
+  },
+  {
+    note: "accounts start frozen (default state frozen), unverified",
+    expect: "block",
+    because: "Default Frozen:25",
+    evidence: {
+      ...t22,
+      freezeAuthority: WALLETS[5],
+      extensions: { defaultAccountStateFrozen: true, nonTransferable: false }
+    }
+  },
+  {
+    note: "soulbound (non-transferable) token sold as a memecoin",
+    expect: "block",
+    because: "Non-Transferable:10",
+    evidence: { ...t22, extensions: { nonTransferable: true, defaultAccountStateFrozen: false } }
+  },
+  {
+    note: "wrapped bridge asset: the bridge keeps mint authority, not on the issuer list",
+    expect: "warn",
+    because: "Mint Authority:59",
+    evidence: { symbol: "WETHX", name: "Wrapped Ether (bridge X)", mintAuthority: WALLETS[5] }
+  },
+
+  // Taxes.
+  {
+    note: "Token-2022 fee token charging 25% per transfer",
+    expect: "block",
+    because: "Severe Tax:29",
+    evidence: {
+      ...t22,
+      extensions: { transferFeeBps: 2_500, nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+  {
+    note: "Token-2022 12% transfer fee",
+    expect: "warn",
+    because: "High Tax:59",
+    evidence: {
+      ...t22,
+      extensions: { transferFeeBps: 1_200, nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+  {
+    note: "Token-2022 1% reflection-style fee, otherwise clean",
+    expect: "ok",
+    because: "transfer_fee",
+    evidence: { ...t22, extensions: { transferFeeBps: 100, nonTransferable: false, defaultAccountStateFrozen: false } }
+  },
+  {
+    note: "fee token whose scheduled fee jumps from 1% to 30%",
+    expect: "block",
+    because: "Severe Tax:29",
+    evidence: {
+      ...t22,
+      extensions: { transferFeeBps: 3_000, nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+  {
+    note: "70% sell tax measured by simulation (tax honeypot)",
+    expect: "block",
+    because: "Extreme Tax:10",
+    evidence: { trading: { isHoneypot: false, buyTax: 5, sellTax: 70 } }
+  },
+  {
+    note: "3% buy and sell tax, otherwise a clean token",
+    expect: "ok",
+    evidence: { trading: { isHoneypot: false, buyTax: 3, sellTax: 3 } }
+  },
+
+  // Honeypots and exits.
+  {
+    note: "classic honeypot: the simulated sell fails",
+    expect: "block",
+    because: "Honeypot:5",
+    evidence: { trading: { isHoneypot: true, buyTax: 0, sellTax: null } }
+  },
+  {
+    note: "rugged: liquidity pulled, outcome recorded",
+    expect: "block",
+    because: "Rugged:5",
+    evidence: { outcome: "rugged", liquidity: { liquidityUsd: 40, poolCount: 1 } }
+  },
+  {
+    note: "rug in progress: liquidity down 70% from the 24 h high",
+    expect: "block",
+    because: "Liquidity Pull:20",
+    evidence: { liquidity: { liquidityUsd: 60_000, peak24hUsd: 200_000 }, market: { liquidityUsd: 60_000 } }
+  },
+  {
+    note: "no pool at all",
+    expect: "block",
+    because: "No Market:20",
+    evidence: { liquidity: { liquidityUsd: 0, poolCount: 0 }, market: { liquidityUsd: 0 } }
+  },
+  { note: "abandoned project", expect: "block", because: "Abandoned:25", evidence: { outcome: "abandoned" } },
+
+  // Memecoins.
+  {
+    note: "memecoin with burnt LP, renounced authorities, deep pool",
+    expect: "ok",
+    evidence: { ...memecoin, liquidity: { lpLocked: false, lpLockPercentage: null, lpBurnedPct: 100 } }
+  },
+  {
+    note: "memecoin, LP unlocked and thin: 8k liquidity",
+    expect: "warn",
+    because: "lp_unlocked",
+    evidence: {
+      ...memecoin,
+      liquidity: { liquidityUsd: 8_000, lpLocked: false, lpLockPercentage: null },
+      market: { liquidityUsd: 8_000, marketCap: 300_000 }
+    }
+  },
+  {
+    note: "fresh launch, snipers bundled 40% in the launch block, LP unlocked",
+    expect: "warn",
+    because: "bundled_launch",
+    evidence: {
+      ...memecoin,
+      createdAt: fresh(2),
+      holders: { bundledLaunchPct: 40 },
+      liquidity: { lpLocked: false, lpLockPercentage: null }
+    }
+  },
+  {
+    note: "team wallet holds half the supply, top 10 hold 85%",
+    expect: "warn",
+    because: "single_holder_concentration",
+    evidence: {
+      ...memecoin,
+      holders: {
+        top: [
+          { address: WALLETS[1]!, pct: 50, kind: "holder" },
+          { address: WALLETS[2]!, pct: 35, kind: "holder" }
+        ]
+      }
+    }
+  },
+  {
+    note: "40% of supply on an exchange hot wallet is not concentration",
+    expect: "ok",
+    evidence: {
+      holders: {
+        top: [
+          { address: WALLETS[3]!, pct: 40, kind: "exchange" },
+          { address: WALLETS[1]!, pct: 3, kind: "holder" }
+        ]
+      }
+    }
+  },
+  {
+    note: "micro-cap launch an hour old with 2k liquidity",
+    expect: "warn",
+    because: "low_liquidity",
+    evidence: {
+      ...memecoin,
+      createdAt: fresh(0.5),
+      liquidity: { liquidityUsd: 2_000 },
+      market: {
+        liquidityUsd: 2_000,
+        marketCap: 8_000,
+        volume24h: 3_000,
+        buyCount24h: 40,
+        sellCount24h: 20,
+        tradeCount24h: 60,
+        uniqueTraders24h: 35
+      }
+    }
+  },
+  {
+    note: "market cap 500× its liquidity (inflated valuation)",
+    expect: "ok",
+    because: "thin_liquidity_for_cap",
+    evidence: { liquidity: { liquidityUsd: 100_000 }, market: { liquidityUsd: 100_000, marketCap: 50_000_000 } }
+  },
+
+  // Deployers.
+  {
+    note: "serial rugger: 3 rugs out of 3 launches",
+    expect: "block",
+    because: "Serial Rugger:20",
+    evidence: { deployer: { priorLaunches: 3, priorRugs: 3 } }
+  },
+  {
+    note: "launchpad-scale deployer: 3 rugs out of 300 launches",
+    expect: "ok",
+    because: "deployer_prior_rugs",
+    evidence: { deployer: { priorLaunches: 300, priorRugs: 3 } }
+  },
+  {
+    note: "sanctioned deployer, a quarter of supply in flagged wallets",
+    expect: "warn",
+    because: "flagged_holders",
+    evidence: { deployer: { flagged: true }, aml: { flaggedHolderCount: 12, flaggedHolderPct: 25 } }
+  },
+
+  // Listed tokens.
+  {
+    note: "community-listed token with mutable metadata",
+    expect: "ok",
+    evidence: {
+      metadata: { mutable: true },
+      listed: [{ list: "community-strict", source: "https://lists.example/strict.json" }]
+    }
+  },
+
+  // Thin evidence.
+  {
+    note: "scanner saw only the mint account (no market data, no simulation)",
+    expect: "warn",
+    because: "thin_evidence",
+    evidence: {
+      scanDepth: "partial",
+      trading: { isHoneypot: null, buyTax: null, sellTax: null },
+      liquidity: { liquidityUsd: null, lpLocked: null, lpLockPercentage: null, poolCount: null },
+      market: {
+        liquidityUsd: null,
+        marketCap: null,
+        volume24h: null,
+        priceChange5m: null,
+        priceChange1h: null,
+        priceChange6h: null,
+        priceChange24h: null,
+        buyCount24h: null,
+        sellCount24h: null,
+        tradeCount24h: null,
+        uniqueTraders24h: null
+      },
+      holders: { holderCount: null, top: [], creatorPct: null, bundledLaunchPct: null },
+      deployer: { priorRugs: null, priorHoneypots: null, flagged: null },
+      aml: { flaggedHolderCount: null, flaggedHolderPct: null }
+    }
+  },
+  {
+    note: "no sell simulation and a Token-2022 hook not ruled out",
+    expect: "warn",
+    because: "Thin Evidence:59",
+    evidence: {
+      ...t22,
+      trading: { isHoneypot: null, buyTax: null, sellTax: null },
+      extensions: { nonTransferable: null, defaultAccountStateFrozen: null }
+    }
+  },
+  {
+    note: "no simulation, but an SPL token with no freeze authority: statically sellable",
+    expect: "ok",
+    evidence: { trading: { isHoneypot: null, buyTax: null, sellTax: null } }
+  }
+]

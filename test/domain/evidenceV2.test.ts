@@ -1,14 +1,9 @@
 import { describe, expect, test } from "bun:test"
 import { Schema } from "effect"
 import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
-import {
-  notApplicable,
-  notObserved,
-  observed,
-  ScanEvidenceV2,
-  scoringView,
-  upgradeV1
-} from "../../src/domain/EvidenceV2.ts"
+import { notApplicable, notObserved, observed, ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
+import { upgradeV1 } from "../../src/domain/EvidenceUpgrade.ts"
+import { scoringView } from "../../src/domain/EvidenceView.ts"
 import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 
 const demo = generateDemoDataset({ now: new Date("2026-11-20T00:00:00Z"), seed: 42, tokens: 300 }).scans.map((raw) =>

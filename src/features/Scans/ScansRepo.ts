@@ -2,13 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { Address } from "../../domain/Address.ts"
-import {
-  type ScanEvidenceV2,
-  ScanEvidenceV2 as ScanEvidenceV2Schema,
-  scoringView,
-  upgradeV1,
-  valueOf
-} from "../../domain/EvidenceV2.ts"
+import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOf } from "../../domain/EvidenceV2.ts"
+import { upgradeV1 } from "../../domain/EvidenceUpgrade.ts"
+import { scoringView } from "../../domain/EvidenceView.ts"
 import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
 
 export interface StoredScan {

@@ -20,20 +20,22 @@ import { authorityOf, VENUES } from "../../../src/workers/Scanner/Programs.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import {
   errorText,
-  expectedSwapOutput,
   probeAmount,
-  type PumpSwapPool,
-  type RaydiumCpmmPool,
   simulateSwap,
   simulateTransfer,
-  type SwapProbe,
   type TransferProbe
 } from "../../../src/workers/Scanner/SellPath.ts"
+import {
+  expectedSwapOutput,
+  type PumpSwapPool,
+  type RaydiumCpmmPool,
+  type SwapProbe
+} from "../../../src/workers/Scanner/SwapInstructions.ts"
 import { type RecordedSimulation, simulatedAccountJson } from "../../support/solana/RpcMethods.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { type BuiltMint, type Holder, makeWorld, type World } from "../../support/solana/World.ts"
 
-// The sell-path checks of src/workers/Scanner/SellPath.ts, production code unchanged, over JSON-RPC on
+// The sell-path checks of src/workers/Scanner/SellPath.ts and SwapInstructions.ts, production code unchanged, over JSON-RPC on
 // 127.0.0.1. Transfers are simulated FOR REAL: the test server runs simulateTransaction on the
 // LiteSVM (SPL Token, Token-2022 and the associated token program are real binaries). Swaps run
 // against RECORDED ANSWERS: no DEX program binary is on npm, so the server answers a transaction that

@@ -1,0 +1,164 @@
+import type { ScanEvidence } from "./ScanEvidence.ts"
+import { type MarketV2, type MintExtension, type ScanEvidenceV2, valueOf } from "./EvidenceV2.ts"
+
+// v2 evidence -> the scoring view: the v1 shape the engines, the decision model and the routes read.
+
+const extension = (scan: ScanEvidenceV2, name: string): MintExtension | undefined =>
+  scan.extensions.status === "observed" ? scan.extensions.value.find((ext) => ext.name === name) : undefined
+
+/** Whether the extension is present: null when the extension list was not observed. */
+const hasExtension = (scan: ScanEvidenceV2, name: string): boolean | null =>
+  scan.extensions.status === "not_observed" ? null : extension(scan, name) !== undefined
+
+const stringSetting = (ext: MintExtension | undefined, key: string): string | null => {
+  const value = ext?.settings[key]
+  return typeof value === "string" ? value : null
+}
+
+/**
+ * The v1-shaped view the scoring engines, the decision model and the routes read. A fact that is not
+ * observed becomes null (unknown, which lowers confidence); a fact that does not apply becomes the value
+ * that means "none" where v1 has one (no transfer fee is 0 bps; no LP lock for a token without LP is
+ * null and its liquidity facts are left to the pool data).
+ */
+export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
+  const lpBurnedPct = lpBurnedPctOf(scan)
+  const program = valueOf(scan.token.program) ?? "spl-token"
+  const metadata = valueOf(scan.metadata)
+  const transferFee =
+    scan.transferFee.status === "observed"
+      ? Math.max(scan.transferFee.value.bps, scan.transferFee.value.scheduledBps ?? 0)
+      : scan.transferFee.status === "not_applicable"
+        ? program === "token-2022"
+          ? 0
+          : null
+        : null
+  const tax = valueOf(scan.tradingTax)
+  const top = valueOf(scan.holders.top) ?? []
+  const hook = extension(scan, "TransferHook")
+  const defaultState = extension(scan, "DefaultAccountState")
+  const deployer = valueOf(scan.deployer)
+  return {
+    mint: scan.mint,
+    scannedAt: scan.scannedAt,
+    scanDepth: scan.scanDepth,
+    source: scan.source,
+    name: metadata?.name ?? null,
+    symbol: metadata?.symbol ?? null,
+    decimals: valueOf(scan.token.decimals),
+    supply: valueOf(scan.token.supply),
+    tokenProgram: program,
+    createdAt: valueOf(scan.token.createdAt),
+    mintAuthority: valueOf(scan.token.mintAuthority),
+    freezeAuthority: valueOf(scan.token.freezeAuthority),
+    extensions: {
+      transferFeeBps: transferFee,
+      permanentDelegate: extension(scan, "PermanentDelegate")?.addresses.delegate ?? null,
+      transferHook: hook?.addresses.programId ?? null,
+      // SPL Token mints have no extensions: v1 leaves these null for them.
+      defaultAccountStateFrozen:
+        program !== "token-2022"
+          ? null
+          : defaultState === undefined
+            ? hasExtension(scan, "DefaultAccountState") === null
+              ? null
+              : false
+            : stringSetting(defaultState, "state") === "frozen",
+      nonTransferable: program !== "token-2022" ? null : hasExtension(scan, "NonTransferable"),
+      mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses.closeAuthority ?? null,
+      ...pausableOf(scan)
+    },
+    trading: {
+      isHoneypot: valueOf(scan.honeypot),
+      buyTax: tax?.buyPct ?? null,
+      sellTax: tax?.sellPct ?? null
+    },
+    liquidity: {
+      liquidityUsd: valueOf(scan.liquidity.liquidityUsd),
+      lpLocked: valueOf(scan.liquidity.lpLocked),
+      lpLockPercentage: valueOf(scan.liquidity.lpLockedPct),
+      lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
+      poolCount: valueOf(scan.liquidity.poolCount),
+      ...(lpBurnedPct === null ? {} : { lpBurnedPct })
+    },
+    holders: {
+      holderCount: valueOf(scan.holders.count),
+      top: top.map((holder) => ({ address: holder.address, pct: holder.pct, kind: holder.kind })),
+      creatorPct: valueOf(scan.holders.creatorPct),
+      bundledLaunchPct: valueOf(scan.holders.bundledLaunchPct)
+    },
+    deployer: {
+      address: deployer?.address ?? null,
+      priorLaunches: scan.deployerRecord.priorLaunches,
+      priorRugs: scan.deployerRecord.priorRugs,
+      priorHoneypots: scan.deployerRecord.priorHoneypots,
+      flagged: scan.deployerRecord.flagged
+    },
+    market: marketOf(scan),
+    metadata: {
+      mutable: metadata?.mutable ?? null,
+      uri: metadata?.uri ?? null,
+      copycatOf: valueOf(scan.copycatOf)
+    },
+    aml: valueOf(scan.aml) ?? { flaggedHolderCount: null, flaggedHolderPct: null },
+    verified: scan.issuerVerified !== null,
+    ...(scan.listed.length === 0 ? {} : { listed: scan.listed }),
+    outcome: scan.outcome
+  }
+}
+
+// The model-2.0 fields are left out when there is nothing to say, so a v1 scan's view is unchanged.
+const pausableOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["extensions"], "pausableAuthority" | "paused"> => {
+  const pausable = extension(scan, "PausableConfig")
+  if (pausable === undefined) return {}
+  const paused = pausable.settings.paused
+  return {
+    pausableAuthority: pausable.addresses.authority ?? null,
+    paused: typeof paused === "boolean" ? paused : null
+  }
+}
+
+// The LP share burned across pools, weighted equally (per-pool LP comes from the pool scanner).
+const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {
+  if (scan.liquidity.pools.status !== "observed") return null
+  const burned = scan.liquidity.pools.value.flatMap((pool) =>
+    pool.burnedPct.status === "observed" ? [pool.burnedPct.value] : []
+  )
+  return burned.length === 0 ? null : Math.round((burned.reduce((a, b) => a + b, 0) / burned.length) * 100) / 100
+}
+
+// Price, liquidity and market cap read from the pools fill what a market feed did not give.
+const marketOf = (scan: ScanEvidenceV2): ScanEvidence["market"] => {
+  const market = v1Market(valueOf(scan.market))
+  const price = scan.liquidity.priceUsd === undefined ? null : valueOf(scan.liquidity.priceUsd)
+  const cap = scan.liquidity.marketCapUsd === undefined ? null : valueOf(scan.liquidity.marketCapUsd)
+  if (price === null && cap === null) return market
+  return {
+    ...market,
+    priceUsd: market.priceUsd ?? price?.value ?? null,
+    liquidityUsd: market.liquidityUsd ?? valueOf(scan.liquidity.liquidityUsd),
+    marketCap: market.marketCap ?? cap
+  }
+}
+
+// The view keeps v1's market object: a feed's name and time stay in the v2 document.
+const v1Market = (market: MarketV2 | null): ScanEvidence["market"] => {
+  if (market === null) return emptyMarket
+  const { source: _source, observedAt: _observedAt, ...figures } = market
+  return figures
+}
+
+const emptyMarket: ScanEvidence["market"] = {
+  priceUsd: null,
+  liquidityUsd: null,
+  marketCap: null,
+  volume24h: null,
+  priceChange5m: null,
+  priceChange1h: null,
+  priceChange6h: null,
+  priceChange24h: null,
+  buyCount24h: null,
+  sellCount24h: null,
+  tradeCount24h: null,
+  uniqueTraders24h: null
+}

@@ -217,3 +217,22 @@ export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
       })
   })
 })
+
+/**
+ * Completes the pending requests that newly stored scans answer (a scan of the mint taken at or after the
+ * request), in the caller's transaction: ScansRepo.record runs it with the insert. This file is the one
+ * writer of scan_requests.
+ */
+export const completeAnsweredStatement = (
+  sql: SqlClient.SqlClient,
+  inserted: ReadonlyArray<{ readonly id: string; readonly mint: string; readonly scanned_at: Date }>
+) =>
+  sql`
+    update scan_requests r
+    set status = 'completed', completed_at = now(), completed_by_scan = i.id
+    from unnest(
+      ${inserted.map((r) => String(r.id))}::bigint[],
+      ${inserted.map((r) => r.mint)}::text[],
+      ${inserted.map((r) => new Date(r.scanned_at).toISOString())}::timestamptz[]
+    ) as i(id, mint, scanned_at)
+    where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
+import { completeAnsweredStatement } from "./ScanRequestsRepo.ts"
 import type { Address } from "../../domain/Address.ts"
 import {
   type ScanEvidenceV2,
@@ -199,15 +200,7 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
         }
         // A newer scan answers the pending request for its mint.
         if (inserted.length > 0) {
-          yield* sql`
-            update scan_requests r
-            set status = 'completed', completed_at = now(), completed_by_scan = i.id
-            from unnest(
-              ${inserted.map((r) => String(r.id))}::bigint[],
-              ${inserted.map((r) => r.mint)}::text[],
-              ${inserted.map((r) => new Date(r.scanned_at).toISOString())}::timestamptz[]
-            ) as i(id, mint, scanned_at)
-            where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`
+          yield* completeAnsweredStatement(sql, inserted)
         }
         return { inserted: inserted.length, duplicates: scans.length - inserted.length }
       }).pipe(sql.withTransaction)

@@ -5,7 +5,7 @@ import type { ServiceUnavailable } from "../../domain/Errors.ts"
 // line parser from a schema, and the stream that stores valid lines in batches and reports the invalid ones.
 // Each line's schema and store live with the feature that owns its table.
 
-export interface LineError {
+interface LineError {
   readonly line: number
   readonly reason: string
 }
@@ -81,7 +81,7 @@ const describe = (error: ParseResult.ParseError): string =>
     .join("; ")
 
 // A source's clock may run a little ahead; a record further in the future would pin what we answer.
-export const MAX_CLOCK_SKEW_MS = 5 * 60_000
+const MAX_CLOCK_SKEW_MS = 5 * 60_000
 
 type Timestamps<A> = (record: A) => ReadonlyArray<readonly [string, string | null]>
 

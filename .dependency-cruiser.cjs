@@ -83,6 +83,30 @@ module.exports = {
       to: { path: "^src/platform/Http/" }
     },
     {
+      name: "scans-and-market-do-not-import-each-other",
+      comment:
+        "Scans and Market are peers (the scanner joins them): the NDJSON machinery is platform/Import, each line parser sits with its owner.",
+      severity: "error",
+      from: { path: "^src/features/(Scans|Market)/" },
+      to: { path: "^src/features/(Scans|Market)/", pathNot: "^src/features/$1/" }
+    },
+    {
+      name: "scans-import-only-watches",
+      comment:
+        "Scans owns the scan history every other feature reads: it imports no feature but Watches (the watched mints it queues). A need of another feature's data is a tag Scans defines and that feature provides (RetentionFloor).",
+      severity: "error",
+      from: { path: "^src/features/Scans/" },
+      to: { path: "^src/features/", pathNot: "^src/features/(Scans|Watches)/" }
+    },
+    {
+      name: "watches-import-neither-webhooks-nor-scans",
+      comment:
+        "Webhooks reads watches through Watches/WatchesRepo.ts; Watches checks a notify endpoint through its own tag (NotifyEndpoints), provided by Webhooks.",
+      severity: "error",
+      from: { path: "^src/features/Watches/" },
+      to: { path: "^src/features/(Webhooks|Scans)/" }
+    },
+    {
       name: "handlers-do-not-import-handlers",
       severity: "error",
       comment: "A feature's handlers share code through services, errors or domain, never through another Http.ts.",

@@ -193,6 +193,13 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   apiError("service_unavailable", 503, "The database is unreachable; retry after the Retry-After seconds.")
 ) {}
 
+/** A webhook endpoint of the calling account: Webhooks' routes, and Watches' `notify` naming one. */
+export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()(
+  "WebhookNotFound",
+  fields,
+  apiError("webhook_not_found", 404, "No webhook endpoint with this id belongs to the calling account.")
+) {}
+
 /** The 503 of a request not answered by REQUEST_TIMEOUT_MS, the same wherever the deadline is kept. */
 export const requestTimedOut = (milliseconds: number): ServiceUnavailable =>
   new ServiceUnavailable({ message: `The request took longer than ${milliseconds} ms; retry shortly.` })

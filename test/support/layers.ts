@@ -13,6 +13,7 @@ import { WalletRisk } from "../../src/features/WalletRisk/WalletRisk.ts"
 import { WatchesMemory, WatchesRepo } from "../../src/features/Watches/WatchesRepo.ts"
 import { WebhookSettings } from "../../src/features/Webhooks/Config.ts"
 import { WebhookEndpointsNone, WebhookEndpointsRepo } from "../../src/features/Webhooks/EndpointsRepo.ts"
+import { WebhookNotifyEndpoints } from "../../src/features/Webhooks/NotifyEndpoints.ts"
 import { TestDatabase } from "./database.ts"
 
 // The test layers of the app's services: a new service is one edit here.
@@ -38,6 +39,7 @@ export const sqlServices = (options: ServiceOptions = {}) =>
     LaunchesRepo.Default,
     WatchesRepo.Default,
     WebhookEndpointsRepo.Default,
+    WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsRepo.Default)),
     WebhookSettings.Live,
     Health.Default,
     Transactions.Default
@@ -65,6 +67,7 @@ export const memoryServices = (
     LaunchesEmpty,
     WatchesMemory,
     WebhookEndpointsNone,
+    WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsNone)),
     WebhookSettings.Live,
     TransactionsNone,
     replaced.health ?? HealthAlwaysReady

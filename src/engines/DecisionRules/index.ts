@@ -19,7 +19,8 @@ export {
   type EntryReference,
   type WatchComparison,
   type WatchMetric,
-  type WatchRule
+  type WatchRule,
+  WatchRuleSchema
 } from "./watchRules.ts"
 export type {
   Limitation,

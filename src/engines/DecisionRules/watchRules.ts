@@ -1,3 +1,4 @@
+import { Schema } from "effect"
 import type { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { observe } from "../TokenScoring/observed.ts"
 import type { TokenAssessment } from "../TokenScoring/types.ts"
@@ -30,11 +31,17 @@ export type WatchMetric = (typeof WATCH_METRICS)[number]
 export const WATCH_COMPARISONS = ["lt", "lte", "gt", "gte"] as const
 export type WatchComparison = (typeof WATCH_COMPARISONS)[number]
 
-export interface WatchRule {
-  readonly metric: WatchMetric
-  readonly comparison: WatchComparison
-  readonly threshold: number
-}
+/**
+ * A watch rule and its one definition: the engine evaluates it, the contracts that carry one (set-watch, the
+ * monitor decision, a webhook event) use the schema. Only `effect`'s Schema: no platform package in the engine.
+ */
+export const WatchRuleSchema = Schema.Struct({
+  metric: Schema.Literal(...WATCH_METRICS).annotations({ description: "docs/decision-engine.md defines each metric." }),
+  comparison: Schema.Literal(...WATCH_COMPARISONS),
+  threshold: Schema.Number.pipe(Schema.finite())
+}).annotations({ identifier: "WatchRule", parseOptions: { onExcessProperty: "error" } })
+
+export type WatchRule = typeof WatchRuleSchema.Type
 
 export interface EntryReference {
   readonly priceUsd: number | null

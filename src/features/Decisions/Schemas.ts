@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { WatchRuleSchema } from "../Watches/Schemas.ts"
+import { WatchRuleSchema } from "../../engines/DecisionRules/index.ts"
 import { Meta } from "../Accounts/Meta.ts"
 import { AddressInput } from "../../domain/Address.ts"
 

@@ -3,7 +3,7 @@ import { Console, Effect, Layer, Option, Schema } from "effect"
 import { DatabaseConfig, isEmbedded } from "../../platform/Sql/Config.ts"
 import { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { WalletEvidenceLine } from "../../domain/WalletEvidence.ts"
-import { ScansRepo } from "../Scans/ScansRepo.ts"
+import { anyScanStatement, ScansRepo } from "../Scans/ScansRepo.ts"
 import { WalletRepo } from "../WalletRisk/WalletRepo.ts"
 import { generateDemoDataset } from "./generate.ts"
 import { drainingPositionScans } from "./positions.ts"
@@ -68,7 +68,7 @@ export const SeedDemoOnStart = Layer.effectDiscard(
     const wanted = Option.getOrElse(config.seedDemo, () => isEmbedded(config))
     if (!wanted) return
     const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<{ present: boolean }>`select exists (select 1 from scans) as present`
+    const [row] = yield* anyScanStatement(sql)
     if (row?.present) return
     const seeded = yield* seedDemo.store({ tokens: 300, seed: 42 })
     yield* Effect.logInfo(

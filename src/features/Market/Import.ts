@@ -1,8 +1,10 @@
 import { Data, Effect, Stream } from "effect"
-import { fileLines, type ImportReport, importNdjson } from "../Scans/ImportNdjson.ts"
-import { parseMarketLine } from "../Scans/ParseLine.ts"
+import { fileLines, type ImportReport, importNdjson, lineParser } from "../../platform/Import/Ndjson.ts"
 import { Transactions } from "../../platform/Sql/Transactions.ts"
+import { MarketFeedLine } from "./FeedLine.ts"
 import { MarketFiguresRepo } from "./MarketFiguresRepo.ts"
+
+const parseMarketLine = lineParser(MarketFeedLine, (line) => [["observedAt", line.observedAt]])
 
 export interface MarketImportReport extends ImportReport {
   /** false: an invalid line stopped the import and nothing was written. */

@@ -1,23 +1,29 @@
 import { Effect, type Stream } from "effect"
-import { WalletRepo } from "../WalletRisk/WalletRepo.ts"
-import { ScansRepo } from "./ScansRepo.ts"
-import { importNdjson } from "./ImportNdjson.ts"
+import { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
+import { ListingLine } from "../../domain/Listing.ts"
+import { ScanEvidence } from "../../domain/ScanEvidence.ts"
+import { importNdjson, lineParser, type ParseLine } from "../../platform/Import/Ndjson.ts"
 import { ListingsRepo } from "./ListingsRepo.ts"
-import { parseListingLine, parseScanLine, parseWalletLine } from "./ParseLine.ts"
+import { type RecordedScan, ScansRepo } from "./ScansRepo.ts"
 
-export { fileLines, type ImportReport } from "./ImportNdjson.ts"
+const parseV1 = lineParser(ScanEvidence, (scan) => [
+  ["scannedAt", scan.scannedAt],
+  ["createdAt", scan.createdAt]
+])
+const parseV2 = lineParser(ScanEvidenceV2, (scan) => [
+  ["scannedAt", scan.scannedAt],
+  ["token.createdAt", scan.token.createdAt.status === "observed" ? scan.token.createdAt.value : null]
+])
+
+/** A scan line in format v1 or v2 (a v2 line says `"version": 2`); docs/scan-evidence.md. */
+const parseScanLine: ParseLine<RecordedScan> = (text, line, now) =>
+  /"version"\s*:\s*2\b/.test(text) ? parseV2(text, line, now) : parseV1(text, line, now)
+
+const parseListingLine = lineParser(ListingLine, () => [])
 
 /** Scans from NDJSON lines into the append-only history. */
 export const importScans = (lines: Stream.Stream<string, Error>) =>
   Effect.flatMap(ScansRepo, (scans) => importNdjson(lines, parseScanLine, scans.record))
-
-/** Wallet labels and exposures from NDJSON lines; a newer observation replaces an older one. */
-export const importWalletEvidence = (lines: Stream.Stream<string, Error>) =>
-  Effect.flatMap(WalletRepo, (store) =>
-    importNdjson(lines, parseWalletLine, (records) =>
-      Effect.map(store.record(records), (result) => ({ inserted: result.stored, duplicates: result.unchanged }))
-    )
-  )
 
 /** Community list memberships from NDJSON lines (`{mint, list, source}`). */
 export const importListings = (lines: Stream.Stream<string, Error>) =>

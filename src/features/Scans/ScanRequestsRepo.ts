@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import type { Address } from "../../domain/Address.ts"
 import { repository } from "../../platform/Sql/Unavailable.ts"
+import { watchPollsStatement } from "../Watches/WatchesRepo.ts"
 
 export interface PendingScanRequest {
   readonly id: string
@@ -109,10 +110,7 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
        */
       enqueueDue: (options: { readonly staleMs: number; readonly readWindowMs: number; readonly limit: number }) =>
         sql<{ reason: ScanReason }>`
-          with due_watches as (
-            select w.mint, min(w.poll_seconds) as poll_seconds from watches w
-            where w.expires_at > now() group by w.mint
-          ), watch_due as (
+          with due_watches as (${watchPollsStatement(sql)}), watch_due as (
             select d.mint from due_watches d
             where coalesce((select max(s.scanned_at) from scans s where s.mint = d.mint), '-infinity') < now() - d.poll_seconds * interval '1 second'
             limit ${options.limit}
@@ -217,3 +215,22 @@ export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
       })
   })
 })
+
+/**
+ * Completes the pending requests that newly stored scans answer (a scan of the mint taken at or after the
+ * request), in the caller's transaction: ScansRepo.record runs it with the insert. This file is the one
+ * writer of scan_requests.
+ */
+export const completeAnsweredStatement = (
+  sql: SqlClient.SqlClient,
+  inserted: ReadonlyArray<{ readonly id: string; readonly mint: string; readonly scanned_at: Date }>
+) =>
+  sql`
+    update scan_requests r
+    set status = 'completed', completed_at = now(), completed_by_scan = i.id
+    from unnest(
+      ${inserted.map((r) => String(r.id))}::bigint[],
+      ${inserted.map((r) => r.mint)}::text[],
+      ${inserted.map((r) => new Date(r.scanned_at).toISOString())}::timestamptz[]
+    ) as i(id, mint, scanned_at)
+    where r.status = 'pending' and r.mint = i.mint and i.scanned_at >= r.requested_at`

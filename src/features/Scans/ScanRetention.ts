@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
-import { Config, Effect } from "effect"
+import { SqlClient, type Statement } from "@effect/sql"
+import { Config, Context, Effect } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 
 /** The 24 h liquidity trend read with every latest scan (ScansRepo PEAK_24H) needs a day of history. */
@@ -47,6 +47,17 @@ interface BatchRow {
   readonly last_id: string | null
 }
 
+/**
+ * How far the readers of the history outside Scans have got: a one-row relation with a `scan_id` column, the
+ * highest scan id they have passed; retention keeps every scan above it (and those it needs, see below). Scans
+ * owns the need, another feature the position: Webhooks provides it from the watch-alert evaluator's cursor
+ * (Webhooks/RetentionFloor.ts), composed where ScanRetention is built.
+ */
+export class RetentionFloor extends Context.Tag("RetentionFloor")<
+  RetentionFloor,
+  { readonly passed: Statement.Fragment }
+>() {}
+
 // Retention of the append-only scan history: scans taken before the window are deleted, except what a
 // reader still needs. Kept: the latest scan of every mint and the 24 hours of scans before it (the
 // liquidity trend of that latest scan), and any scan the watch-alert evaluator has not passed, or whose
@@ -58,6 +69,7 @@ interface BatchRow {
 export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetention", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const floor = (yield* RetentionFloor).passed
 
     // Positions travel as text: a JavaScript Date would drop the microseconds of timestamptz.
     const chunk = (cutoff: string, after: Position, batchSize: number) =>
@@ -69,14 +81,14 @@ export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetentio
 
     // The candidates of a chunk that may go (see above), against the evaluator's position.
     const doomed = sql`
-      select c.id from chunk c cross join webhook_scan_cursor w
-      where w.id = 1 and c.id <= w.last_scan_id and exists (
+      select c.id from chunk c cross join (${floor}) w
+      where c.id <= w.scan_id and exists (
         select 1 from scans n
-        where n.mint = c.mint and n.scanned_at >= c.scanned_at + interval '24 hours' and n.id <= w.last_scan_id)`
+        where n.mint = c.mint and n.scanned_at >= c.scanned_at + interval '24 hours' and n.id <= w.scan_id)`
 
     const progress = sql`
       (select count(*) from chunk) as examined,
-      (select count(*) from chunk c, webhook_scan_cursor w where w.id = 1 and c.id > w.last_scan_id) as waiting,
+      (select count(*) from chunk c, (${floor}) w where c.id > w.scan_id) as waiting,
       (select scanned_at::text from chunk order by scanned_at desc, id desc limit 1) as last_at,
       (select id::text from chunk order by scanned_at desc, id desc limit 1) as last_id`
 

@@ -127,3 +127,9 @@ export const WalletRepoEmpty = Layer.succeed(
     exposuresOf: () => Effect.succeed([])
   })
 )
+
+/** Wallets operators labelled "exchange" (`risk-api import-wallets`), the latest label of each: the scanner reads them. */
+export const exchangeLabelsStatement = (sql: SqlClient.SqlClient) =>
+  sql<{ address: string; source: string; detail: string }>`
+    select distinct on (address) address, source, detail from wallet_labels
+    where label = 'exchange' order by address, observed_at desc`

@@ -6,9 +6,9 @@ import { RiskApi } from "../../Api.ts"
 import { WATCH_METRICS, type WatchRule } from "../../engines/DecisionRules/index.ts"
 import { parseAddress } from "../../domain/Address.ts"
 import { MAX_ACTIVE_WATCHES, SET_WATCH_COST, WATCH_CONTRACT_VERSION, WATCH_READ_COST } from "./Api.ts"
-import { WebhookEndpointsRepo } from "../Webhooks/EndpointsRepo.ts"
-import { WebhookNotFound } from "../Webhooks/Errors.ts"
+import { WebhookNotFound } from "../../domain/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
+import { NotifyEndpoints } from "./NotifyEndpoints.ts"
 import { ownedWatch, type Watch, WatchesRepo } from "./WatchesRepo.ts"
 
 // Normalised: one copy of each rule, in the order of the documented metric list, then comparison.
@@ -38,7 +38,7 @@ const recordOf = (watch: Watch) => ({
 export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
   Effect.gen(function* () {
     const watches = yield* WatchesRepo
-    const endpoints = yield* WebhookEndpointsRepo
+    const endpoints = yield* NotifyEndpoints
     const meta = (charge: Charge | ReadCharge) => metaOfCharge(charge, WATCH_CONTRACT_VERSION)
     const free = meteredFree(WATCH_READ_COST)
     return handlers
@@ -47,7 +47,7 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
           const mint = yield* parseAddress(payload.mint)
           if (typeof payload.notify === "string") {
             const caller = yield* CurrentCaller
-            if (Option.isNone(yield* endpoints.find(caller.accountId, payload.notify))) {
+            if (!(yield* endpoints.exists(caller.accountId, payload.notify))) {
               return yield* new WebhookNotFound({
                 message: `notify: no webhook endpoint ${payload.notify} for this account.`
               })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { WATCH_COMPARISONS, WATCH_METRICS } from "../../engines/DecisionRules/watchRules.ts"
+import { WatchRuleSchema } from "../../engines/DecisionRules/index.ts"
 import { Meta } from "../Accounts/Meta.ts"
 import { AddressInput } from "../../domain/Address.ts"
 
@@ -22,12 +22,6 @@ export const Notify = Schema.Union(
     jsonSchema: { type: "string", format: "uuid", pattern: UUID.source, maxLength: 36 }
   })
 )
-
-export const WatchRuleSchema = Schema.Struct({
-  metric: Schema.Literal(...WATCH_METRICS).annotations({ description: "docs/decision-engine.md defines each metric." }),
-  comparison: Schema.Literal(...WATCH_COMPARISONS),
-  threshold: Schema.Number.pipe(Schema.finite())
-}).annotations({ identifier: "WatchRule", ...strict })
 
 export const SetWatchRequest = Schema.Struct({
   mint: AddressInput("Mint address to watch."),

@@ -143,3 +143,18 @@ export const ownedWatch = (watches: WatchesRepo, accountId: string, id: string) 
       ? Effect.succeed(found.value)
       : Effect.fail(new WatchNotFound({ message: `No watch ${id} for this account.` }))
   )
+
+// Statements on `watches` that other features embed in their own statements (the scan queue, the watch-alert
+// evaluator): Watches owns the table, so its SQL is written here.
+
+/** A relation (mint, poll_seconds): each mint with a live watch and its shortest poll interval. */
+export const watchPollsStatement = (sql: SqlClient.SqlClient) =>
+  sql`
+    select w.mint, min(w.poll_seconds) as poll_seconds from watches w
+    where w.expires_at > now() group by w.mint`
+
+/** A relation (id, account_id, mint, label, rules, notify_endpoint_id, created_at): the live watches that notify. */
+export const notifyingWatchesStatement = (sql: SqlClient.SqlClient) =>
+  sql`
+    select w.id, w.account_id, w.mint, w.label, w.rules, w.notify_endpoint_id, w.created_at from watches w
+    where w.notify and w.expires_at > now()`

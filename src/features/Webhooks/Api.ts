@@ -2,8 +2,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { WebhookAuth } from "../Accounts/Auth.ts"
 import { RateLimited } from "../Accounts/Errors.ts"
-import { envelope, InvalidRequest, jsonBodyErrors } from "../../domain/Errors.ts"
-import { WebhookEventNotFound, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused } from "./Errors.ts"
+import { envelope, InvalidRequest, jsonBodyErrors, WebhookNotFound } from "../../domain/Errors.ts"
+import { WebhookEventNotFound, WebhookLimitReached, WebhookUrlRefused } from "./Errors.ts"
 import {
   CreateWebhookRequest,
   DeliveriesQuery,

@@ -3,12 +3,6 @@ import { apiError } from "../../domain/Errors.ts"
 
 const fields = { message: Schema.String }
 
-export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()(
-  "WebhookNotFound",
-  fields,
-  apiError("webhook_not_found", 404, "No webhook endpoint with this id belongs to the calling account.")
-) {}
-
 export class WebhookEventNotFound extends Schema.TaggedError<WebhookEventNotFound>()(
   "WebhookEventNotFound",
   fields,

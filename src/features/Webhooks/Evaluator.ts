@@ -4,6 +4,13 @@ import type { EntryReference, WatchRule } from "../../engines/DecisionRules/inde
 import type { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import type { Verdict } from "../../domain/Verdict.ts"
 import { repository } from "../../platform/Sql/Unavailable.ts"
+import {
+  newestScanIdStatement,
+  previousScanStatement,
+  scansAfterStatement,
+  settledNewestScanId
+} from "../Scans/ScansRepo.ts"
+import { notifyingWatchesStatement } from "../Watches/WatchesRepo.ts"
 import { type AlertState, alertsOf, blankState, entryOf, eventBody, stateOf } from "./Alerts.ts"
 
 // Evaluates every new scan of a mint with notifying watches, in scan id order from a cursor, and writes
@@ -62,33 +69,18 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
 
     const pending = sql<{ cursor: string; newest: string }>`
       select (select last_scan_id from webhook_scan_cursor where id = 1)::text as cursor,
-        (select coalesce(max(id), 0) from scans)::text as newest`.pipe(Effect.map((rows) => rows[0]!))
+        (${newestScanIdStatement(sql)})::text as newest`.pipe(Effect.map((rows) => rows[0]!))
 
     // Undefined while a long write (a bulk import) holds the table past the lock timeout: the next tick tries again.
-    const highWater = sql
-      .withTransaction(
-        Effect.gen(function* () {
-          yield* sql`set local lock_timeout = '1s'`
-          yield* sql`lock table scans in share mode`
-          const rows = yield* sql<{ id: string }>`select coalesce(max(id), 0)::text as id from scans`
-          return rows[0]!.id as string | undefined
-        })
-      )
-      .pipe(Effect.catchIf(isLockTimeout, () => Effect.succeed(undefined)))
+    const highWater = settledNewestScanId(sql).pipe(Effect.catchIf(isLockTimeout, () => Effect.succeed(undefined)))
 
     // The state a watch was in before `scan` when it has none yet: the mint's previous scan, if any.
     const baselineOf = (watch: WatchRow, scan: ScanRow) =>
-      Effect.map(
-        sql<{ id: string; evidence: ScanEvidence }>`
-          select id::text as id, evidence from scans
-          where mint = ${scan.mint} and (scanned_at, id) < (${scan.scanned_at}, ${scan.id}::bigint)
-          order by scanned_at desc, id desc limit 1`,
-        (rows): AlertState => {
-          const previous = rows[0]
-          const entry: EntryReference = entryOf(previous?.evidence ?? scan.evidence)
-          return previous === undefined ? blankState(entry) : stateOf(watch.rules, previous, entry).state
-        }
-      )
+      Effect.map(previousScanStatement(sql, scan.mint, scan.scanned_at, scan.id), (rows): AlertState => {
+        const previous = rows[0]
+        const entry: EntryReference = entryOf(previous?.evidence ?? scan.evidence)
+        return previous === undefined ? blankState(entry) : stateOf(watch.rules, previous, entry).state
+      })
 
     const evaluateScan = (scan: ScanRow) =>
       Effect.gen(function* () {
@@ -96,8 +88,8 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
           select w.id, w.account_id, w.mint, w.label, w.rules, w.notify_endpoint_id,
             st.scan_id::text as state_scan_id, st.scanned_at as state_scanned_at, st.verdict, st.safety_score, st.hits,
             st.entry_price_usd, st.entry_liquidity_usd
-          from watches w left join watch_alert_states st on st.watch_id = w.id
-          where w.mint = ${scan.mint} and w.notify and w.expires_at > now()
+          from (${notifyingWatchesStatement(sql)}) w left join watch_alert_states st on st.watch_id = w.id
+          where w.mint = ${scan.mint}
           order by w.created_at, w.id`
         let events = 0
         for (const watch of watches) {
@@ -143,11 +135,11 @@ export class WatchAlerts extends Effect.Service<WatchAlerts>()("WatchAlerts", {
           select last_scan_id::text as id from webhook_scan_cursor where id = 1 for update skip locked`
           const from = cursor[0]?.id
           if (from === undefined || BigInt(from) >= BigInt(upTo)) return { scans: 0, events: 0, done: true }
-          const scans = yield* sql<ScanRow>`
-          select s.id::text as id, s.mint, s.scanned_at, s.evidence from scans s
-          where s.id > ${from}::bigint and s.id <= ${upTo}::bigint
-            and exists (select 1 from watches w where w.mint = s.mint and w.notify and w.expires_at > now())
-          order by s.id limit ${BATCH}`
+          const scans: ReadonlyArray<ScanRow> = yield* scansAfterStatement(
+            sql,
+            { from, upTo, limit: BATCH },
+            notifyingWatchesStatement(sql)
+          )
           let events = 0
           for (const scan of scans) events += yield* evaluateScan(scan)
           const reached = scans.length === BATCH ? scans[BATCH - 1]!.id : upTo

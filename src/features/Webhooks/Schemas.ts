@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Meta } from "../Accounts/Meta.ts"
-import { WatchRuleSchema } from "../Watches/Schemas.ts"
+import { WatchRuleSchema } from "../../engines/DecisionRules/index.ts"
 
 /** The longest webhook URL accepted (UrlGuard.ts checks it again before every delivery). */
 export const MAX_URL_LENGTH = 2048

@@ -9,13 +9,9 @@ import { serveApi } from "../../platform/Http/Server.ts"
 import { ServerLoggingLive } from "../../platform/Observability/Logging.ts"
 import { endpointsOf, ScannerConfig } from "../../workers/Scanner/Config.ts"
 import { makeScanner } from "../../workers/Scanner/Worker.ts"
-import {
-  fileLines,
-  type ImportReport,
-  importListings,
-  importScans,
-  importWalletEvidence
-} from "../../features/Scans/Import.ts"
+import { fileLines, type ImportReport } from "../../platform/Import/Ndjson.ts"
+import { importListings, importScans } from "../../features/Scans/Import.ts"
+import { importWalletEvidence } from "../../features/WalletRisk/Import.ts"
 import { ListingsRepo } from "../../features/Scans/ListingsRepo.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../../features/Scans/ScansRepo.ts"

@@ -8,6 +8,7 @@ import {
   ScanRetention
 } from "../../features/Scans/ScanRetention.ts"
 import { DatabaseLive } from "../../platform/Sql/Database.ts"
+import { WebhookRetentionFloor } from "../../features/Webhooks/RetentionFloor.ts"
 
 // `risk-api prune-scans`: retention of the scan history (Scans/ScanRetention.ts says what is kept).
 
@@ -32,7 +33,7 @@ const batch = Options.integer("batch").pipe(
 )
 const dryRun = Options.boolean("dry-run").pipe(Options.withDescription("Count what would be deleted; delete nothing."))
 
-const Retention = ScanRetention.Default.pipe(Layer.provide(DatabaseLive))
+const Retention = ScanRetention.Default.pipe(Layer.provide(WebhookRetentionFloor), Layer.provide(DatabaseLive))
 
 const count = (n: number) => n.toLocaleString("en-US")
 

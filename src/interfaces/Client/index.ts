@@ -23,7 +23,8 @@ export {
   MalformedJson,
   PayloadTooLarge,
   ServiceUnavailable,
-  UnsupportedMediaType
+  UnsupportedMediaType,
+  WebhookNotFound
 } from "../../domain/Errors.ts"
 export { BatchTooLarge } from "../../features/RiskCheck/Errors.ts"
 export { NotScanned } from "../../features/Scans/Errors.ts"
@@ -31,7 +32,6 @@ export { WatchLimitReached, WatchNotFound } from "../../features/Watches/Errors.
 export {
   WebhookEventNotFound,
   WebhookLimitReached,
-  WebhookNotFound,
   WebhookUrlRefused
 } from "../../features/Webhooks/Errors.ts"
 

@@ -33,6 +33,7 @@ import { WatchesRepo } from "../../features/Watches/WatchesRepo.ts"
 import { WebhookSettings } from "../../features/Webhooks/Config.ts"
 import { WebhookEndpointsRepo } from "../../features/Webhooks/EndpointsRepo.ts"
 import { WebhookHttp } from "../../features/Webhooks/Http.ts"
+import { WebhookNotifyEndpoints } from "../../features/Webhooks/NotifyEndpoints.ts"
 import { ApiMiddlewareLive } from "./Middleware.ts"
 
 /** Each group's handlers and middleware: the API as a table of contents. */
@@ -65,6 +66,8 @@ export const ServicesLive = Layer.mergeAll(
   LaunchesRepo.Default,
   WatchesRepo.Default,
   WebhookEndpointsRepo.Default,
+  // Watches' `notify` checks an endpoint through this (Watches/NotifyEndpoints.ts): Watches never imports Webhooks.
+  WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsRepo.Default)),
   WebhookSettings.Live,
   Health.Default,
   Transactions.Default

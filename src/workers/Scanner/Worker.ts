@@ -10,6 +10,7 @@ import { ListingsRepo } from "../../features/Scans/ListingsRepo.ts"
 import { type ClaimedScan, ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../../features/Scans/ScansRepo.ts"
 import { VERSION } from "../../features/System/Version.ts"
+import { exchangeLabelsStatement } from "../../features/WalletRisk/WalletRepo.ts"
 import { endpointsOf, type ScannerConfig } from "./Config.ts"
 import exchangesFile from "./exchanges.json" with { type: "json" }
 import issuersFile from "../../domain/issuers.json" with { type: "json" }
@@ -91,9 +92,7 @@ export const makeScanner = (config: ScannerConfig) =>
     })
 
     // Operators label more exchange wallets with `risk-api import-wallets` (label "exchange").
-    const refreshLabels = sql<{ address: string; source: string; detail: string }>`
-      select distinct on (address) address, source, detail from wallet_labels
-      where label = 'exchange' order by address, observed_at desc`.pipe(
+    const refreshLabels = exchangeLabelsStatement(sql).pipe(
       Effect.map((rows) => {
         const merged = new Map(shippedExchanges)
         for (const row of rows)

@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import type { Address } from "../../../src/domain/Address.ts"
 import { ScanEvidence } from "../../../src/domain/ScanEvidence.ts"
 import { ScanRetention } from "../../../src/features/Scans/ScanRetention.ts"
+import { WebhookRetentionFloor } from "../../../src/features/Webhooks/RetentionFloor.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { databaseKind, TestDatabase } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
@@ -43,7 +44,9 @@ const prune = (keepDays: number, options: { readonly dryRun?: boolean; readonly 
 
 describe(`scan retention on ${databaseKind}`, () => {
   const { it } = runtimeFor(
-    Layer.mergeAll(ScanRetention.Default, ScansRepo.Default).pipe(Layer.provideMerge(TestDatabase))
+    Layer.mergeAll(ScanRetention.Default.pipe(Layer.provide(WebhookRetentionFloor)), ScansRepo.Default).pipe(
+      Layer.provideMerge(TestDatabase)
+    )
   )
 
   it("deletes scans older than the window; keeps the latest of each mint (even when older), the day before it and the window", () =>

@@ -1,7 +1,11 @@
-import { Chunk, Clock, Effect, Either, Stream } from "effect"
+import { Chunk, Clock, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import type { ServiceUnavailable } from "../../domain/Errors.ts"
 
-export interface LineError {
+// The NDJSON import machinery every importer shares (scans, listings, wallet evidence, market figures): a
+// line parser from a schema, and the stream that stores valid lines in batches and reports the invalid ones.
+// Each line's schema and store live with the feature that owns its table.
+
+interface LineError {
   readonly line: number
   readonly reason: string
 }
@@ -64,3 +68,50 @@ export const fileLines = (path: string): Stream.Stream<string, Error> =>
     evaluate: () => Bun.file(path).stream(),
     onError: (cause) => new Error(`cannot read ${path}: ${cause instanceof Error ? cause.message : String(cause)}`)
   }).pipe(Stream.decodeText(), Stream.splitLines)
+
+const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path
+    .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+    .join("")
+    .replace(/^\./, "")
+
+const describe = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => (issue.path.length === 0 ? issue.message : `${formatPath(issue.path)}: ${issue.message}`))
+    .join("; ")
+
+// A source's clock may run a little ahead; a record further in the future would pin what we answer.
+const MAX_CLOCK_SKEW_MS = 5 * 60_000
+
+type Timestamps<A> = (record: A) => ReadonlyArray<readonly [string, string | null]>
+
+/** A parser of one NDJSON line for `schema`: a record, nothing (blank line), or why it is rejected. */
+export const lineParser = <A, I>(schema: Schema.Schema<A, I>, timestamps: Timestamps<A>): ParseLine<A> => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  const inFuture = (record: A, now: number): string | undefined => {
+    for (const [field, value] of timestamps(record)) {
+      if (value !== null && Date.parse(value) > now + MAX_CLOCK_SKEW_MS) return `${field}: ${value} is in the future`
+    }
+    return undefined
+  }
+  return (text, line, now): Either.Either<A | undefined, LineError> => {
+    if (text.trim() === "") return Either.right(undefined)
+    // PostgreSQL cannot store U+0000 in text or jsonb; one such line must not sink its whole batch.
+    if (text.includes("\\u0000") || text.includes("\u0000")) {
+      return Either.left({ line, reason: "contains a NUL character (\\u0000), which cannot be stored" })
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (cause) {
+      return Either.left({ line, reason: `not JSON (${cause instanceof Error ? cause.message : String(cause)})` })
+    }
+    return decode(json).pipe(
+      Either.mapLeft((error) => ({ line, reason: describe(error) })),
+      Either.flatMap((record) => {
+        const future = inFuture(record, now)
+        return future === undefined ? Either.right(record) : Either.left({ line, reason: future })
+      })
+    )
+  }
+}

@@ -224,7 +224,7 @@ export const tokenRiskScenario = async (bench: Bench, server: RunningServer, dat
     const { base, service } = await compare(bench, "token risk, auth + quota", server, raw, "", script)
     return {
       scenario: "POST /api/v1/token/risk, auth + quota",
-      note: `${count(data.accounts.length)} accounts, ${count(data.mints.length)} mints; baseline: raw pg, the same 2 round trips (BEGIN + charge in one, COMMIT after the answer; keys cached and revalidated every 0.5 s)`,
+      note: `${count(data.accounts.length)} accounts, ${count(data.mints.length)} mints; baseline: raw pg, the same statements (the charge, then its reservation confirmed after the answer, confirmations gathered; keys cached and revalidated every 0.5 s)`,
       database: data.database,
       target: tokenRiskTarget(service, base),
       baseline: base,

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { DeployerHistoryAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors } from "../Accounts/Errors.ts"
 import { ADDRESS_JSON_SCHEMA } from "../Domain/Address.ts"
 import { envelope, InvalidAddress, InvalidRequest } from "../Domain/Errors.ts"
@@ -32,6 +32,6 @@ const history = HttpApiEndpoint.get("history", "/api/v1/deployer/:wallet/history
 
 export class DeployerApi extends HttpApiGroup.make("deployer")
   .add(history)
-  .middleware(DeployerHistoryAuth)
+  .middleware(keyedAuth("deployer:history:read"))
   .annotate(OpenApi.Title, "Deployer history")
   .annotate(OpenApi.Description, "Launches observed for a deployer wallet, from cached token scans, with outcome rules and summary metrics.") {}

@@ -2,14 +2,7 @@ import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platf
 import { Effect, JSONSchema, Layer } from "effect"
 import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
 import { Accounts } from "../Accounts/Accounts.ts"
-import {
-  DeployerHistoryAuthLive,
-  PublicAccessLive,
-  TokenRiskAuthLive,
-  WalletRiskAuthLive,
-  WatchAuthLive,
-  WebhookAuthLive
-} from "../Accounts/AuthLive.ts"
+import { KeyedAuthLive, PublicAccessLive } from "../Accounts/AuthLive.ts"
 import { PublicTraffic } from "../Accounts/PublicTraffic.ts"
 import { Quota } from "../Accounts/Quota.ts"
 import { RiskApi } from "../Api.ts"
@@ -38,7 +31,7 @@ import { ApiMiddlewareLive } from "./Middleware.ts"
 /** Each group's handlers and middleware: the API as a table of contents. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
   Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp, WebhookHttp]),
-  Layer.provide([TokenRiskAuthLive, WalletRiskAuthLive, DeployerHistoryAuthLive, WatchAuthLive, WebhookAuthLive, PublicAccessLive])
+  Layer.provide([KeyedAuthLive, PublicAccessLive])
 )
 
 /**

@@ -12,7 +12,7 @@ import { type Meta, metaOf } from "./Meta.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
 /** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
-export interface Charge {
+interface Charge {
   readonly caller: Caller & { readonly scope: Scope }
   readonly standing: Standing
   readonly cost: number
@@ -24,7 +24,7 @@ export interface Charge {
  * builds its `meta`; one that does not is charged as it returns), so a call that fails, times out or
  * dies with the process before then is never charged.
  */
-export interface ReadCharge {
+interface ReadCharge {
   readonly caller: Caller & { readonly scope: Scope }
   readonly cost: number
   readonly pay: Effect.Effect<Standing, RateLimited | QuotaExceeded | ServiceUnavailable>
@@ -110,7 +110,7 @@ export const chargeRead = (quota: Quota, caller: Caller, cost: number): Effect.E
  * in-process callers) it is confirmed as the call succeeds. The caller was authenticated, with its scope,
  * by the group's middleware.
  */
-export const metered = (cost: number) =>
+const metered = (cost: number) =>
 <A, E, R>(
   handler: (charge: ReadCharge) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller> =>
@@ -168,7 +168,7 @@ const rolledBack = (standing: Standing, cost: number): Standing => ({
  * is charged exactly when its work is stored. A refusal, a failure, an interruption or a killed process
  * commits neither the charge nor the call's count in the minute window.
  */
-export const meteredWrite = (cost: number) =>
+const meteredWrite = (cost: number) =>
 <A, E, R>(
   handler: (charge: Charge) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions> =>
@@ -176,14 +176,16 @@ export const meteredWrite = (cost: number) =>
     const caller = yield* CurrentCaller
     const quota = yield* Quota
     const transactions = yield* Transactions
-    return yield* transactions.run(Effect.gen(function*() {
+    // An account's writes take turns in this process before they take a connection: they would queue on
+    // its counters' row locks anyway, each holding a pooled connection (and starving every other call).
+    return yield* quota.inTurn(caller.accountId, transactions.run(Effect.gen(function*() {
       const outcome = yield* quota.charge(caller, cost)
       if (outcome._tag === "Refused") return yield* refuse(outcome)
       return yield* Effect.onExit(
         handler({ caller, standing: outcome.standing, cost }),
         (exit) => announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
       )
-    }))
+    })))
   })
 
 /** What a keyed answer's work is given: who asks, under which scope, and the time the answer is built at. */

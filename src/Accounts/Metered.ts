@@ -176,16 +176,14 @@ const meteredWrite = (cost: number) =>
     const caller = yield* CurrentCaller
     const quota = yield* Quota
     const transactions = yield* Transactions
-    // An account's writes take turns in this process before they take a connection: they would queue on
-    // its counters' row locks anyway, each holding a pooled connection (and starving every other call).
-    return yield* quota.inTurn(caller.accountId, transactions.run(Effect.gen(function*() {
+    return yield* transactions.run(Effect.gen(function*() {
       const outcome = yield* quota.charge(caller, cost)
       if (outcome._tag === "Refused") return yield* refuse(outcome)
       return yield* Effect.onExit(
         handler({ caller, standing: outcome.standing, cost }),
         (exit) => announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
       )
-    })))
+    }))
   })
 
 /** What a keyed answer's work is given: who asks, under which scope, and the time the answer is built at. */

@@ -264,19 +264,7 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
       Effect.repeat(Schedule.spaced(SWEEP_INTERVAL)),
       Effect.forkScoped
     )
-    // One turn at a time per account (writes: Metered.ts meteredWrite); a lane is dropped when nobody waits.
-    const lanes = new Map<string, { readonly lane: Effect.Semaphore; users: number }>()
-    const inTurn = <A, E, R>(accountId: string, work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.suspend(() => {
-        const entry = lanes.get(accountId) ?? { lane: Effect.unsafeMakeSemaphore(1), users: 0 }
-        entry.users++
-        lanes.set(accountId, entry)
-        return entry.lane.withPermits(1)(work).pipe(Effect.ensuring(Effect.sync(() => {
-          if (--entry.users === 0) lanes.delete(accountId)
-        })))
-      })
     return {
-      inTurn,
       ...repository({
         charge,
         chargeHeld,
@@ -344,7 +332,6 @@ export const QuotaMemory = Layer.sync(Quota, () => {
     })
   return Quota.make({
     charge,
-    inTurn: (_accountId, work) => work,
     // Charged at once; a rollback gives the units back.
     chargeHeld: (caller, cost) =>
       Effect.map(charge(caller, cost), (outcome) => {

@@ -264,27 +264,25 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
       Effect.repeat(Schedule.spaced(SWEEP_INTERVAL)),
       Effect.forkScoped
     )
-    return {
-      ...repository({
-        charge,
-        chargeHeld,
-        /** Cost units charged to the account in the current month (UTC): units still reserved by calls in progress not counted. */
-        usedThisMonth: (accountId: string) =>
-          sql<{ period: string; used: string | null; reserved: string | null }>`
-            with clock as (select date_trunc('month', now() at time zone 'utc')::date as period)
-            select to_char(clock.period, 'YYYY-MM-DD') as period,
-                   (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used,
-                   (select sum(cost) from quota_reservations where account_id = ${accountId} and quota_reservations.period = clock.period) as reserved
-            from clock`.pipe(
-            Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) - Number(row!.reserved ?? 0) }))
-          ),
-        refund: (reservation: Reservation) =>
-          sql`update quota_usage set used = used - ${reservation.cost}
-              where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
-            Effect.asVoid
-          )
-      })
-    }
+    return repository({
+      charge,
+      chargeHeld,
+      /** Cost units charged to the account in the current month (UTC): units still reserved by calls in progress not counted. */
+      usedThisMonth: (accountId: string) =>
+        sql<{ period: string; used: string | null; reserved: string | null }>`
+          with clock as (select date_trunc('month', now() at time zone 'utc')::date as period)
+          select to_char(clock.period, 'YYYY-MM-DD') as period,
+                 (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used,
+                 (select sum(cost) from quota_reservations where account_id = ${accountId} and quota_reservations.period = clock.period) as reserved
+          from clock`.pipe(
+          Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) - Number(row!.reserved ?? 0) }))
+        ),
+      refund: (reservation: Reservation) =>
+        sql`update quota_usage set used = used - ${reservation.cost}
+            where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(
+          Effect.asVoid
+        )
+    })
   })
 }) {}
 

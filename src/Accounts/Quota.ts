@@ -258,8 +258,9 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
         runFork(drain(batch, caller, cost))
       })
     }
+    const refundExpired = sql.unsafe(REFUND_EXPIRED).pipe(Effect.asVoid)
     // Every process refunds what dead processes left reserved, at start and then every SWEEP_INTERVAL.
-    yield* sql.unsafe(REFUND_EXPIRED).pipe(
+    yield* refundExpired.pipe(
       warn("refund of expired reservations"),
       Effect.repeat(Schedule.spaced(SWEEP_INTERVAL)),
       Effect.forkScoped
@@ -267,6 +268,8 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
     return repository({
       charge,
       chargeHeld,
+      /** Refunds the reservations past their lease (as every server process does every 10 s). */
+      refundExpired,
       /** Cost units charged to the account in the current month (UTC): units still reserved by calls in progress not counted. */
       usedThisMonth: (accountId: string) =>
         sql<{ period: string; used: string | null; reserved: string | null }>`
@@ -330,6 +333,7 @@ export const QuotaMemory = Layer.sync(Quota, () => {
     })
   return Quota.make({
     charge,
+    refundExpired: Effect.void,
     // Charged at once; a rollback gives the units back.
     chargeHeld: (caller, cost) =>
       Effect.map(charge(caller, cost), (outcome) => {

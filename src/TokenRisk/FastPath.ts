@@ -29,7 +29,7 @@ export interface TokenRiskFastPathSettings {
   readonly quota: Quota
   readonly scans: LatestScans
   readonly maxBodyBytes: number
-  /** REQUEST_TIMEOUT_MS: an answer not ready by then is the 503 envelope, and its charge rolls back. */
+  /** REQUEST_TIMEOUT_MS: an answer not ready by then is the 503 envelope, and its charge is refunded. */
   readonly requestTimeoutMs: number
   readonly corsAllowedOrigins: ReadonlyArray<string>
   /** Runs the charge on the server's runtime (its logger). */
@@ -103,7 +103,7 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
   const serve = (request: Request, started: number, caller: Caller, delegate: (request: Request) => Promise<Response>) =>
     new Promise<Response>((resolve, reject) => {
       const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
-      // Once answered (or handed on), nothing else answers; a charge made after the deadline rolls back.
+      // Once answered (or handed on), nothing else answers; a charge made after the deadline is refunded.
       let done = false
       const finish = (response: Response | Promise<Response>) => {
         done = true

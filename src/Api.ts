@@ -19,7 +19,7 @@ interface Group {
   readonly middlewares: ReadonlySet<object>
 }
 
-/** The scope each keyed operation's key needs, from its group's auth middleware (Accounts/Auth.ts). */
+/** The scope each keyed operation's key needs, from its group's auth middleware (Accounts/Auth.ts keyedAuth). */
 const scopesOf = (groups: ReadonlyArray<Group>): ReadonlyMap<string, Scope> => {
   const scopes = new Map<string, Scope>()
   for (const group of groups) {
@@ -31,8 +31,7 @@ const scopesOf = (groups: ReadonlyArray<Group>): ReadonlyMap<string, Scope> => {
   return scopes
 }
 
-const scopes = scopesOf([TokenApi, WalletApi, DeployerApi, DecisionApi, WatchApi, WebhookApi])
-
+// The API root: a group is added here, once; a keyed group brings its scope with its middleware.
 export class RiskApi extends HttpApi.make("risk")
   .add(SystemApi)
   .add(RiskCheckApi)
@@ -55,4 +54,7 @@ export class RiskApi extends HttpApi.make("risk")
       "matches and 405 `method_not_allowed` (with an `Allow` header) when the path exists for other methods. " +
       "Every response carries `X-Request-Id` (a client's own value is echoed)."
   )
-  .annotate(OpenApi.Transform, (document) => completeContract(document, scopes)) {}
+  .annotate(OpenApi.Transform, (document) => completeContract(document, scopesOf(groups))) {}
+
+// Read when the document is made, from the groups above: nothing to list twice.
+const groups: ReadonlyArray<Group> = Object.values(RiskApi.groups)

@@ -2,9 +2,18 @@
 // `bun test/bench/baselineServer.ts <spec.json>` prints "listening <port>" and serves until SIGTERM.
 // The spec (written by baselines.ts) holds the service's captured answers and, for the database-bound
 // kinds, the database to run the service's statements against with raw node-postgres.
-import { Pool, type PoolClient } from "pg"
+import { Pool } from "pg"
 import { hashKey } from "../../src/features/Accounts/ApiKey.ts"
-import { AUTHENTICATE, beginAndCharge, FRESH_MS, LATEST_SCAN, REVALIDATE_KEYS, REVALIDATE_MS } from "./serviceSql.ts"
+import {
+  AUTHENTICATE,
+  CHARGE_CALLS,
+  chargeCallsParameters,
+  CONFIRM,
+  FRESH_MS,
+  LATEST_SCAN,
+  REVALIDATE_KEYS,
+  REVALIDATE_MS
+} from "./serviceSql.ts"
 
 export interface StoredAnswer {
   readonly status: number
@@ -69,11 +78,29 @@ const fetchOf = (): ((request: Request) => Promise<Response>) => {
       }
     // POST /api/v1/token/risk with the service's current round trips on a warm scan cache: the key from
     // memory (looked up once, then revalidated every REVALIDATE_MS with the service's statement, as
-    // src/features/Accounts/KeyCache.ts does), then BEGIN and the one-statement rate + quota charge in one round trip
-    // on a connection held until the answer is written, then COMMIT (src/features/Accounts/Quota.ts chargeHeld,
-    // src/features/Accounts/Metered.ts): 2 round trips a call.
+    // src/features/Accounts/KeyCache.ts does), then the rate + quota charge with its reservation (one statement, one call: the bench's calls are
+    // spread over many accounts),
+    // then the reservation's confirmation once the answer is written, gathered with the others in flight
+    // (src/features/Accounts/Quota.ts chargeHeld, src/features/Accounts/Metered.ts).
     case "token-risk": {
       const { cost } = spec
+      let confirming: Array<readonly [string, number]> = []
+      let flushing = false
+      const flush = (): void => {
+        const ids = confirming
+        confirming = []
+        if (ids.length === 0) {
+          flushing = false
+          return
+        }
+        pool!.query(CONFIRM, [ids.map(([id]) => id), ids.map(([, units]) => units)]).then(flush, flush)
+      }
+      const confirmLater = (id: string, units: number) => {
+        confirming.push([id, units])
+        if (flushing) return
+        flushing = true
+        flush()
+      }
       const keys = new Map<string, { readonly row: KeyRow; checkedAt: number }>()
       setInterval(() => {
         const startedAt = Date.now()
@@ -109,22 +136,18 @@ const fetchOf = (): ((request: Request) => Promise<Response>) => {
           monthly_quota: monthlyQuota,
           requests_per_minute: requestsPerMinute
         } = key.row
-        const client: PoolClient = await pool!.connect()
-        try {
-          await client.query(
-            beginAndCharge({ keyId, accountId, scopes: [], limits: { monthlyQuota, requestsPerMinute } }, cost)
+        const reservation = crypto.randomUUID()
+        await pool!.query(CHARGE_CALLS, [
+          ...chargeCallsParameters(
+            { keyId, accountId, scopes: [], limits: { monthlyQuota, requestsPerMinute } },
+            cost,
+            1,
+            reservation
           )
-        } catch (error) {
-          client.release(true)
-          throw error
-        }
-        // As the service: the commit runs on the next turn of the event loop, after Bun wrote the answer.
-        setImmediate(() => {
-          client.query("COMMIT").then(
-            () => client.release(),
-            (error: unknown) => client.release(error as Error)
-          )
-        })
+        ])
+        // As the service: the reservation is confirmed after Bun wrote the answer, confirmations gathered
+        // into one statement while the previous one runs.
+        setImmediate(() => confirmLater(reservation, cost))
         return respond(answers.get(address))
       }
     }

@@ -99,9 +99,9 @@ export const rawServe = (
 
 /**
  * Raw Bun.serve + node-postgres pool for POST /api/v1/token/risk: the service's current round trips on a
- * warm scan cache (the key from memory, revalidated as the service does; BEGIN and the one-statement rate +
- * quota charge in one round trip, and COMMIT after the answer is written), then the bytes the service gave
- * for that mint.
+ * warm scan cache (the key from memory, revalidated as the service does; the one-statement rate + quota
+ * charge with its reservation, and the reservation's confirmation after the answer is written, gathered
+ * with the others in flight), then the bytes the service gave for that mint.
  */
 export const rawTokenRisk = (
   dir: string,

@@ -59,6 +59,12 @@ export const tokenRiskTarget = (service: Figures, baseline: Figures): Target => 
     "110 µs a call, and each statement about 150 µs of CPU through @effect/sql against 55 µs through raw node-postgres"
 })
 
+/** One busy account (issue 29): its keyed throughput against the all-accounts row's, same run. */
+export const oneAccountTarget = (service: Figures, allAccounts: Figures): Target => ({
+  text: `≥ 0.7× the all-accounts row's req/s (${allAccounts.rps.toFixed(0)})`,
+  met: service.rps >= 0.7 * allAccounts.rps
+})
+
 export const lookupReferenceTarget: Target = { text: "reference for the larger dataset", met: undefined }
 
 /** "≈" read as: at least 80% of the smaller dataset's req/s, and a p50 at most 1.25 times its p50. */

@@ -13,6 +13,7 @@ import {
   lookupTarget,
   neverScannedTarget,
   NO_TARGET,
+  oneAccountTarget,
   progressLine,
   rssTarget,
   type Row,
@@ -270,7 +271,12 @@ export interface TokenRiskData {
  * per request. Every key and every mint is asked twice first (so every mint is in the scan cache, as the
  * baseline assumes): each must answer 200, and the baseline answers each mint with those bytes.
  */
-export const tokenRiskScenario = async (bench: Bench, server: RunningServer, data: TokenRiskData): Promise<Row> => {
+export const tokenRiskScenario = async (
+  bench: Bench,
+  server: RunningServer,
+  data: TokenRiskData,
+  allAccounts?: Row
+): Promise<Row> => {
   const path = "/api/v1/token/risk"
   const pairs = Array.from({ length: Math.max(data.accounts.length, data.mints.length) }, (_, i) => ({
     key: data.accounts[i % data.accounts.length]!.key,
@@ -305,10 +311,27 @@ export const tokenRiskScenario = async (bench: Bench, server: RunningServer, dat
   try {
     // The baseline is warmed up too (its JIT, its pool, its key lookups), as the service was.
     await warmUp(bench, { url: raw.url, script }, raw.pid)
-    const { base, service } = await compare(bench, "token risk, auth + quota", server, raw, "", script)
+    const { base, service } = await compare(
+      bench,
+      allAccounts === undefined ? "token risk, auth + quota" : "token risk, one account",
+      server,
+      raw,
+      "",
+      script
+    )
+    if (allAccounts !== undefined) {
+      return {
+        scenario: "POST /api/v1/token/risk, auth + quota, every call from one account",
+        note: `1 account, ${count(data.mints.length)} mints; baseline: raw pg, the same statements, one charge per call (the service charges an account's concurrent calls together)`,
+        database: data.database,
+        target: oneAccountTarget(service, allAccounts.service),
+        baseline: base,
+        service
+      }
+    }
     return {
       scenario: "POST /api/v1/token/risk, auth + quota",
-      note: `${count(data.accounts.length)} accounts, ${count(data.mints.length)} mints; baseline: raw pg, the same 2 round trips (BEGIN + charge in one, COMMIT after the answer; keys cached and revalidated every 0.5 s)`,
+      note: `${count(data.accounts.length)} accounts, ${count(data.mints.length)} mints; baseline: raw pg, the same statements (the charge, then its reservation confirmed after the answer, confirmations gathered; keys cached and revalidated every 0.5 s)`,
       database: data.database,
       target: tokenRiskTarget(service, base),
       baseline: base,

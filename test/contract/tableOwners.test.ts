@@ -15,6 +15,7 @@ const OWNERS: Readonly<Record<string, string>> = {
   api_keys: "src/features/Accounts/",
   quota_usage: "src/features/Accounts/",
   rate_windows: "src/features/Accounts/",
+  quota_reservations: "src/features/Accounts/",
   public_usage: "src/features/Accounts/",
   wallet_labels: "src/features/WalletRisk/",
   wallet_exposures: "src/features/WalletRisk/",

@@ -1,5 +1,5 @@
 import { SqlClient, type SqlError } from "@effect/sql"
-import { Data, Effect, Layer, Option } from "effect"
+import { Data, Deferred, Effect, FiberId, Layer, Option } from "effect"
 import { displayPrefixOf, generateKey, hashKey, isWellFormedKey } from "./ApiKey.ts"
 import type { Caller } from "./Caller.ts"
 import { KEY_VERSION, KeyCacheSize, makeKeyCache } from "./KeyCache.ts"
@@ -114,6 +114,7 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
   scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const keys = yield* makeKeyCache(yield* Effect.orDie(KeyCacheSize))
+    const lookups = new Map<string, Deferred.Deferred<Option.Option<Caller>, SqlError.SqlError>>()
     const notFound = (id: string) => new AccountNotFound({ message: `no account ${id}` })
 
     const find = (id: string): Effect.Effect<Account, AccountNotFound | SqlError.SqlError> => {
@@ -198,6 +199,12 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
         const startedAt = Date.now()
         const cached = keys.get(hash, startedAt)
         if (cached !== undefined) return Effect.succeed(Option.some(cached))
+        // Concurrent calls with one key not yet cached share one lookup (a busy client's first burst is one
+        // statement, not one per call).
+        const pending = lookups.get(hash)
+        if (pending !== undefined) return Deferred.await(pending)
+        const shared = Deferred.unsafeMake<Option.Option<Caller>, SqlError.SqlError>(FiberId.none)
+        lookups.set(hash, shared)
         const generation = keys.generation()
         return sql
           .unsafe<KeyRow & AccountRow & { readonly key_id: string; readonly version: string }>(AUTHENTICATE, [hash])
@@ -223,6 +230,10 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
                 { startedAt, generation }
               )
               return Option.some(caller)
+            }),
+            Effect.onExit((exit) => {
+              lookups.delete(hash)
+              return Deferred.done(shared, exit)
             })
           )
       }

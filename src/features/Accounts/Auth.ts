@@ -23,23 +23,35 @@ const keyed = {
   security: { bearer }
 } as const
 
-// One middleware tag per scope, so each /api/v1 group has exactly one middleware (STYLE.md, #7);
-// Accounts/AuthLive.ts implements them all with one function of the scope; the document names each
-// route's scope from the same static (System/OpenApiContract.ts).
-export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("TokenRiskAuth", keyed) {
-  static readonly scope: Scope = "token:risk:read"
+const keyedAuthTag = <S extends Scope>(scope: S) => {
+  class KeyedAuth extends HttpApiMiddleware.Tag<KeyedAuth>()(`KeyedAuth(${scope})`, keyed) {
+    static readonly scope: S = scope
+    declare readonly keyedScope: S
+  }
+  return KeyedAuth
 }
-export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("WalletRiskAuth", keyed) {
-  static readonly scope: Scope = "wallet:risk:read"
-}
-export class WatchAuth extends HttpApiMiddleware.Tag<WatchAuth>()("WatchAuth", keyed) {
-  static readonly scope: Scope = "watch:write"
-}
-export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()("DeployerHistoryAuth", keyed) {
-  static readonly scope: Scope = "deployer:history:read"
-}
-export class WebhookAuth extends HttpApiMiddleware.Tag<WebhookAuth>()("WebhookAuth", keyed) {
-  static readonly scope: Scope = "webhook:write"
+
+/** The auth middleware tag of the keyed groups under `scope`. */
+export type KeyedAuthTag<S extends Scope> = ReturnType<typeof keyedAuthTag<S>>
+
+/** The identifier of any keyed group's auth middleware: one per scope. */
+export type AnyKeyedAuth = { readonly [S in Scope]: InstanceType<KeyedAuthTag<S>> }[Scope]
+
+const tags = new Map<Scope, KeyedAuthTag<Scope>>()
+
+/**
+ * The auth middleware of a keyed group, from its scope: a group adds `.middleware(keyedAuth(scope))` and is
+ * keyed, with nothing else to declare. One tag per scope, so each /api/v1 group has exactly one middleware
+ * (STYLE.md, #7) and groups of one scope share it; Accounts/AuthLive.ts implements every scope's with one
+ * function of the scope (KeyedAuthLive), and the document names each route's scope from the tag's static
+ * `scope` (src/Api.ts, System/OpenApiContract.ts).
+ */
+export const keyedAuth = <S extends Scope>(scope: S): KeyedAuthTag<S> => {
+  const known = tags.get(scope)
+  if (known !== undefined) return known as unknown as KeyedAuthTag<S>
+  const tag = keyedAuthTag(scope)
+  tags.set(scope, tag as unknown as KeyedAuthTag<Scope>)
+  return tag
 }
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */

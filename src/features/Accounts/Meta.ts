@@ -23,27 +23,24 @@ export const Meta = Schema.Struct({
 }).annotations({ identifier: "Meta", description: "Accountability envelope of every /api/v1 success." })
 export type Meta = typeof Meta.Type
 
-/** The `meta` of a keyed success: who asked under which scope, and the quota after this call. */
-export const metaOf = (call: {
+/** What a keyed success's `meta` is made of. */
+export interface MetaOf {
   readonly scope: string
   readonly standing: Standing
   readonly cost: number
   readonly now: number
   readonly contractVersion: string
-}) =>
-  Effect.map(
-    currentRequestId,
-    (requestId) =>
-      ({
-        requestId,
-        scope: call.scope,
-        quota: {
-          limit: call.standing.quota.limit,
-          used: call.standing.quota.used,
-          remaining: call.standing.quota.remaining
-        },
-        generatedAt: new Date(call.now).toISOString(),
-        contractVersion: call.contractVersion,
-        costUnits: call.cost
-      }) satisfies Meta
-  )
+}
+
+/** The `meta` of a keyed success: who asked under which scope, and the quota after this call. */
+export const metaFor = (requestId: string, call: MetaOf): Meta => ({
+  requestId,
+  scope: call.scope,
+  quota: { limit: call.standing.quota.limit, used: call.standing.quota.used, remaining: call.standing.quota.remaining },
+  generatedAt: new Date(call.now).toISOString(),
+  contractVersion: call.contractVersion,
+  costUnits: call.cost
+})
+
+/** `metaFor` the current request (Accounts/Metered.ts meteredAnswer). */
+export const metaOf = (call: MetaOf) => Effect.map(currentRequestId, (requestId) => metaFor(requestId, call))

@@ -8,11 +8,11 @@ import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
 import { Transactions } from "../../platform/Sql/Transactions.ts"
 import { type ChargeOutcome, type HeldCharge, Quota, refusal, type Standing } from "./Quota.ts"
-import { metaOf } from "./Meta.ts"
+import { type Meta, metaOf } from "./Meta.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
 /** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
-export interface Charge {
+interface Charge {
   readonly caller: Caller & { readonly scope: Scope }
   readonly standing: Standing
   readonly cost: number
@@ -24,7 +24,7 @@ export interface Charge {
  * builds its `meta`; one that does not is charged as it returns), so a call that fails, times out or
  * dies with the process before then is never charged.
  */
-export interface ReadCharge {
+interface ReadCharge {
   readonly caller: Caller & { readonly scope: Scope }
   readonly cost: number
   readonly pay: Effect.Effect<Standing, RateLimited | QuotaExceeded | ServiceUnavailable>
@@ -91,14 +91,36 @@ export const isKnownRefused = (caller: Caller, cost: number): boolean =>
   knownRefusal(caller, cost, Date.now()) !== undefined
 
 /**
- * The metering policy of a keyed read, around the part of its handler that does the paid work. The work
- * runs first; `pay` then checks and raises the caller's per-minute count and monthly quota in one atomic
- * statement (429 when either refuses, and the answer is dropped). A call that fails or is interrupted
- * before paying is never charged: it only counts toward the minute limit, so its envelope still carries
- * the rate-limit headers. A caller this process already saw refused is refused before any work. The
- * caller was authenticated, with its scope, by the group's middleware.
+ * The charge protocol of a keyed read, for `metered` and the token-risk fast path (TokenRisk/FastPath.ts)
+ * alike. A caller this process saw refused is refused again without a round trip; otherwise one statement
+ * checks and raises the minute count and the monthly quota and, when it charges, records the units as a
+ * reservation, committed at once (Quota.chargeHeld): the account's rows are locked only while the
+ * statement runs, so one account's calls do not wait for one another's answers. The caller then settles
+ * the charge: confirmed once its answer has been written, refunded if the call failed or the deadline
+ * answered instead; a reservation its process never settled (killed) is refunded at its lease's end.
+ * A refusal is remembered until its window ends.
  */
-export const metered =
+export const chargeRead = (quota: Quota, caller: Caller, cost: number): Effect.Effect<HeldCharge, ServiceUnavailable> =>
+  Effect.suspend(() => {
+    const known = knownRefusal(caller, cost, Date.now())
+    if (known !== undefined)
+      return Effect.succeed({ outcome: known, commit: Effect.void, rollback: Effect.void, settle: () => {} })
+    return Effect.tap(quota.chargeHeld(caller, cost), (charge) => {
+      if (charge.outcome._tag === "Refused") remember(caller, charge.outcome.standing, Date.now())
+    })
+  })
+
+/**
+ * The metering policy of a keyed read, around the part of its handler that does the paid work. The work
+ * runs first; `pay` then charges it (`chargeRead`; 429 when the minute limit or the quota refuses, and the
+ * answer is dropped). A call that fails or is interrupted before paying is never charged: it only counts
+ * toward the minute limit, so its envelope still carries the rate-limit headers; one that fails after
+ * paying is refunded. Behind the Bun server the charge is confirmed once the answer has been written
+ * (RequestLifecycle), so a read killed before its answer went out is never charged; elsewhere (tests,
+ * in-process callers) it is confirmed as the call succeeds. The caller was authenticated, with its scope,
+ * by the group's middleware.
+ */
+const metered =
   (cost: number) =>
   <A, E, R>(
     handler: (charge: ReadCharge) => Effect.Effect<A, E, R>
@@ -106,43 +128,29 @@ export const metered =
     Effect.gen(function* () {
       const caller = yield* CurrentCaller
       const quota = yield* Quota
-      const known = knownRefusal(caller, cost, Date.now())
-      if (known !== undefined) return yield* refuse(known)
-      // Behind the Bun server the charge's transaction stays open until the answer has been written
-      // (RequestLifecycle); elsewhere (tests, in-process callers) it commits as the call succeeds.
       const settlement = Option.getOrUndefined(yield* Effect.serviceOption(RequestLifecycle))
       let held: { readonly charge: HeldCharge; readonly standing: Standing } | undefined
       let refused = false
       const pay: ReadCharge["pay"] = Effect.suspend(() => {
         if (held !== undefined) return Effect.succeed(held.standing)
-        const charging =
-          settlement === undefined
-            ? Effect.map(
-                quota.charge(caller, cost),
-                (outcome): HeldCharge => ({
-                  outcome,
-                  commit: Effect.void,
-                  rollback: outcome._tag === "Charged" ? Effect.ignore(quota.refund(outcome.reservation)) : Effect.void,
-                  settle: () => {}
-                })
-              )
-            : quota.chargeHeld(caller, cost)
-        return Effect.flatMap(charging, (charge) => {
+        return Effect.flatMap(chargeRead(quota, caller, cost), (charge) => {
           if (charge.outcome._tag === "Refused") {
             refused = true
-            remember(caller, charge.outcome.standing, Date.now())
             return refuse(charge.outcome)
           }
           held = { charge, standing: charge.outcome.standing }
           return Effect.succeed(charge.outcome.standing)
         })
       })
+      // A caller this process already saw refused is refused before any work.
+      if (isKnownRefused(caller, cost)) yield* pay
       return yield* handler({ caller, cost, pay }).pipe(
         Effect.tap(() => pay),
         Effect.onExit((exit) => {
           if (Exit.isSuccess(exit)) {
             const { charge, standing } = held!
-            settlement?.defer(charge.settle)
+            if (settlement === undefined) return Effect.zipRight(charge.commit, announce(standing))
+            settlement.defer(charge.settle)
             return announce(standing)
           }
           if (refused) return Effect.void
@@ -152,8 +160,8 @@ export const metered =
             return Effect.zipRight(charge.rollback, announce(refunded(standing, cost)))
           }
           // Failed before paying: nothing to charge; the call counts toward the minute limit.
-          return quota.charge(caller, 0).pipe(
-            Effect.flatMap((outcome) => announce(outcome.standing)),
+          return quota.chargeHeld(caller, 0).pipe(
+            Effect.flatMap((charge) => announce(charge.outcome.standing)),
             Effect.catchAllCause((cause) => Effect.logDebug("rate window not counted for a failed call", cause))
           )
         })
@@ -171,7 +179,7 @@ const rolledBack = (standing: Standing, cost: number): Standing => ({
  * is charged exactly when its work is stored. A refusal, a failure, an interruption or a killed process
  * commits neither the charge nor the call's count in the minute window.
  */
-export const meteredWrite =
+const meteredWrite =
   (cost: number) =>
   <A, E, R>(
     handler: (charge: Charge) => Effect.Effect<A, E, R>
@@ -191,23 +199,58 @@ export const meteredWrite =
       )
     })
 
-// Free calls (cost 0) still count toward the minute limit; with nothing to charge, a quota cannot refuse them.
-/** `metered` for a route that costs nothing. */
-export const meteredFree =
-  (cost: 0) =>
-  <A, E, R>(handler: (charge: ReadCharge) => Effect.Effect<A, E, R>) =>
-    metered(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+/** What a keyed answer's work is given: who asks, under which scope, and the time the answer is built at. */
+export interface Call {
+  readonly caller: Caller & { readonly scope: Scope }
+  readonly now: number
+}
 
-/** `meteredWrite` for a route that costs nothing. */
-export const meteredFreeWrite =
-  (cost: 0) =>
-  <A, E, R>(handler: (charge: Charge) => Effect.Effect<A, E, R>) =>
-    meteredWrite(cost)(handler).pipe(Effect.catchTag("QuotaExceeded", Effect.die))
+/** A keyed route's metering: its cost, its contract version, and whether its work is a write. */
+export interface Metering {
+  readonly cost: number
+  readonly contractVersion: string
+  /** The charge commits with the work's writes (`meteredWrite`); otherwise a read (`metered`). */
+  readonly write?: boolean
+}
 
-/** The `meta` of a metered call, now: a read pays here (its standing exists only once it has paid). */
-export const metaOfCharge = (charge: Charge | ReadCharge, contractVersion: string) =>
-  Effect.gen(function* () {
-    const standing = "pay" in charge ? yield* charge.pay : charge.standing
-    const now = yield* Clock.currentTimeMillis
-    return yield* metaOf({ scope: charge.caller.scope, standing, cost: charge.cost, now, contractVersion })
-  })
+type Answer<A> = { readonly data: A; readonly meta: Meta }
+
+/**
+ * A keyed route's answer, `{data, meta}`: `work` builds the data under the route's metering (`metered`,
+ * or `meteredWrite` for a write) and `meta` says who asked, under which scope, and the quota after this
+ * call, which is paid for as the answer is made. `finish` shapes the answer (its bytes, or more `meta`)
+ * while still inside the metering, so a failure there is a failed call, refunded. A route that costs
+ * nothing (cost 0) cannot be refused by the quota.
+ */
+export function meteredAnswer(
+  metering: Metering & { readonly cost: 0 }
+): <A, E, R, B = Answer<A>>(
+  work: (call: Call) => Effect.Effect<A, E, R>,
+  finish?: (answer: Answer<A>) => B
+) => Effect.Effect<B, E | RateLimited | ServiceUnavailable, R | Quota | CurrentCaller | Transactions>
+export function meteredAnswer(
+  metering: Metering
+): <A, E, R, B = Answer<A>>(
+  work: (call: Call) => Effect.Effect<A, E, R>,
+  finish?: (answer: Answer<A>) => B
+) => Effect.Effect<B, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions>
+export function meteredAnswer(metering: Metering) {
+  return <A, E, R, B>(work: (call: Call) => Effect.Effect<A, E, R>, finish?: (answer: Answer<A>) => B) => {
+    const answer = (charge: Charge | ReadCharge) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const data = yield* work({ caller: charge.caller, now })
+        const standing = "pay" in charge ? yield* charge.pay : charge.standing
+        const meta = yield* metaOf({
+          scope: charge.caller.scope,
+          standing,
+          cost: charge.cost,
+          now,
+          contractVersion: metering.contractVersion
+        })
+        return finish === undefined ? { data, meta } : finish({ data, meta })
+      })
+    const metered_ = metering.write === true ? meteredWrite(metering.cost)(answer) : metered(metering.cost)(answer)
+    return metering.cost === 0 ? metered_.pipe(Effect.catchTag("QuotaExceeded", Effect.die)) : metered_
+  }
+}

@@ -1,6 +1,5 @@
 import { SqlClient, type SqlError } from "@effect/sql"
-import type { Connection } from "@effect/sql/SqlConnection"
-import { Effect, Exit, Layer, Runtime, Scope } from "effect"
+import { Effect, Exit, Layer, Runtime, Schedule } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { Caller } from "./Accounts.ts"
 import { QuotaExceeded, RateLimited } from "./Errors.ts"
@@ -16,8 +15,10 @@ export interface Reservation {
 }
 
 /**
- * A charge made inside an open transaction: it counts once `commit` runs, and not at all after `rollback`.
+ * A keyed read's charge, made and committed at once as a reservation (`quota_reservations`), so no lock is
+ * held while the answer is written: `commit` confirms it (the units stay charged), `rollback` refunds it.
  * `settle` does either without waiting, on the service's own fiber (for work deferred past the answer).
+ * A reservation neither confirmed nor refunded (its process died) is refunded once its lease expires.
  */
 export interface HeldCharge {
   readonly outcome: ChargeOutcome
@@ -50,10 +51,20 @@ interface ChargeRow {
   readonly quota_reset: number
 }
 
+/**
+ * How long a reservation may stay open before any process refunds it: far past the longest a read can
+ * take from its charge to its written answer (REQUEST_TIMEOUT_MS is at most 9 s), so only a reservation
+ * whose process died is ever refunded this way.
+ */
+export const RESERVATION_LEASE_SECONDS = 60
+/** How often each server process refunds expired reservations. */
+const SWEEP_INTERVAL = "10 seconds"
+
 // Per-minute limit (fixed one-minute windows, UTC) and monthly quota (calendar month, UTC). Both are
 // checked and raised in one atomic statement, so any number of processes on one database agree.
-// A call admitted by the minute limit counts toward it even if it then fails; quota is charged only
-// for calls that succeed (the caller refunds the reservation otherwise).
+// A call admitted by the minute limit counts toward it even if it then fails. A write charges with this
+// inside its own transaction (the charge commits with the write); a failed call counts with cost 0.
+// Keyed reads are charged with CHARGE_CALLS instead.
 // $1 account, $2 key, $3 requests per minute, $4 monthly quota, $5 cost.
 export const CHARGE = `
   with clock as (
@@ -93,21 +104,84 @@ export const CHARGE = `
 export const chargeParameters = (caller: Caller, cost: number) =>
   [caller.accountId, caller.keyId, caller.limits.requestsPerMinute, caller.limits.monthlyQuota, cost] as const
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const literalOf = (value: string | number): string => {
-  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value)
-  if (typeof value === "string" && UUID.test(value)) return `'${value}'`
-  throw new TypeError(`not a charge parameter: ${String(value)}`)
-}
-const CHARGE_PARTS = CHARGE.split(/\$(\d)/)
-
 /**
- * BEGIN and the charge as one simple-protocol query, so they cost one round trip: its parameters are
- * written in as literals (ids checked to be UUIDs, limits and cost to be integers).
+ * Charges up to $6 keyed reads of one account, each costing $5, in one statement that commits at once
+ * (sql/0011_quota_reservations.sql `charge_calls`): the units charged are reserved under $7 for the lease.
+ * $1 account, $2 key, $3 requests per minute, $4 monthly quota, $5 cost, $6 calls, $7 reservation id, $8 lease (s).
  */
-export const beginAndCharge = (caller: Caller, cost: number): string => {
-  const parameters = chargeParameters(caller, cost)
-  return `begin;${CHARGE_PARTS.map((part, i) => (i % 2 === 0 ? part : literalOf(parameters[Number(part) - 1]!))).join("")}`
+export const CHARGE_CALLS =
+  "select * from charge_calls($1::uuid, $2::uuid, $3::int, $4::bigint, $5::bigint, $6::int, $7::uuid, $8::int)"
+
+export const chargeCallsParameters = (caller: Caller, cost: number, calls: number, reservationId: string) =>
+  [...chargeParameters(caller, cost), calls, reservationId, RESERVATION_LEASE_SECONDS] as const
+
+/** Confirms reads: their units stay charged, taken off their reservations. $1 reservation ids, $2 units (one pair per read). */
+export const CONFIRM = `
+  update quota_reservations r set cost = r.cost - settled.units
+  from (select id, sum(units) as units from unnest($1::uuid[], $2::bigint[]) as t (id, units) group by id) settled
+  where r.id = settled.id`
+
+/** Refunds one read, once (its reservation still holds its units): $1 reservation id, $2 units. */
+const REFUND_RESERVED = `
+  with released as (
+    update quota_reservations set cost = cost - $2::bigint where id = $1::uuid and cost >= $2::bigint
+    returning account_id, period
+  )
+  update quota_usage u set used = u.used - $2::bigint
+  from released where u.account_id = released.account_id and u.period = released.period`
+
+/** Deletes settled reservations and refunds what is left of those past their lease (their process died). */
+const REFUND_EXPIRED = `
+  with ended as (
+    delete from quota_reservations
+    where id in (select id from quota_reservations where cost = 0 or expires_at < now() for update skip locked)
+    returning account_id, period, cost
+  ),
+  totals as (select account_id, period, sum(cost) as cost from ended where cost > 0 group by account_id, period)
+  update quota_usage u set used = u.used - totals.cost
+  from totals where u.account_id = totals.account_id and u.period = totals.period`
+
+interface ChargeCallsRow {
+  readonly rate_admitted: number
+  readonly admitted: number
+  readonly rate_count: number
+  readonly used: string
+  readonly period: string
+  readonly rate_reset: number
+  readonly quota_reset: number
+}
+
+/** The outcome of each of `calls` reads charged together, in order: the first `admitted` charged. */
+const outcomesOf = (caller: Caller, cost: number, calls: number, row: ChargeCallsRow): ReadonlyArray<ChargeOutcome> => {
+  const { monthlyQuota, requestsPerMinute } = caller.limits
+  const usedAfter = Number(row.used)
+  const usedBefore = usedAfter - row.admitted * cost
+  const countedBefore = row.rate_count - row.rate_admitted
+  const standingOf = (counted: number, used: number): Standing => ({
+    rate: {
+      limit: requestsPerMinute,
+      remaining: Math.max(0, requestsPerMinute - counted),
+      resetSeconds: Math.max(1, row.rate_reset)
+    },
+    quota: {
+      limit: monthlyQuota,
+      used,
+      remaining: Math.max(0, monthlyQuota - used),
+      resetSeconds: Math.max(1, row.quota_reset)
+    }
+  })
+  return Array.from({ length: calls }, (_, i): ChargeOutcome => {
+    if (i < row.admitted) {
+      return {
+        _tag: "Charged",
+        standing: standingOf(countedBefore + i + 1, usedBefore + (i + 1) * cost),
+        reservation: { accountId: caller.accountId, period: row.period, cost }
+      }
+    }
+    const rateAdmitted = i < row.rate_admitted
+    const standing = standingOf(rateAdmitted ? countedBefore + i + 1 : row.rate_count, usedAfter)
+    return { _tag: "Refused", standing, error: refusal(standing, rateAdmitted) }
+  })
 }
 
 const outcomeOf = (caller: Caller, cost: number, row: ChargeRow): ChargeOutcome => {
@@ -134,7 +208,7 @@ const outcomeOf = (caller: Caller, cost: number, row: ChargeRow): ChargeOutcome 
 
 export class Quota extends Effect.Service<Quota>()("Quota", {
   accessors: true,
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // Settlements run on the service's runtime: forking from a request's fiber would copy its fiber refs.
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
@@ -142,55 +216,103 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
       Effect.map(sql.unsafe<ChargeRow>(CHARGE, chargeParameters(caller, cost)), ([row]) =>
         outcomeOf(caller, cost, row!)
       )
-    // The charge in a transaction left open on a connection of its own until the caller settles it: BEGIN
-    // and the charge in one round trip, COMMIT or ROLLBACK in another. Refusals and failures roll back at
-    // once, without the caller waiting. The connection goes back to the pool when the transaction ends,
-    // whatever happens (interruption included), never inside it.
-    const chargeHeld = (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function* () {
-          const scope = yield* Scope.make()
-          const end = (statement: string) => (connection: Connection) =>
-            connection.executeUnprepared(statement, [], undefined).pipe(
-              Effect.asVoid,
-              Effect.catchAllCause((cause) => Effect.logWarning(`quota ${statement.toLowerCase()} failed`, cause)),
-              Effect.ensuring(Scope.close(scope, Exit.void))
-            )
-          const reserved = yield* Effect.exit(restore(Scope.extend(sql.reserve, scope)))
-          if (Exit.isFailure(reserved)) {
-            yield* Scope.close(scope, Exit.void)
-            return yield* Effect.failCause(reserved.cause)
-          }
-          const connection = reserved.value
-          const charged = yield* Effect.exit(
-            restore(connection.executeUnprepared(beginAndCharge(caller, cost), [], undefined))
-          )
-          if (Exit.isFailure(charged)) {
-            runFork(end("ROLLBACK")(connection))
-            return yield* Effect.failCause(charged.cause)
-          }
-          // One result per statement: BEGIN's (no rows), then the charge's.
-          const rows = charged.value[1] as ReadonlyArray<ChargeRow>
-          const outcome = outcomeOf(caller, cost, rows[0]!)
-          if (outcome._tag === "Refused") {
-            runFork(end("ROLLBACK")(connection))
-            return { outcome, commit: Effect.void, rollback: Effect.void, settle: () => {} }
-          }
-          const commit = end("COMMIT")(connection)
-          const rollback = end("ROLLBACK")(connection)
-          return { outcome, commit, rollback, settle: (committed) => void runFork(committed ? commit : rollback) }
-        })
-      )
+    const warn = (what: string) => Effect.catchAllCause((cause) => Effect.logWarning(`quota ${what} failed`, cause))
+
+    // Confirmations wait for one another: while one statement runs, the next ones gather into one. A read
+    // whose process is killed before its confirmation ran is refunded at its lease's end: answered, free.
+    let confirming: Array<{ readonly id: string; readonly units: number }> = []
+    let flushing = false
+    const flush: Effect.Effect<void> = Effect.suspend(() => {
+      const settled = confirming
+      confirming = []
+      if (settled.length === 0) {
+        flushing = false
+        return Effect.void
+      }
+      return sql
+        .unsafe(CONFIRM, [settled.map((s) => s.id), settled.map((s) => s.units)])
+        .pipe(warn("confirmation"), Effect.zipRight(flush))
+    })
+    const confirmLater = (id: string, units: number) => {
+      confirming.push({ id, units })
+      if (flushing) return
+      flushing = true
+      runFork(flush)
+    }
+
+    // An account's concurrent reads are charged together: while its statement runs, the reads that arrive
+    // wait in memory (not for a pooled connection) and are charged in the next one, so one busy account
+    // costs one statement at a time per process, however many calls it has in flight, and holds its rows
+    // only for that statement. The statement is never interrupted (a cancelled statement can hold its
+    // connection while the driver waits for another to cancel it); a reservation left behind by a caller
+    // interrupted while it waited expires and is refunded.
+    type Waiting = { readonly resume: (exit: Exit.Exit<HeldCharge, SqlError.SqlError>) => void }
+    const batches = new Map<string, Array<Waiting>>()
+    const heldOf = (outcome: ChargeOutcome, id: string, cost: number): HeldCharge => {
+      // Free calls (cost 0) only count toward the minute: nothing reserved, nothing to settle.
+      if (outcome._tag === "Refused" || cost === 0)
+        return { outcome, commit: Effect.void, rollback: Effect.void, settle: () => {} }
+      const commit = sql.unsafe(CONFIRM, [[id], [cost]]).pipe(Effect.asVoid, warn("confirmation"))
+      const rollback = sql.unsafe(REFUND_RESERVED, [id, cost]).pipe(Effect.asVoid, warn("refund"))
+      return {
+        outcome,
+        commit,
+        rollback,
+        settle: (committed) => (committed ? confirmLater(id, cost) : void runFork(rollback))
+      }
+    }
+    const drain = (batch: string, caller: Caller, cost: number): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const waiting = batches.get(batch)!
+        if (waiting.length === 0) {
+          batches.delete(batch)
+          return Effect.void
+        }
+        const calls = waiting.splice(0, 1_000)
+        const id = crypto.randomUUID()
+        return sql.unsafe<ChargeCallsRow>(CHARGE_CALLS, chargeCallsParameters(caller, cost, calls.length, id)).pipe(
+          Effect.exit,
+          Effect.flatMap((exit) =>
+            Effect.sync(() => {
+              if (Exit.isFailure(exit)) return calls.forEach((call) => call.resume(Exit.failCause(exit.cause)))
+              const outcomes = outcomesOf(caller, cost, calls.length, exit.value[0]!)
+              calls.forEach((call, i) => call.resume(Exit.succeed(heldOf(outcomes[i]!, id, cost))))
+            })
+          ),
+          Effect.zipRight(drain(batch, caller, cost))
+        )
+      })
+    const chargeHeld = (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> => {
+      return Effect.async<HeldCharge, SqlError.SqlError>((resume) => {
+        const batch = `${caller.keyId}/${caller.limits.requestsPerMinute}/${caller.limits.monthlyQuota}/${cost}`
+        const waiting = batches.get(batch)
+        if (waiting !== undefined) return void waiting.push({ resume })
+        batches.set(batch, [{ resume }])
+        runFork(drain(batch, caller, cost))
+      })
+    }
+    const refundExpired = sql.unsafe(REFUND_EXPIRED).pipe(Effect.asVoid)
+    // Every process refunds what dead processes left reserved, at start and then every SWEEP_INTERVAL.
+    yield* refundExpired.pipe(
+      warn("refund of expired reservations"),
+      Effect.repeat(Schedule.spaced(SWEEP_INTERVAL)),
+      Effect.forkScoped
+    )
     return repository({
       charge,
       chargeHeld,
-      /** Cost units used by the account in the current month (UTC). */
+      /** Refunds the reservations past their lease (as every server process does every 10 s). */
+      refundExpired,
+      /** Cost units charged to the account in the current month (UTC): units still reserved by calls in progress not counted. */
       usedThisMonth: (accountId: string) =>
-        sql<{ period: string; used: string | null }>`
+        sql<{ period: string; used: string | null; reserved: string | null }>`
           with clock as (select date_trunc('month', now() at time zone 'utc')::date as period)
           select to_char(clock.period, 'YYYY-MM-DD') as period,
-                 (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used
-          from clock`.pipe(Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) }))),
+                 (select used from quota_usage where account_id = ${accountId} and quota_usage.period = clock.period) as used,
+                 (select sum(cost) from quota_reservations where account_id = ${accountId} and quota_reservations.period = clock.period) as reserved
+          from clock`.pipe(
+          Effect.map(([row]) => ({ period: row!.period, used: Number(row!.used ?? 0) - Number(row!.reserved ?? 0) }))
+        ),
       refund: (reservation: Reservation) =>
         sql`update quota_usage set used = used - ${reservation.cost}
             where account_id = ${reservation.accountId} and period = ${reservation.period}::date`.pipe(Effect.asVoid)
@@ -254,6 +376,7 @@ export const QuotaMemory = Layer.sync(Quota, () => {
     })
   return Quota.make({
     charge,
+    refundExpired: Effect.void,
     // Charged at once; a rollback gives the units back.
     chargeHeld: (caller, cost) =>
       Effect.map(charge(caller, cost), (outcome) => {

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { TokenRiskAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors } from "../Accounts/Errors.ts"
 import { envelope, InvalidAddress, jsonBodyErrors } from "../../domain/Errors.ts"
 import { NotScanned } from "../Scans/Errors.ts"
@@ -47,6 +47,6 @@ const monitor = HttpApiEndpoint.post("monitorPosition", "/api/v1/decision/monito
 export class DecisionApi extends HttpApiGroup.make("decision")
   .add(preTrade)
   .add(monitor)
-  .middleware(TokenRiskAuth)
+  .middleware(keyedAuth("token:risk:read"))
   .annotate(OpenApi.Title, "Decisions")
   .annotate(OpenApi.Description, "Cache-only trading decisions: they never scan live and never execute a trade.") {}

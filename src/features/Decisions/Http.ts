@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Array as Arr, Clock, Effect, Option } from "effect"
 import { CurrentCaller } from "../Accounts/Auth.ts"
-import { metaOf } from "../Accounts/Meta.ts"
-import { metered } from "../Accounts/Metered.ts"
+import type { Meta } from "../Accounts/Meta.ts"
+import { meteredAnswer } from "../Accounts/Metered.ts"
 import { RiskApi } from "../../Api.ts"
 import { DECISION_MODEL_VERSION, monitorDecision, preTradeDecision } from "../../engines/DecisionRules/index.ts"
 import { parseAddress } from "../../domain/Address.ts"
@@ -19,12 +19,11 @@ import { MONITOR_CONTRACT_VERSION, MONITOR_COST, PRE_TRADE_CONTRACT_VERSION, PRE
 
 const HISTORY_LIMIT = 200
 
-const decisionMetaOf = (call: Parameters<typeof metaOf>[0]) =>
-  Effect.map(metaOf(call), (meta) => ({
-    ...meta,
-    agentRequestId: `agent_${crypto.randomUUID()}`,
-    modelVersion: DECISION_MODEL_VERSION
-  }))
+// A decision's meta also names the agent request and the decision model.
+const withDecisionMeta = <A>({ data, meta }: { readonly data: A; readonly meta: Meta }) => ({
+  data,
+  meta: { ...meta, agentRequestId: `agent_${crypto.randomUUID()}`, modelVersion: DECISION_MODEL_VERSION }
+})
 
 const tokenOf = (evidence: ScanEvidence, safetyScore: number) => ({
   mint: evidence.mint,
@@ -66,44 +65,36 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
         Effect.gen(function* () {
           const mint = yield* parseAddress(payload.mint)
           const trader = payload.wallet === undefined ? undefined : yield* parseAddress(payload.wallet)
-          return yield* metered(PRE_TRADE_COST)(({ caller, cost, pay }) =>
-            Effect.gen(function* () {
-              const scan = yield* scans.latest(mint)
-              if (Option.isNone(scan)) return yield* notScanned(mint)
-              const now = yield* Clock.currentTimeMillis
-              const evidence = scan.value.evidence
-              const assessment = assessTokenOnce(evidence)
-              const screening = trader === undefined ? undefined : yield* wallets.packet(trader, now)
-              const decision = preTradeDecision({
-                evidence,
-                assessment,
-                evidenceAgeSeconds: ageOf(evidence, now),
-                side: payload.side,
-                sizeUsd: payload.sizeUsd ?? null,
-                maxEvidenceAgeSeconds: payload.maxEvidenceAgeSeconds ?? null,
-                wallet:
-                  screening === undefined
-                    ? null
-                    : { riskLevel: screening.riskLevel, hasEvidence: screening.sources.length > 0 }
-              })
-              return {
-                data: {
+          return yield* meteredAnswer({ cost: PRE_TRADE_COST, contractVersion: PRE_TRADE_CONTRACT_VERSION })(
+            ({ now }) =>
+              Effect.gen(function* () {
+                const scan = yield* scans.latest(mint)
+                if (Option.isNone(scan)) return yield* notScanned(mint)
+                const evidence = scan.value.evidence
+                const assessment = assessTokenOnce(evidence)
+                const screening = trader === undefined ? undefined : yield* wallets.packet(trader, now)
+                const decision = preTradeDecision({
+                  evidence,
+                  assessment,
+                  evidenceAgeSeconds: ageOf(evidence, now),
+                  side: payload.side,
+                  sizeUsd: payload.sizeUsd ?? null,
+                  maxEvidenceAgeSeconds: payload.maxEvidenceAgeSeconds ?? null,
+                  wallet:
+                    screening === undefined
+                      ? null
+                      : { riskLevel: screening.riskLevel, hasEvidence: screening.sources.length > 0 }
+                })
+                return {
                   ...decision,
                   evidence_age_seconds: ageOf(evidence, now),
                   cache_status: "latest_cached_scan" as const,
                   sources:
                     screening === undefined ? [...TOKEN_RISK_SOURCES] : [...TOKEN_RISK_SOURCES, "svc_wallet_screening"],
                   token: tokenOf(evidence, assessment.safetyScore)
-                },
-                meta: yield* decisionMetaOf({
-                  scope: caller.scope,
-                  standing: yield* pay,
-                  cost,
-                  now,
-                  contractVersion: PRE_TRADE_CONTRACT_VERSION
-                })
-              }
-            })
+                }
+              }),
+            withDecisionMeta
           )
         })
       )
@@ -120,43 +111,36 @@ export const DecisionHttp = HttpApiBuilder.group(RiskApi, "decision", (handlers)
               message: `watchId: watch ${watch.id} is for mint ${watch.mint}, not ${mint}`
             })
           }
-          return yield* metered(MONITOR_COST)(({ cost, pay }) =>
-            Effect.gen(function* () {
-              const scans = (yield* history.history(mint, { since: entryTime, limit: HISTORY_LIMIT })).map(
-                (scan) => scan.evidence
-              )
-              if (!Arr.isNonEmptyReadonlyArray(scans)) return yield* notScanned(mint)
-              const latest = Arr.lastNonEmpty(scans)
-              const assessment = assessToken(latest)
-              const decision = monitorDecision({
-                history: scans,
-                assessment,
-                entryAssessment: entryTime === null ? null : assessToken(Arr.headNonEmpty(scans)),
-                evidenceAgeSeconds: ageOf(latest, now),
-                entryPriceUsd: payload.entryPriceUsd ?? null,
-                entryTime,
-                sizeUsd: payload.sizeUsd ?? null,
-                watchRules: watch === undefined ? null : watch.rules,
-                maxEvidenceAgeSeconds: payload.maxEvidenceAgeSeconds ?? null
-              })
-              return {
-                data: {
+          return yield* meteredAnswer({ cost: MONITOR_COST, contractVersion: MONITOR_CONTRACT_VERSION })(
+            () =>
+              Effect.gen(function* () {
+                const scans = (yield* history.history(mint, { since: entryTime, limit: HISTORY_LIMIT })).map(
+                  (scan) => scan.evidence
+                )
+                if (!Arr.isNonEmptyReadonlyArray(scans)) return yield* notScanned(mint)
+                const latest = Arr.lastNonEmpty(scans)
+                const assessment = assessToken(latest)
+                const decision = monitorDecision({
+                  history: scans,
+                  assessment,
+                  entryAssessment: entryTime === null ? null : assessToken(Arr.headNonEmpty(scans)),
+                  evidenceAgeSeconds: ageOf(latest, now),
+                  entryPriceUsd: payload.entryPriceUsd ?? null,
+                  entryTime,
+                  sizeUsd: payload.sizeUsd ?? null,
+                  watchRules: watch === undefined ? null : watch.rules,
+                  maxEvidenceAgeSeconds: payload.maxEvidenceAgeSeconds ?? null
+                })
+                return {
                   ...decision,
                   evidence_age_seconds: ageOf(latest, now),
                   scans_considered: scans.length,
                   cache_status: "latest_cached_scan" as const,
                   sources: [...TOKEN_RISK_SOURCES],
                   token: tokenOf(latest, assessment.safetyScore)
-                },
-                meta: yield* decisionMetaOf({
-                  scope: caller.scope,
-                  standing: yield* pay,
-                  cost,
-                  now,
-                  contractVersion: MONITOR_CONTRACT_VERSION
-                })
-              }
-            })
+                }
+              }),
+            withDecisionMeta
           )
         })
       )

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { DeployerHistoryAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors } from "../Accounts/Errors.ts"
 import { ADDRESS_JSON_SCHEMA } from "../../domain/Address.ts"
 import { envelope, InvalidAddress, InvalidRequest } from "../../domain/Errors.ts"
@@ -34,7 +34,7 @@ const history = HttpApiEndpoint.get("history", "/api/v1/deployer/:wallet/history
 
 export class DeployerApi extends HttpApiGroup.make("deployer")
   .add(history)
-  .middleware(DeployerHistoryAuth)
+  .middleware(keyedAuth("deployer:history:read"))
   .annotate(OpenApi.Title, "Deployer history")
   .annotate(
     OpenApi.Description,

@@ -1,7 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect } from "effect"
-import { metaOf } from "../Accounts/Meta.ts"
-import { metered } from "../Accounts/Metered.ts"
+import { Effect } from "effect"
+import { meteredAnswer } from "../Accounts/Metered.ts"
 import { RiskApi } from "../../Api.ts"
 import { parseAddress } from "../../domain/Address.ts"
 import { InvalidRequest } from "../../domain/Errors.ts"
@@ -19,27 +18,18 @@ export const DeployerHttp = HttpApiBuilder.group(RiskApi, "deployer", (handlers)
         if (urlParams.cursor !== undefined && cursor === undefined) {
           return yield* new InvalidRequest({ message: "cursor: not a cursor this route returned; start without one" })
         }
-        return yield* metered(DEPLOYER_HISTORY_COST)(({ caller, cost, pay }) =>
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const records = (yield* launches.launchesOf(wallet)).map((launch) => launchRecordOf(launch, now))
-            const page = pageOf(records, urlParams.limit, cursor)
-            return {
-              data: {
+        return yield* meteredAnswer({ cost: DEPLOYER_HISTORY_COST, contractVersion: DEPLOYER_CONTRACT_VERSION })(
+          ({ now }) =>
+            Effect.gen(function* () {
+              const records = (yield* launches.launchesOf(wallet)).map((launch) => launchRecordOf(launch, now))
+              const page = pageOf(records, urlParams.limit, cursor)
+              return {
                 deployer: wallet,
                 summary: summaryOf(records, now),
                 launches: page.launches,
                 page: { limit: urlParams.limit, nextCursor: page.nextCursor }
-              },
-              meta: yield* metaOf({
-                scope: caller.scope,
-                standing: yield* pay,
-                cost,
-                now,
-                contractVersion: DEPLOYER_CONTRACT_VERSION
-              })
-            }
-          })
+              }
+            })
         )
       })
     )

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { TokenRiskAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors } from "../Accounts/Errors.ts"
 import { envelope, InvalidAddress, jsonBodyErrors } from "../../domain/Errors.ts"
 import { NotScanned } from "../Scans/Errors.ts"
@@ -7,6 +7,7 @@ import { TokenRiskRequest, TokenRiskResponse } from "./Schemas.ts"
 
 export const TOKEN_RISK_COST = 1
 export const TOKEN_CONTRACT_VERSION = "2026-11-01"
+export const TOKEN_RISK_SCOPE = "token:risk:read"
 
 const risk = HttpApiEndpoint.post("risk", "/api/v1/token/risk")
   .setPayload(TokenRiskRequest)
@@ -25,7 +26,7 @@ const risk = HttpApiEndpoint.post("risk", "/api/v1/token/risk")
 
 export class TokenApi extends HttpApiGroup.make("token")
   .add(risk)
-  .middleware(TokenRiskAuth)
+  .middleware(keyedAuth(TOKEN_RISK_SCOPE))
   .annotate(OpenApi.Title, "Token risk")
   .annotate(
     OpenApi.Description,

@@ -1,7 +1,7 @@
 import { Cause, type Effect, Exit, Option } from "effect"
 import type { Accounts, Caller } from "../Accounts/Accounts.ts"
-import { TokenRiskAuth } from "../Accounts/Auth.ts"
-import { isKnownRefused } from "../Accounts/Metered.ts"
+import { metaFor } from "../Accounts/Meta.ts"
+import { chargeRead, isKnownRefused } from "../Accounts/Metered.ts"
 import type { Quota, Standing } from "../Accounts/Quota.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import { isSolanaAddress } from "../../domain/Address.ts"
@@ -13,13 +13,13 @@ import { bound, boundRequests, scanCacheEvents } from "../../platform/Observabil
 import type { RequestRecord } from "../../platform/Observability/RequestLog.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
 import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
-import { TOKEN_CONTRACT_VERSION, TOKEN_RISK_COST } from "./Api.ts"
+import { TOKEN_CONTRACT_VERSION, TOKEN_RISK_COST, TOKEN_RISK_SCOPE } from "./Api.ts"
 import { tokenRiskBodyOf } from "./Packet.ts"
 
 // POST /api/v1/token/risk served straight from Bun when everything it needs is in memory: a key the key
 // cache holds with the route's scope, a body that is exactly the contract's, a mint the scan cache holds.
-// It charges as `metered` does behind the server (Quota.chargeHeld: BEGIN and the charge in one round
-// trip, COMMIT once the answer is written, ROLLBACK if the deadline answered instead) and writes the
+// It charges with `metered`'s own protocol (Accounts/Metered.ts chargeRead: the charge and its reservation
+// in one statement, confirmed once the answer is written, refunded if the deadline answered instead) and writes the
 // bytes HttpApi writes (Packet.ts); a database that cannot answer the charge is HttpApi's 503. Everything
 // else goes to HttpApi: an unknown key, a refusal (429), a mint never scanned, a body to diagnose, a bug.
 // test/features/TokenRisk/fastTokenRisk.test.ts holds both paths to the same status, headers and body.
@@ -29,7 +29,7 @@ export interface TokenRiskFastPathSettings {
   readonly quota: Quota
   readonly scans: LatestScans
   readonly maxBodyBytes: number
-  /** REQUEST_TIMEOUT_MS: an answer not ready by then is the 503 envelope, and its charge rolls back. */
+  /** REQUEST_TIMEOUT_MS: an answer not ready by then is the 503 envelope, and its charge is refunded. */
   readonly requestTimeoutMs: number
   readonly corsAllowedOrigins: ReadonlyArray<string>
   /** Runs the charge on the server's runtime (its logger). */
@@ -86,18 +86,17 @@ const isRoute = (url: string): boolean =>
 export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): TokenRiskFastPath => {
   const { accounts, log, quota, scans } = settings
 
-  // The answer HttpApi gives (its body from Packet.ts, its headers from Metered.ts and Http/Middleware.ts).
+  // The answer HttpApi gives (its body from Packet.ts and Meta.ts metaFor, its headers from Metered.ts and Http/Middleware.ts).
   const answerOf = (request: Request, evidence: ScanEvidence, requestId: string, standing: Standing): Response => {
     const now = Date.now()
-    const body = tokenRiskBodyOf(evidence, now, {
-      requestId,
-      scope: TokenRiskAuth.scope,
-      quota: { limit: standing.quota.limit, used: standing.quota.used, remaining: standing.quota.remaining },
-      generatedAt: new Date(now).toISOString(),
-      contractVersion: TOKEN_CONTRACT_VERSION,
-      costUnits: TOKEN_RISK_COST,
-      cacheMode: "latest_cached_scan"
+    const meta = metaFor(requestId, {
+      scope: TOKEN_RISK_SCOPE,
+      standing,
+      cost: TOKEN_RISK_COST,
+      now,
+      contractVersion: TOKEN_CONTRACT_VERSION
     })
+    const body = tokenRiskBodyOf(evidence, now, { ...meta, cacheMode: "latest_cached_scan" })
     const headers: Record<string, string> = {
       "content-type": "application/json",
       ...rateLimitHeadersOf(standing),
@@ -117,7 +116,7 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
   ) =>
     new Promise<Response>((resolve, reject) => {
       const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
-      // Once answered (or handed on), nothing else answers; a charge made after the deadline rolls back.
+      // Once answered (or handed on), nothing else answers; a charge made after the deadline is refunded.
       let done = false
       const finish = (response: Response | Promise<Response>) => {
         done = true
@@ -138,7 +137,7 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
         const address = addressIn(text)
         const scan = address === undefined ? undefined : scans.peek(address)
         if (scan === undefined || scan === null) return handOn()
-        const charged = await settings.run(quota.chargeHeld(caller, TOKEN_RISK_COST))
+        const charged = await settings.run(chargeRead(quota, caller, TOKEN_RISK_COST))
         if (done) {
           if (Exit.isSuccess(charged)) charged.value.settle(false)
           return
@@ -169,7 +168,7 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
         cacheHits.inc()
         finish(response)
         record(request, started, 200, requestId, caller.accountId, undefined)
-        // The charge commits once the answer is written (Bun writes it before the next turn of the loop).
+        // The charge is confirmed once the answer is written (Bun writes it before the next turn of the loop).
         setImmediate(() => charge.settle(true))
       }
       work().catch((error: unknown) => {
@@ -209,7 +208,7 @@ export const makeTokenRiskFastPath = (settings: TokenRiskFastPathSettings): Toke
     )
       return undefined
     const caller = accounts.cachedCaller(authorization.slice(BEARER.length))
-    if (caller === undefined || !caller.scopes.includes(TokenRiskAuth.scope) || isKnownRefused(caller, TOKEN_RISK_COST))
+    if (caller === undefined || !caller.scopes.includes(TOKEN_RISK_SCOPE) || isKnownRefused(caller, TOKEN_RISK_COST))
       return undefined
     const done = requestInFlight()
     return serve(request, performance.now(), caller, delegate).finally(done)

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { WalletRiskAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors } from "../Accounts/Errors.ts"
 import { envelope, InvalidAddress, jsonBodyErrors } from "../../domain/Errors.ts"
 import { SCREENING_DISCLAIMER, WalletRiskRequest, WalletRiskResponse } from "./Schemas.ts"
@@ -24,6 +24,6 @@ const risk = HttpApiEndpoint.post("risk", "/api/v1/wallet/risk")
 
 export class WalletApi extends HttpApiGroup.make("wallet")
   .add(risk)
-  .middleware(WalletRiskAuth)
+  .middleware(keyedAuth("wallet:risk:read"))
   .annotate(OpenApi.Title, "Wallet risk")
   .annotate(OpenApi.Description, SCREENING_DISCLAIMER) {}

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { WatchAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors, RateLimited } from "../Accounts/Errors.ts"
 import { envelope, InvalidAddress, InvalidRequest, jsonBodyErrors, WebhookNotFound } from "../../domain/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
@@ -68,6 +68,6 @@ export class WatchApi extends HttpApiGroup.make("watch")
   .add(listWatches)
   .add(getWatch)
   .add(deleteWatch)
-  .middleware(WatchAuth)
+  .middleware(keyedAuth("watch:write"))
   .annotate(OpenApi.Title, "Watches")
   .annotate(OpenApi.Description, "Stored watch contracts whose rules monitor-position evaluates.") {}

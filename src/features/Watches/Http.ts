@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { CurrentCaller } from "../Accounts/Auth.ts"
-import { type Charge, meteredFree, meteredWrite, metaOfCharge, type ReadCharge } from "../Accounts/Metered.ts"
+import { meteredAnswer } from "../Accounts/Metered.ts"
 import { RiskApi } from "../../Api.ts"
 import { WATCH_METRICS, type WatchRule } from "../../engines/DecisionRules/index.ts"
 import { parseAddress } from "../../domain/Address.ts"
@@ -39,8 +39,7 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
   Effect.gen(function* () {
     const watches = yield* WatchesRepo
     const endpoints = yield* NotifyEndpoints
-    const meta = (charge: Charge | ReadCharge) => metaOfCharge(charge, WATCH_CONTRACT_VERSION)
-    const free = meteredFree(WATCH_READ_COST)
+    const free = meteredAnswer({ cost: WATCH_READ_COST, contractVersion: WATCH_CONTRACT_VERSION })
     return handlers
       .handle("setWatch", ({ payload }) =>
         Effect.gen(function* () {
@@ -55,52 +54,54 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
           }
           // The cap, the insert and the charge commit together: concurrent calls cannot pass the cap, and a
           // call is charged exactly when its watch is stored.
-          return yield* meteredWrite(SET_WATCH_COST)((charge) =>
-            Effect.gen(function* () {
-              const created = yield* watches.create(
-                charge.caller.accountId,
-                {
-                  mint,
-                  label: payload.label ?? null,
-                  rules: normalise(payload.rules),
-                  pollSeconds: payload.pollSeconds,
-                  ttlSeconds: payload.ttlSeconds,
-                  notify: typeof payload.notify === "string" ? payload.notify.toLowerCase() : (payload.notify ?? false)
-                },
-                MAX_ACTIVE_WATCHES
-              )
-              if (Option.isNone(created)) {
-                return yield* new WatchLimitReached({
-                  message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
-                })
-              }
-              return { data: recordOf(created.value), meta: yield* meta(charge) }
-            })
+          return yield* meteredAnswer({ cost: SET_WATCH_COST, contractVersion: WATCH_CONTRACT_VERSION, write: true })(
+            ({ caller }) =>
+              Effect.gen(function* () {
+                const created = yield* watches.create(
+                  caller.accountId,
+                  {
+                    mint,
+                    label: payload.label ?? null,
+                    rules: normalise(payload.rules),
+                    pollSeconds: payload.pollSeconds,
+                    ttlSeconds: payload.ttlSeconds,
+                    notify:
+                      typeof payload.notify === "string" ? payload.notify.toLowerCase() : (payload.notify ?? false)
+                  },
+                  MAX_ACTIVE_WATCHES
+                )
+                if (Option.isNone(created)) {
+                  return yield* new WatchLimitReached({
+                    message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
+                  })
+                }
+                return recordOf(created.value)
+              })
           )
         })
       )
       .handle("listWatches", () =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            return { data: (yield* watches.list(charge.caller.accountId)).map(recordOf), meta: yield* meta(charge) }
+            return (yield* watches.list(caller.accountId)).map(recordOf)
           })
         )
       )
       .handle("getWatch", ({ path }) =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            const watch = yield* ownedWatch(watches, charge.caller.accountId, path.id)
-            return { data: recordOf(watch), meta: yield* meta(charge) }
+            const watch = yield* ownedWatch(watches, caller.accountId, path.id)
+            return recordOf(watch)
           })
         )
       )
       .handle("deleteWatch", ({ path }) =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            if (!(yield* watches.remove(charge.caller.accountId, path.id))) {
+            if (!(yield* watches.remove(caller.accountId, path.id))) {
               return yield* new WatchNotFound({ message: `No watch ${path.id} for this account.` })
             }
-            return { data: { watch_id: path.id, deleted: true as const }, meta: yield* meta(charge) }
+            return { watch_id: path.id, deleted: true as const }
           })
         )
       )

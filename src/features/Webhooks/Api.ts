@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { WebhookAuth } from "../Accounts/Auth.ts"
+import { keyedAuth } from "../Accounts/Auth.ts"
 import { RateLimited } from "../Accounts/Errors.ts"
 import { envelope, InvalidRequest, jsonBodyErrors, WebhookNotFound } from "../../domain/Errors.ts"
 import { WebhookEventNotFound, WebhookLimitReached, WebhookUrlRefused } from "./Errors.ts"
@@ -120,7 +120,7 @@ export class WebhookApi extends HttpApiGroup.make("webhook")
   .add(rotate)
   .add(deliveries)
   .add(redeliver)
-  .middleware(WebhookAuth)
+  .middleware(keyedAuth("webhook:write"))
   .annotate(OpenApi.Title, "Webhooks")
   .annotate(
     OpenApi.Description,

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { type Charge, meteredFree, meteredFreeWrite, metaOfCharge, type ReadCharge } from "../Accounts/Metered.ts"
+import { meteredAnswer } from "../Accounts/Metered.ts"
 import { RiskApi } from "../../Api.ts"
 import { WEBHOOK_CONTRACT_VERSION, WEBHOOK_COST } from "./Api.ts"
 import { WebhookSettings } from "./Config.ts"
@@ -46,10 +46,9 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
   Effect.gen(function* () {
     const endpoints = yield* WebhookEndpointsRepo
     const config = yield* WebhookSettings
-    const meta = (charge: Charge | ReadCharge) => metaOfCharge(charge, WEBHOOK_CONTRACT_VERSION)
-    const free = meteredFree(WEBHOOK_COST)
+    const free = meteredAnswer({ cost: WEBHOOK_COST, contractVersion: WEBHOOK_CONTRACT_VERSION })
     // A write commits with its minute count, or not at all (a rotated secret is never lost with its answer).
-    const freeWrite = meteredFreeWrite(WEBHOOK_COST)
+    const freeWrite = meteredAnswer({ cost: WEBHOOK_COST, contractVersion: WEBHOOK_CONTRACT_VERSION, write: true })
     const owned = (accountId: string, id: string) =>
       Effect.flatMap(
         endpoints.find(accountId, id),
@@ -65,10 +64,10 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
           if ("refused" in resolved) return yield* new WebhookUrlRefused({ message: `url: ${resolved.refused}.` })
           const secret = newSecret()
           // The cap, the insert and the minute count commit together.
-          return yield* freeWrite((charge) =>
+          return yield* freeWrite(({ caller }) =>
             Effect.gen(function* () {
               const created = yield* endpoints.create(
-                charge.caller.accountId,
+                caller.accountId,
                 {
                   url: checked.target.url.toString(),
                   description: payload.description ?? null,
@@ -81,67 +80,63 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
                   message: `At most ${config.endpointsPerAccount} webhook endpoints per account.`
                 })
               }
-              return { data: { ...recordOf(created.value), secret }, meta: yield* meta(charge) }
+              return { ...recordOf(created.value), secret }
             })
           )
         })
       )
       .handle("listWebhooks", () =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            return { data: (yield* endpoints.list(charge.caller.accountId)).map(recordOf), meta: yield* meta(charge) }
+            return (yield* endpoints.list(caller.accountId)).map(recordOf)
           })
         )
       )
       .handle("getWebhook", ({ path }) =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            return { data: recordOf(yield* owned(charge.caller.accountId, path.id)), meta: yield* meta(charge) }
+            return recordOf(yield* owned(caller.accountId, path.id))
           })
         )
       )
       .handle("deleteWebhook", ({ path }) =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            if (!(yield* endpoints.remove(charge.caller.accountId, path.id))) return yield* notFound(path.id)
-            return { data: { id: path.id, deleted: true as const }, meta: yield* meta(charge) }
+            if (!(yield* endpoints.remove(caller.accountId, path.id))) return yield* notFound(path.id)
+            return { id: path.id, deleted: true as const }
           })
         )
       )
       .handle("rotateWebhookSecret", ({ path }) =>
-        freeWrite((charge) =>
+        freeWrite(({ caller }) =>
           Effect.gen(function* () {
             const secret = newSecret()
-            const rotated = yield* endpoints.rotate(
-              charge.caller.accountId,
-              path.id,
-              sealSecret(config.secretKey, secret)
-            )
+            const rotated = yield* endpoints.rotate(caller.accountId, path.id, sealSecret(config.secretKey, secret))
             if (Option.isNone(rotated)) return yield* notFound(path.id)
-            return { data: { ...recordOf(rotated.value), secret }, meta: yield* meta(charge) }
+            return { ...recordOf(rotated.value), secret }
           })
         )
       )
       .handle("listWebhookDeliveries", ({ path, urlParams }) =>
-        free((charge) =>
+        free(({ caller }) =>
           Effect.gen(function* () {
-            const endpoint = yield* owned(charge.caller.accountId, path.id)
+            const endpoint = yield* owned(caller.accountId, path.id)
             const events = yield* endpoints.events(endpoint.id, urlParams.limit)
-            return { data: events.map(deliveryOf), meta: yield* meta(charge) }
+            return events.map(deliveryOf)
           })
         )
       )
       .handle("redeliverWebhookEvent", ({ path }) =>
-        freeWrite((charge) =>
+        freeWrite(({ caller }) =>
           Effect.gen(function* () {
-            const endpoint = yield* owned(charge.caller.accountId, path.id)
+            const endpoint = yield* owned(caller.accountId, path.id)
             const event = yield* endpoints.redeliver(endpoint.id, path.eventId)
             if (Option.isNone(event)) {
               return yield* new WebhookEventNotFound({
                 message: `No event ${path.eventId} for webhook endpoint ${endpoint.id}.`
               })
             }
-            return { data: deliveryOf(event.value), meta: yield* meta(charge) }
+            return deliveryOf(event.value)
           })
         )
       )

@@ -2,14 +2,7 @@ import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platf
 import { Effect, JSONSchema, Layer } from "effect"
 import { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
 import { Accounts } from "../../features/Accounts/Accounts.ts"
-import {
-  DeployerHistoryAuthLive,
-  PublicAccessLive,
-  TokenRiskAuthLive,
-  WalletRiskAuthLive,
-  WatchAuthLive,
-  WebhookAuthLive
-} from "../../features/Accounts/AuthLive.ts"
+import { KeyedAuthLive, PublicAccessLive } from "../../features/Accounts/AuthLive.ts"
 import { PublicTraffic } from "../../features/Accounts/PublicTraffic.ts"
 import { Quota } from "../../features/Accounts/Quota.ts"
 import { RiskApi } from "../../Api.ts"
@@ -39,14 +32,7 @@ import { ApiMiddlewareLive } from "./Middleware.ts"
 /** Each group's handlers and middleware: the API as a table of contents. */
 export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
   Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp, WebhookHttp]),
-  Layer.provide([
-    TokenRiskAuthLive,
-    WalletRiskAuthLive,
-    DeployerHistoryAuthLive,
-    WatchAuthLive,
-    WebhookAuthLive,
-    PublicAccessLive
-  ])
+  Layer.provide([KeyedAuthLive, PublicAccessLive])
 )
 
 /**

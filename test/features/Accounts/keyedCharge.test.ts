@@ -12,8 +12,8 @@ import { postJson, read } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
 import { settledAt } from "../../support/poll.ts"
 
-// Keyed token risk behind the Bun server's fetch (Http/Server.ts), where a read's charge is held in a
-// transaction (BEGIN and the charge in one round trip) and commits only once the answer is out.
+// Keyed token risk behind the Bun server's fetch (Http/Server.ts), where a read's charge is a reservation,
+// confirmed only once the answer is out (units still reserved do not count as charged).
 const { run, runtime } = runtimeFor(sqlServices())
 const serve = await Effect.runPromise(
   Scope.extend(
@@ -103,7 +103,7 @@ describe(`keyed token risk behind the server on ${databaseKind}`, () => {
       ])
       expect(failed.body.error.requestId).toBe(failed.headers["x-request-id"])
       expect(await used(doomed.accountId)).toBe(0)
-      // The failed charge's transaction was rolled back before its connection went back to the pool.
+      // The failed charge statement committed nothing, and its connection went back to the pool.
       const served = await tokenRisk(other.key)
       expect([served.status, served.body.meta?.quota.used]).toEqual([200, 1])
       expect(await usedOnceSettled(other.accountId, 1)).toBe(1)

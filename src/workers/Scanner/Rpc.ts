@@ -139,31 +139,21 @@ interface Pending {
   readonly reject: (error: unknown) => void
 }
 
-/** The shared client; `forScan(budget)` gives one scan its kit Rpc and its counters. */
-export const makeRpcClient = (settings: RpcSettings) => {
-  if (settings.urls.length === 0) throw new Error("no RPC endpoint configured")
-  const endpoints: Array<Endpoint> = settings.urls.map((url) => ({
-    // kit's HTTP transport with its bigint-preserving JSON, for single calls and JSON-RPC batches alike.
-    transport: createHttpTransport({
-      url,
-      toJson: stringifyJsonWithBigInts,
-      fromJson: (text: string) => parseJsonWithBigInts(text)
-    }) as RpcTransport,
-    // Provider URLs carry keys in paths and queries: only scheme and host are ever shown.
-    label: redactUrl(url),
-    failures: 0,
-    openUntil: 0
-  }))
-  const acquire = tokenBucket(settings.requestsPerSecond)
+type Post = <T>(
+  payload: unknown,
+  methods: ReadonlyArray<string>,
+  spent: { requests: number },
+  signal?: AbortSignal
+) => Promise<T>
 
+/** One HTTP request (a call or a batch) with retries, breaker and rate limit; `methods` label the metrics. */
+const poster = (settings: RpcSettings, endpoints: Array<Endpoint>, acquire: (calls: number) => Promise<void>): Post => {
   const pick = (attempt: number): Endpoint | undefined => {
     const now = Date.now()
     const open = endpoints.filter((endpoint) => endpoint.openUntil <= now)
     return open.length === 0 ? undefined : open[attempt % open.length]
   }
-
-  /** One HTTP request (a call or a batch) with retries, breaker and rate limit; `methods` label the metrics. */
-  const post = async <T>(
+  return async <T>(
     payload: unknown,
     methods: ReadonlyArray<string>,
     spent: { requests: number },
@@ -231,64 +221,86 @@ export const makeRpcClient = (settings: RpcSettings) => {
     }
     throw new RpcUnavailable(label, lastReason)
   }
+}
 
-  // Calls a scan makes in the same turn of the event loop (one stage of the scan: Promise.all of its
-  // reads) leave as one JSON-RPC batch, one round trip; each answer goes back to its call by id. The
-  // budget counts calls, since providers bill calls, not requests.
-  const transportFor = (budget: number, spent: { calls: number; requests: number }): RpcTransport => {
-    let queue: Array<Pending> = []
-    const flush = async () => {
-      const batch = queue
-      queue = []
-      const allowed = batch.filter((pending) => {
-        if (spent.calls >= budget) {
-          pending.reject(new CallBudgetExhausted(budget))
-          return false
-        }
-        spent.calls++
-        return true
-      })
-      if (allowed.length === 0) return
-      const methods = allowed.map((pending) => pending.payload.method)
-      if (allowed.length === 1 || !settings.batch) {
-        await Promise.all(
-          allowed.map((pending, i) => post(pending.payload, [methods[i]!], spent).then(pending.resolve, pending.reject))
-        )
-        return
+// Calls a scan makes in the same turn of the event loop (one stage of the scan: Promise.all of its
+// reads) leave as one JSON-RPC batch, one round trip; each answer goes back to its call by id. The
+// budget counts calls, since providers bill calls, not requests.
+const transportFor = (
+  settings: RpcSettings,
+  post: Post,
+  budget: number,
+  spent: { calls: number; requests: number }
+): RpcTransport => {
+  let queue: Array<Pending> = []
+  const flush = async () => {
+    const batch = queue
+    queue = []
+    const allowed = batch.filter((pending) => {
+      if (spent.calls >= budget) {
+        pending.reject(new CallBudgetExhausted(budget))
+        return false
       }
-      try {
-        const answers = await post<ReadonlyArray<{ readonly id?: unknown }>>(
-          allowed.map((pending) => pending.payload),
-          methods,
-          spent
-        )
-        const byId = new Map(answers.map((answer) => [String(answer.id), answer]))
-        for (const pending of allowed) {
-          const answer = byId.get(String(pending.payload.id))
-          if (answer === undefined)
-            pending.reject(new RpcUnavailable(pending.payload.method, "the batch answer has no entry for this call"))
-          else pending.resolve(answer)
-        }
-      } catch (error) {
-        for (const pending of allowed) pending.reject(error)
-      }
+      spent.calls++
+      return true
+    })
+    if (allowed.length === 0) return
+    const methods = allowed.map((pending) => pending.payload.method)
+    if (allowed.length === 1 || !settings.batch) {
+      await Promise.all(
+        allowed.map((pending, i) => post(pending.payload, [methods[i]!], spent).then(pending.resolve, pending.reject))
+      )
+      return
     }
-    return <T>(config: Parameters<RpcTransport>[0]): Promise<T> =>
-      new Promise<T>((resolve, reject) => {
-        if (!isJsonRpcPayload(config.payload)) return reject(new Error("the scanner sends only JSON-RPC calls"))
-        if (queue.length === 0) setImmediate(() => void flush())
-        queue.push({
-          payload: config.payload as unknown as Pending["payload"],
-          resolve: resolve as (value: unknown) => void,
-          reject
-        })
-      })
+    try {
+      const answers = await post<ReadonlyArray<{ readonly id?: unknown }>>(
+        allowed.map((pending) => pending.payload),
+        methods,
+        spent
+      )
+      const byId = new Map(answers.map((answer) => [String(answer.id), answer]))
+      for (const pending of allowed) {
+        const answer = byId.get(String(pending.payload.id))
+        if (answer === undefined)
+          pending.reject(new RpcUnavailable(pending.payload.method, "the batch answer has no entry for this call"))
+        else pending.resolve(answer)
+      }
+    } catch (error) {
+      for (const pending of allowed) pending.reject(error)
+    }
   }
+  return <T>(config: Parameters<RpcTransport>[0]): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (!isJsonRpcPayload(config.payload)) return reject(new Error("the scanner sends only JSON-RPC calls"))
+      if (queue.length === 0) setImmediate(() => void flush())
+      queue.push({
+        payload: config.payload as unknown as Pending["payload"],
+        resolve: resolve as (value: unknown) => void,
+        reject
+      })
+    })
+}
 
+/** The shared client; `forScan(budget)` gives one scan its kit Rpc and its counters. */
+export const makeRpcClient = (settings: RpcSettings) => {
+  if (settings.urls.length === 0) throw new Error("no RPC endpoint configured")
+  const endpoints: Array<Endpoint> = settings.urls.map((url) => ({
+    // kit's HTTP transport with its bigint-preserving JSON, for single calls and JSON-RPC batches alike.
+    transport: createHttpTransport({
+      url,
+      toJson: stringifyJsonWithBigInts,
+      fromJson: (text: string) => parseJsonWithBigInts(text)
+    }) as RpcTransport,
+    // Provider URLs carry keys in paths and queries: only scheme and host are ever shown.
+    label: redactUrl(url),
+    failures: 0,
+    openUntil: 0
+  }))
+  const post = poster(settings, endpoints, tokenBucket(settings.requestsPerSecond))
   return {
     forScan: (budget: number) => {
       const spent = { calls: 0, requests: 0 }
-      const rpc = createSolanaRpcFromTransport(transportFor(budget, spent))
+      const rpc = createSolanaRpcFromTransport(transportFor(settings, post, budget, spent))
       const counter: ScanRpcCounter = { calls: () => spent.calls, roundTrips: () => spent.requests }
       return { rpc, counter }
     },

@@ -34,24 +34,21 @@ export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
 
 // One scan of one mint over standard JSON-RPC: a pipeline of stages (src/workers/Scanner/stages/), each reading
 // what it needs in the scan's rounds. The reads of one round start in the same turn of the event loop, so
-// the transport sends them as one JSON-RPC batch: at most six round trips for a token with 20 holders
-// (a round with nothing to read sends nothing; test/workers/Scanner/roundTrips.test.ts pins the count).
-//
-// | round | accounts and mint, metadata | holders        | deployer          | pools and LP               | sell path            |
-// |-------|-----------------------------|----------------|-------------------|----------------------------|----------------------|
-// | 1     | mint, Metaplex PDA          |                |                   | reference and canonical pools |                   |
-// | 2     |                             | largest        | signatures (paged)| discovery (getProgramAccounts) |                  |
-// | 3     |                             | their accounts |                   | vaults, LP mints, related  |                      |
-// | 4     |                             | their owners   | first transaction | LP mints' largest          | holders' quote accounts (in the owners' call) |
-// | 5     |                             |                |                   | LP holders' accounts       | transfer and swap simulated |
-// | 6     |                             |                |                   | LP holders' owners         |                      |
-//
-// The Token-2022 extensions come out of round 1's mint account. A stage is a module with its reads (one
-// function per round it reads in, taking the ScanContext and prior stages' outputs) and pure functions from
-// their answers to its facts. A new stage adds its reads to the rounds below (or a round of its own, which
-// costs a round trip) and its facts to the evidence. Every read that fails or answers inconsistently (wrong
-// owner, short data, a slot older than the pinned one) leaves its facts not_observed and marks the scan
-// partial (Gaps); nothing is ever filled with a safe default.
+// the transport sends them as one JSON-RPC batch: at most six round trips for a token with 20 holders (a
+// round with nothing to read sends nothing; test/workers/Scanner/roundTrips.test.ts pins the rounds).
+//   1. mint and metadata: the mint, its Metaplex PDA ‖ pools: the reference and canonical pools (one call;
+//      its slot pins every later read). The Token-2022 extensions come out of the mint account.
+//   2. holders: the largest accounts ‖ deployer: the signatures, paged back ‖ pools: discovery
+//   3. holders: those accounts ‖ pools: vaults, LP mints and related accounts
+//   4. holders: their owners, with the sell path's quote accounts in the same call ‖ deployer: the first
+//      transaction ‖ lp: the LP mints' largest accounts
+//   5. sell path: the transfer and the swap, simulated ‖ lp: the LP holders' accounts
+//   6. lp: the LP holders' owners (a locker's state gives the unlock time)
+// A stage is a module with its reads (one function per round it reads in, taking the ScanContext and prior
+// stages' outputs) and pure functions from their answers to its facts. A new stage adds its reads to the
+// rounds below (a round of its own costs a round trip) and its facts to the evidence. Every read that
+// fails or answers inconsistently (wrong owner, short data, a slot older than the pinned one) leaves its
+// facts not_observed and marks the scan partial (Gaps); nothing is ever filled with a safe default.
 
 const settle = <A>(read: Promise<A>): Promise<PromiseSettledResult<A>> =>
   read.then(

@@ -57,53 +57,95 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? error.mes
 const backoffMs = (attempts: number) =>
   Math.min(600_000, 5_000 * 2 ** Math.max(0, attempts - 1)) * (0.75 + Math.random() / 2)
 
+/** The labelled exchange wallets: those shipped, and those operators add with `risk-api import-wallets` (label "exchange"). */
+const exchangeLabelsOf = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  let exchangeLabels: ReadonlyMap<string, { label: string; source: string }> = shippedExchanges
+  const refresh = exchangeLabelsStatement(sql).pipe(
+    Effect.map((rows) => {
+      const merged = new Map(shippedExchanges)
+      for (const row of rows)
+        merged.set(row.address, {
+          label: (row.detail || "exchange").slice(0, 100),
+          source: `wallet label from ${row.source}`.slice(0, 200)
+        })
+      exchangeLabels = merged
+    }),
+    Effect.catchAllCause((cause) => Effect.logWarning("exchange labels not refreshed", cause))
+  )
+  return { current: () => exchangeLabels, refresh }
+})
+
+const rpcClientOf = (config: ScannerConfig, urls: ReadonlyArray<string>) =>
+  makeRpcClient({
+    urls,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    requestsPerSecond: config.requestsPerSecond,
+    breakerFailures: 5,
+    breakerCooldownMs: 30_000,
+    maxRetryAfterMs: 10_000,
+    batch: config.batch
+  })
+
+// Each lane takes one request at a time, so a slow mint holds up only its own lane.
+const laneLoop = (
+  config: ScannerConfig,
+  requests: ScanRequestsRepo,
+  worker: string,
+  handle: (claim: ClaimedScan) => Effect.Effect<unknown, unknown>
+) =>
+  Effect.gen(function* () {
+    const claimed = yield* requests.claim(worker, 1, config.leaseMs)
+    if (claimed.length === 0) return yield* Effect.sleep(Duration.millis(config.pollMs))
+    yield* Effect.forEach(claimed, handle, { discard: true })
+  }).pipe(
+    // The database is down or a bug: log, wait, carry on; the lease returns the job to the queue.
+    Effect.catchAllCause((cause) =>
+      Effect.zipRight(Effect.logWarning("scanner lane failed; retrying", cause), Effect.sleep(Duration.seconds(1)))
+    ),
+    Effect.forever
+  )
+
+/** Enqueues the mints due for a rescan, and publishes the queue's depth. */
+const scheduleLoop = (config: ScannerConfig, requests: ScanRequestsRepo) =>
+  Effect.gen(function* () {
+    yield* requests.enqueueDue({
+      staleMs: config.refreshSeconds * 1000,
+      readWindowMs: config.readWindowSeconds * 1000,
+      limit: 1_000
+    })
+    const depth = yield* requests.depth()
+    queueDepth.set(depth.pending)
+    oldestPending.set(depth.oldestAgeSeconds)
+  }).pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("scan scheduling failed; retrying", cause)),
+    Effect.repeat(Schedule.spaced(Duration.millis(config.scheduleMs)))
+  )
+
 export const makeScanner = (config: ScannerConfig) =>
   Effect.gen(function* () {
     const scans = yield* ScansRepo
     const listings = yield* ListingsRepo
     const requests = yield* ScanRequestsRepo
-    const sql = yield* SqlClient.SqlClient
     const urls = endpointsOf(config)
-    const client = makeRpcClient({
-      urls,
-      timeoutMs: config.timeoutMs,
-      retries: config.retries,
-      requestsPerSecond: config.requestsPerSecond,
-      breakerFailures: 5,
-      breakerCooldownMs: 30_000,
-      maxRetryAfterMs: 10_000,
-      batch: config.batch
-    })
+    const client = rpcClientOf(config, urls)
     const referencePool = Option.isSome(config.referencePool)
       ? address(config.referencePool.value)
       : yield* Effect.promise(defaultReferencePool)
     const issuers = yield* loadIssuers(config.issuersFile)
     const marketFigures = yield* makeMarketFiguresRepo
     const marketMaxAgeSeconds = yield* MarketMaxAgeSeconds
-    let exchangeLabels: ReadonlyMap<string, { label: string; source: string }> = shippedExchanges
+    const labels = yield* exchangeLabelsOf
     const settings = (): ScanSettings => ({
       signaturePages: config.signaturePages,
       scannerVersion: VERSION,
       issuers,
-      exchangeLabels,
+      exchangeLabels: labels.current(),
       referencePool,
       maxPools: config.maxPools,
       maxLpPools: config.maxLpPools
     })
-
-    // Operators label more exchange wallets with `risk-api import-wallets` (label "exchange").
-    const refreshLabels = exchangeLabelsStatement(sql).pipe(
-      Effect.map((rows) => {
-        const merged = new Map(shippedExchanges)
-        for (const row of rows)
-          merged.set(row.address, {
-            label: (row.detail || "exchange").slice(0, 100),
-            source: `wallet label from ${row.source}`.slice(0, 200)
-          })
-        exchangeLabels = merged
-      }),
-      Effect.catchAllCause((cause) => Effect.logWarning("exchange labels not refreshed", cause))
-    )
 
     /** One scan, measured: the evidence, or why there is none. */
     const scan = (mint: Address): Effect.Effect<ScanEvidenceV2, ScanFailed> =>
@@ -163,33 +205,6 @@ export const makeScanner = (config: ScannerConfig) =>
         )
       )
 
-    // Each lane takes one request at a time, so a slow mint holds up only its own lane.
-    const lane = Effect.gen(function* () {
-      const claimed = yield* requests.claim(worker, 1, config.leaseMs)
-      if (claimed.length === 0) return yield* Effect.sleep(Duration.millis(config.pollMs))
-      yield* Effect.forEach(claimed, handle, { discard: true })
-    }).pipe(
-      // The database is down or a bug: log, wait, carry on; the lease returns the job to the queue.
-      Effect.catchAllCause((cause) =>
-        Effect.zipRight(Effect.logWarning("scanner lane failed; retrying", cause), Effect.sleep(Duration.seconds(1)))
-      ),
-      Effect.forever
-    )
-
-    const schedule = Effect.gen(function* () {
-      yield* requests.enqueueDue({
-        staleMs: config.refreshSeconds * 1000,
-        readWindowMs: config.readWindowSeconds * 1000,
-        limit: 1_000
-      })
-      const depth = yield* requests.depth()
-      queueDepth.set(depth.pending)
-      oldestPending.set(depth.oldestAgeSeconds)
-    }).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("scan scheduling failed; retrying", cause)),
-      Effect.repeat(Schedule.spaced(Duration.millis(config.scheduleMs)))
-    )
-
     /** The worker: lanes, the scheduler and the label refresh, until interrupted. */
     const run = Effect.gen(function* () {
       yield* Effect.logInfo("scanner started").pipe(
@@ -201,9 +216,9 @@ export const makeScanner = (config: ScannerConfig) =>
       )
       yield* Effect.all(
         [
-          Effect.repeat(refreshLabels, Schedule.spaced(Duration.minutes(1))),
-          schedule,
-          ...Array.from({ length: config.concurrency }, () => lane)
+          Effect.repeat(labels.refresh, Schedule.spaced(Duration.minutes(1))),
+          scheduleLoop(config, requests),
+          ...Array.from({ length: config.concurrency }, () => laneLoop(config, requests, worker, handle))
         ],
         { concurrency: "unbounded", discard: true }
       )

@@ -9,15 +9,18 @@ import { createdAtOf, deployerOf, type History } from "../../../src/workers/Scan
 import { extensionFactsOf, tlvEntries, withoutUnknown } from "../../../src/workers/Scanner/stages/Extensions.ts"
 import { classifierOf, holdersOf } from "../../../src/workers/Scanner/stages/Holders.ts"
 import { metadataOf } from "../../../src/workers/Scanner/stages/Metadata.ts"
+import { discoveredOf, poolsReadOf } from "../../../src/workers/Scanner/stages/Pools.ts"
 import { sellFactsOf, sellProbeOf } from "../../../src/workers/Scanner/stages/Sell.ts"
+import { swapTargetOf } from "../../../src/workers/Scanner/stages/SwapTarget.ts"
+import type { PoolState } from "../../../src/workers/Scanner/Pools/Venue.ts"
 
 // The stages' pure parts, from answers to facts, without a chain (the reads are covered end to end in
 // scan.test.ts, scanPools.test.ts and roundTrips.test.ts against the LiteSVM world).
 
-const MINT = address("So11111111111111111111111111111111111111112")
-const A = address("4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T")
-const B = address("9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin")
-const C = address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")
+const MINT: Address = address("So11111111111111111111111111111111111111112")
+const A: Address = address("4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T")
+const B: Address = address("9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin")
+const C: Address = address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")
 const settings: ScanSettings = {
   signaturePages: 2,
   scannerVersion: "test",
@@ -267,5 +270,91 @@ describe("stage sell path", () => {
     expect(
       sellFactsOf({ status: "observed", value: check(true) }, { status: "not_applicable", reason: "no pool" }).honeypot
     ).toEqual({ status: "observed", value: false })
+  })
+})
+
+describe("stage pools", () => {
+  const state = (at: Address, swap: boolean): PoolState => ({
+    address: at,
+    venue: swap ? "raydium-cpmm" : "raydium-amm-v4",
+    shape: "constant_product",
+    mintA: MINT,
+    mintB: C,
+    vaultA: A,
+    vaultB: B,
+    storedReserves: null,
+    priceBPerA: null,
+    lpMint: null,
+    lpSupplyTracked: null,
+    curve: null,
+    related: [],
+    ...(swap ? { swap: {} as never } : {})
+  })
+  const call = { program: { venue: "raydium-amm-v4" } as never, offset: 400 }
+
+  test("a failed discovery call is a gap; pools past SCANNER_MAX_POOLS make discovery incomplete, not the scan partial", () => {
+    const gaps = new Gaps()
+    const found = {
+      pools: new Map<string, PoolState>([
+        [A, state(A, false)],
+        [B, state(B, false)]
+      ]),
+      reference: undefined,
+      referenceFound: false
+    }
+    const ctx = { ...contextOf(gaps), settings: { ...settings, maxPools: 1 } }
+    const discovered = discoveredOf(ctx, found, {
+      calls: [call],
+      results: [{ status: "rejected", reason: new CallBudgetExhausted(5) }]
+    })
+    expect(gaps.reasons).toEqual(["raydium-amm-v4 pools (mint at offset 400): call budget spent"])
+    expect(discovered.discoveryMissing).toEqual([
+      "raydium-amm-v4 pools (mint at offset 400): call budget spent",
+      "1 of 2 pools not read (SCANNER_MAX_POOLS 1)"
+    ])
+    expect(discovered.poolStates.map((pool) => pool.address)).toEqual([A])
+    expect(discovered.unread.map((pool) => pool.address)).toEqual([B])
+  })
+
+  test("a failed vault read is a gap and leaves SOL/USD and every pool's balances unread", () => {
+    const gaps = new Gaps()
+    const found = { pools: new Map<string, PoolState>(), reference: undefined, referenceFound: false }
+    const read = poolsReadOf(contextOf(gaps), found, [state(A, false)], {
+      status: "rejected",
+      reason: new Error("HTTP 503")
+    })
+    expect(gaps.reasons).toEqual(["pool vaults: HTTP 503"])
+    expect(read.solUsd).toEqual({ status: "not_observed", reason: `reference pool ${A} not found` })
+    expect(read.quoteMissing).toBe(`SOL/USD not observed: reference pool ${A} not found`)
+    expect(read.pools.map((pool) => [pool.balanceA, pool.balanceB, pool.missing])).toEqual([
+      [null, null, "pool vaults: HTTP 503"]
+    ])
+  })
+
+  test("the swap target: none to simulate, one beyond the pools read, or the pools' read failed", () => {
+    const balances = (swap: boolean) => ({
+      state: state(A, swap),
+      balanceA: 1n,
+      balanceB: 1n,
+      missing: null,
+      lpSupply: null
+    })
+    expect(swapTargetOf([balances(false)], MINT, SYSTEM_PROGRAM, 1n, new Map(), () => 0, null, [])).toEqual({
+      skip: {
+        status: "not_applicable",
+        reason: "no PumpSwap or Raydium CPMM pool of the mint, the venues whose swap instruction is decoded"
+      }
+    })
+    expect(swapTargetOf([], MINT, SYSTEM_PROGRAM, 1n, new Map(), () => 0, null, [state(B, true)])).toEqual({
+      skip: {
+        status: "not_observed",
+        reason: "the mint's PumpSwap or Raydium CPMM pool is beyond SCANNER_MAX_POOLS and was not read"
+      }
+    })
+    expect(
+      swapTargetOf([balances(true)], MINT, SYSTEM_PROGRAM, 1n, new Map(), () => 0, "pool vaults: HTTP 503", [])
+    ).toEqual({
+      skip: { status: "not_observed", reason: "pool vaults: HTTP 503" }
+    })
   })
 })

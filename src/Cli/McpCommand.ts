@@ -5,7 +5,7 @@ import { Config, Context, Effect, Layer, Logger, LogLevel, Option, Redacted } fr
 import { SeedDemoOnStart } from "../Demo/seed.ts"
 import { ClientAddress } from "../Domain/Request.ts"
 import { AppLive, ServicesLive } from "../Http/App.ts"
-import { makeMcpServer, type Upstream } from "../Mcp/Server.ts"
+import { makeMcpServer, STDIO_KEY_HINT, type Upstream } from "../Mcp/Server.ts"
 import { cliLogger } from "../Observability/Logging.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { DatabaseLive } from "../Sql/Database.ts"
@@ -22,8 +22,9 @@ const StderrLogging = Layer.merge(Logger.replace(Logger.defaultLogger, cliLogger
 // The app in process, as the server runs it (migrations applied, a new embedded database seeded).
 const inProcess = Effect.gen(function*() {
   const services = yield* Layer.build(
-    Layer.merge(ServicesLive, SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]))).pipe(
-      Layer.provideMerge(DatabaseLive)
+    // The seed first, as `serve` does: the services' background reads would wait behind it for the one connection.
+    ServicesLive.pipe(
+      Layer.provideMerge(SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]), Layer.provideMerge(DatabaseLive)))
     )
   )
   const { dispose, handler } = HttpApiBuilder.toWebHandler(
@@ -47,7 +48,7 @@ export const mcpCommand = Command.make("mcp", {}, () =>
       onNone: () => ({}),
       onSome: (key) => ({ authorization: `Bearer ${Redacted.value(key)}` })
     })
-    const server = makeMcpServer({ upstream, headers })
+    const server = makeMcpServer({ upstream, headers, keyHint: STDIO_KEY_HINT })
     yield* Effect.promise(() => server.connect(new StdioServerTransport()))
     // Until the client closes stdin (or the process is stopped).
     yield* Effect.async<void>((resume) => {

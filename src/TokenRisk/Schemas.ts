@@ -3,6 +3,8 @@ import { Address, AddressInput } from "../Domain/Address.ts"
 import { Meta } from "../Accounts/Meta.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+const Score = Int.pipe(Schema.between(0, 100))
+const Count = Int.pipe(Schema.nonNegative())
 const Num = Schema.NullOr(Schema.Number)
 const Observed = <S extends Schema.Schema.Any>(schema: S) => Schema.NullOr(schema)
 
@@ -14,8 +16,8 @@ export const TokenRiskPacket = Schema.Struct({
   address: Address,
   name: Observed(Schema.String),
   symbol: Observed(Schema.String),
-  safetyScore: Int.annotations({ description: "0 to 100, higher is safer." }),
-  riskScore: Int.annotations({ description: "100 - safetyScore." }),
+  safetyScore: Score.annotations({ description: "0 to 100, higher is safer." }),
+  riskScore: Score.annotations({ description: "100 - safetyScore." }),
   riskLevel: Schema.Literal("low", "medium", "high", "critical").annotations({
     description: "low: score >= 80; medium: 60-79; high: 30-59; critical: < 30."
   }),
@@ -26,17 +28,17 @@ export const TokenRiskPacket = Schema.Struct({
   modelVersion: Schema.String,
   confidence: Schema.Struct({
     label: Schema.Literal("high", "medium", "low"),
-    score: Int.annotations({ description: "0 to 100: evidence completeness, scan depth and age." })
+    score: Score.annotations({ description: "0 to 100: evidence completeness, scan depth and age." })
   }),
   facets: Schema.Struct({
-    contract: Int, liquidity: Int, ownership: Int, deployer: Int, market: Int, maturity: Int, metadata: Int, aml: Int
+    contract: Score, liquidity: Score, ownership: Score, deployer: Score, market: Score, maturity: Score, metadata: Score, aml: Score
   }).annotations({ description: "Sub-scores 0 to 100, higher is safer." }),
   hardCaps: Schema.Array(Schema.String).annotations({ description: "`<Cap Name>:<max score>` for each cap that applied." }),
   risks: Schema.Array(Schema.String),
   market: Schema.Struct({
     liquidityUsd: Num, marketCap: Num, volume24h: Num,
     priceChange5m: Num, priceChange1h: Num, priceChange6h: Num, priceChange24h: Num,
-    buyCount24h: Observed(Int), sellCount24h: Observed(Int), tradeCount24h: Observed(Int)
+    buyCount24h: Observed(Count), sellCount24h: Observed(Count), tradeCount24h: Observed(Count)
   }).annotations({ description: "Market figures of the scan; null when not observed." }),
   evidence: Schema.Struct({
     isHoneypot: Observed(Schema.Boolean),

@@ -4,6 +4,8 @@ import { AddressInput } from "../Domain/Address.ts"
 import { Severity } from "../Domain/WalletEvidence.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+const Score = Int.pipe(Schema.between(0, 100))
+const Count = Int.pipe(Schema.nonNegative())
 
 export const WalletRiskRequest = Schema.Struct({
   walletAddress: AddressInput("Wallet address (base58, 32 bytes).")
@@ -25,10 +27,10 @@ export const Exposure = Schema.Struct({
   category: Schema.String,
   direction: Schema.Literal("inbound", "outbound"),
   exposure_type: Schema.String,
-  hop_distance: Int,
+  hop_distance: Count,
   exposure_amount_usd: Schema.Number,
   exposure_pct: Schema.Number,
-  tx_count: Int,
+  tx_count: Count,
   last_seen_at: Schema.String
 }).annotations({ identifier: "WalletExposureRecord" })
 
@@ -36,7 +38,7 @@ export const DeployedTokenRecord = Schema.Struct({
   address: Schema.String,
   name: Schema.NullOr(Schema.String),
   symbol: Schema.NullOr(Schema.String),
-  safetyScore: Int,
+  safetyScore: Score,
   isHoneypot: Schema.NullOr(Schema.Boolean),
   lpLocked: Schema.NullOr(Schema.Boolean),
   scannedAt: Schema.String
@@ -48,7 +50,7 @@ export const SCREENING_DISCLAIMER =
 
 export const WalletRiskPacket = Schema.Struct({
   walletAddress: Schema.String,
-  riskScore: Int.annotations({ description: "0 to 100, higher is riskier." }),
+  riskScore: Score.annotations({ description: "0 to 100, higher is riskier." }),
   riskLevel: Schema.Literal("low", "medium", "high", "critical").annotations({
     description: "low < 25 <= medium < 50 <= high < 75 <= critical (docs/wallet-model.md)."
   }),

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, JSONSchema, Layer } from "effect"
 import { ScanEvidenceV2 } from "../Domain/EvidenceV2.ts"
 import { Accounts } from "../Accounts/Accounts.ts"
@@ -23,6 +23,7 @@ import { ReadCounter, ReadCountsFlushLive } from "../Scans/ReadCounter.ts"
 import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { Transactions } from "../Sql/Transactions.ts"
+import { DocsLive } from "../System/Docs.ts"
 import { Health } from "../System/Health.ts"
 import { SystemHttp } from "../System/Http.ts"
 import { TokenHttp } from "../TokenRisk/Http.ts"
@@ -89,7 +90,7 @@ const EvidenceSchemaLive = HttpApiBuilder.Router.use((router) =>
 
 /** Routing, docs, /openapi.json, /metrics and the error envelope around the API. */
 export const AppLive = Layer.mergeAll(
-  HttpApiScalar.layer({ path: "/docs" }),
+  DocsLive,
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   MetricsLive,
   EvidenceSchemaLive,

@@ -101,10 +101,13 @@ try {
     section?.scrollIntoView()
     const button = [...(section ?? document).querySelectorAll("button")].find((node) => /Test Request/i.test(node.textContent ?? ""))
     if (button === undefined) return undefined
+    // The response panel beside it: the recorded example, not placeholders made up from the schema.
+    const panel = section.innerText
     button.click()
-    return true
+    return { placeholders: /: "string"|-2147483648/.test(panel), recorded: panel.includes("BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz") }
   })()`
-  await waitFor("the risk-check's Test Request button", () => evaluate<true | undefined>(clickTestRequest))
+  const panel = await waitFor("the risk-check's Test Request button", () =>
+    evaluate<{ placeholders: boolean; recorded: boolean } | undefined>(clickTestRequest))
   // DOCS_SCREENSHOT=file.png: what the page shows with the client open, to look at.
   const screenshot = process.env["DOCS_SCREENSHOT"]
   if (screenshot !== undefined) {
@@ -128,6 +131,7 @@ try {
   console.log(`docs page on ${origin}/docs: ${requested.length} requests; Send showed ${shown || "(no URL shown)"}; answer ${JSON.stringify(answer)}`)
   const checks: ReadonlyArray<readonly [string, boolean]> = [
     ["the page loads nothing from another host", outside.length === 0],
+    ["the risk-check's response panel shows the recorded example, no placeholders", panel.recorded && !panel.placeholders],
     ["Test Request on the public risk-check sends to this server with a demo mint", /\/api\/risk-check\/[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(answer.url)],
     ["and the answer is 200", answer.status === 200],
     ["the page shows no path as //api/... (the document's server \"/\" joined to a path)", !doubleSlash]

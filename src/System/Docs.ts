@@ -11,6 +11,27 @@ const escapeJson = (value: unknown) =>
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
+type Json = Record<string, unknown>
+const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
+
+// Scalar's response panels show a media type's named `examples` and otherwise make one up from the schema
+// ("string", the integer's minimum); the served document has one `example` per media type, named here.
+const namedExamples = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(namedExamples)
+  if (!isJson(node)) return node
+  const out: Json = {}
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === "content" && isJson(value)
+      ? Object.fromEntries(Object.entries(value).map(([type, media]) => {
+        if (!isJson(media) || !("example" in media) || "examples" in media) return [type, namedExamples(media)]
+        const { example, ...rest } = media
+        return [type, { ...rest, examples: { recorded: { summary: "Recorded", value: example } } }]
+      }))
+      : key === "example" || key === "examples" ? value : namedExamples(value)
+  }
+  return out
+}
+
 export const docsPage = (spec: OpenApi.OpenAPISpec): string => `<!doctype html>
 <html>
   <head>
@@ -20,7 +41,7 @@ export const docsPage = (spec: OpenApi.OpenAPISpec): string => `<!doctype html>
   </head>
   <body>
     <script id="api-reference" type="application/json">
-      ${escapeJson(spec)}
+      ${escapeJson({ ...spec, paths: namedExamples(spec.paths) })}
     </script>
     <script>
       document.getElementById("api-reference").dataset.configuration = JSON.stringify({

@@ -4,8 +4,11 @@ import { Meta } from "../Accounts/Meta.ts"
 import { AddressInput } from "../Domain/Address.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
-const Score = Int.pipe(Schema.between(0, 100))
-const Count = Int.pipe(Schema.nonNegative())
+// Bounds the contract declares for what the server writes, true by construction (scores are clamped, counts
+// counted): stated for clients and proxies, not re-checked on every encode (a refinement per field doubled the
+// token-risk packet's encode time).
+const Score = Int.annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: 100 } })
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const PositiveUsd = Schema.Number.pipe(Schema.positive(), Schema.finite(), Schema.lessThanOrEqualTo(1e12))
 const MaxAge = Int.pipe(Schema.between(1, 7 * 86_400)).annotations({
   description: "Oldest evidence the caller accepts, seconds (default 3600); older evidence gives review_required."

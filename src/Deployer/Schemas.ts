@@ -2,8 +2,11 @@ import { Schema } from "effect"
 import { Meta } from "../Accounts/Meta.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
-const Score = Int.pipe(Schema.between(0, 100))
-const Count = Int.pipe(Schema.nonNegative())
+// Bounds the contract declares for what the server writes, true by construction (scores are clamped, counts
+// counted): stated for clients and proxies, not re-checked on every encode (a refinement per field doubled the
+// token-risk packet's encode time).
+const Score = Int.annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: 100 } })
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const Num = Schema.NullOr(Schema.Number)
 
 export const HistoryQuery = Schema.Struct({

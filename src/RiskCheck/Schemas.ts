@@ -62,7 +62,7 @@ export const BatchResponse = Schema.Struct({
   results: Schema.Record({ key: Schema.String, value: Schema.Union(RiskCheckResult, BatchItemError) }).annotations({
     description: "One entry per distinct address asked, keyed by the address as sent."
   }),
-  count: Int.pipe(Schema.between(1, 50)).annotations({ description: "Number of distinct addresses answered." }),
+  count: Int.annotations({ description: "Number of distinct addresses answered.", jsonSchema: { type: "integer", minimum: 1, maximum: 50 } }),
   latency_ms: Int.pipe(Schema.nonNegative())
 }).annotations({ identifier: "RiskCheckBatchResponse" })
 export type BatchResponse = typeof BatchResponse.Type
@@ -73,7 +73,7 @@ export const ScanRequest = Schema.Struct({
   status: Schema.Literal("pending").annotations({ description: "A request stays pending until a newer scan is imported." }),
   requested_at: Schema.String.annotations({ description: "When the request was first made (ISO 8601 UTC)." }),
   last_requested_at: Schema.String,
-  request_count: Int.pipe(Schema.positive()).annotations({ description: "How many times the scan was asked for while pending." }),
+  request_count: Int.annotations({ jsonSchema: { type: "integer", minimum: 1 } }).annotations({ description: "How many times the scan was asked for while pending." }),
   check_url: Schema.String.annotations({ description: "Relative path to poll for the verdict." })
 }).annotations({ identifier: "ScanRequest", description: "A queued request for a scanner; nothing is scanned inline." })
 export type ScanRequest = typeof ScanRequest.Type

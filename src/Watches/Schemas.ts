@@ -4,7 +4,7 @@ import { Meta } from "../Accounts/Meta.ts"
 import { AddressInput } from "../Domain/Address.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
-const Count = Int.pipe(Schema.nonNegative())
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 // Text PostgreSQL can store: no NUL character, no unpaired UTF-16 surrogate (it would be stored as U+FFFD).

@@ -6,7 +6,7 @@ import { WatchRuleSchema } from "../Watches/Schemas.ts"
 export const MAX_URL_LENGTH = 2048
 
 const Int = Schema.Number.pipe(Schema.int())
-const Count = Int.pipe(Schema.nonNegative())
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 // Text PostgreSQL can store: no NUL character, no unpaired UTF-16 surrogate.
@@ -58,7 +58,7 @@ export const WebhookEndpointWithSecret = Schema.Struct({
 export const WebhookAttempt = Schema.Struct({
   attempt: Count,
   attempted_at: Schema.String,
-  status_code: Schema.NullOr(Int.pipe(Schema.between(100, 599))).annotations({ description: "The receiver's HTTP status; null when it did not answer." }),
+  status_code: Schema.NullOr(Int.annotations({ jsonSchema: { type: "integer", minimum: 100, maximum: 599 } })).annotations({ description: "The receiver's HTTP status; null when it did not answer." }),
   latency_ms: Count,
   error: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "WebhookAttempt" })

@@ -116,7 +116,7 @@ module.exports = {
     {
       name: "client-reaches-only-the-contract",
       severity: "error",
-      comment: "The published client (risk-evidence-api/client) carries the contract, never the server: no SQL, Bun, HTTP stack or services, even as types.",
+      comment: "The published client (the risk-evidence-api-client package of client/) carries the contract, never the server: no SQL, Bun, HTTP stack or services, even as types.",
       from: { path: "^src/interfaces/Client/" },
       to: {
         path: "^src/(platform/(Http|Sql|Observability)|workers|interfaces/(Cli|Mcp))/|^src/features/[^/]+/(Http|FastPath|AuthLive|Metered|[A-Za-z]+Repo)\\.ts$|^src/features/Accounts/(Accounts|Quota|PublicTraffic)\\.ts$|node_modules/(@effect/(sql|sql-pg|platform-bun|cli|experimental)|@electric-sql|prom-client|bun-types|@modelcontextprotocol)/",

@@ -1,10 +1,13 @@
-// Builds the typed client (`risk-evidence-api/client`): one ES module for Node, browsers and Bun with effect and
+// Builds the typed client (the `risk-evidence-api-client` package of client/): one ES module for Node, browsers and Bun with effect and
 // @effect/platform left to the installer (the rest of the contract's imports are bundled), and declarations
 // from tsc whose relative imports name the .js a resolver finds next to each .d.ts.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
-const out = "dist/client"
+// From the repository root, whoever runs it (`npm run build:client`, or client/'s prepack).
+const root = new URL("..", import.meta.url).pathname
+process.chdir(root)
+const out = "client/dist"
 rmSync(out, { recursive: true, force: true })
 
 const bundle = await Bun.build({
@@ -34,4 +37,4 @@ for (const file of declarations(join(out, "types"))) {
     text.replace(/(from\s+"\.{1,2}\/[^"]*)\.ts"/g, '$1.js"').replace(/(import\("\.{1,2}\/[^"]*)\.ts"\)/g, '$1.js")')
   )
 }
-console.log(`client built in ${out}: index.js and types/Client/index.d.ts`)
+console.error(`client built in ${out}: index.js and types/interfaces/Client/index.d.ts`)

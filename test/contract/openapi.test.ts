@@ -275,4 +275,13 @@ describe("/docs", () => {
     expect(document.servers[0].url).toBe("/")
     expect(page).toContain("BMMUVxKZjspbQB6z8MD6FhJSkKfAmC4tB7XGd4JqXYsz")
   })
+
+  test("works offline and on the right paths: no outside fonts or scripts, its own origin as the server", async () => {
+    const page = await (await app("/docs")).text()
+    const configuration = /dataset\.configuration = JSON\.stringify\((\{[\s\S]*?\})\)\n/.exec(page)?.[1] ?? ""
+    // Scalar's default fonts come from fonts.scalar.com; "/" as the server makes its Send button say //api/....
+    expect(configuration).toContain("withDefaultFonts: false")
+    expect(configuration).toContain("servers: [{ url: window.location.origin")
+    expect([...page.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)].map((match) => match[1])).toEqual([])
+  })
 })

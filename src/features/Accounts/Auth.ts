@@ -23,36 +23,49 @@ const keyed = {
   security: { bearer }
 } as const
 
-const keyedAuthTag = <S extends Scope>(scope: S) => {
-  class KeyedAuth extends HttpApiMiddleware.Tag<KeyedAuth>()(`KeyedAuth(${scope})`, keyed) {
-    static readonly scope: S = scope
-    declare readonly keyedScope: S
-  }
-  return KeyedAuth
+// One auth middleware class per scope, declared at the top of the module so declaration files (the published
+// client's types) can name them; `keyedAuth(scope)` is how a group picks one.
+export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("KeyedAuth(token:risk:read)", keyed) {
+  static readonly scope = "token:risk:read" as const
+}
+export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("KeyedAuth(wallet:risk:read)", keyed) {
+  static readonly scope = "wallet:risk:read" as const
+}
+export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()(
+  "KeyedAuth(deployer:history:read)",
+  keyed
+) {
+  static readonly scope = "deployer:history:read" as const
+}
+export class WatchWriteAuth extends HttpApiMiddleware.Tag<WatchWriteAuth>()("KeyedAuth(watch:write)", keyed) {
+  static readonly scope = "watch:write" as const
+}
+export class WebhookWriteAuth extends HttpApiMiddleware.Tag<WebhookWriteAuth>()("KeyedAuth(webhook:write)", keyed) {
+  static readonly scope = "webhook:write" as const
 }
 
+const tags = {
+  "token:risk:read": TokenRiskAuth,
+  "wallet:risk:read": WalletRiskAuth,
+  "deployer:history:read": DeployerHistoryAuth,
+  "watch:write": WatchWriteAuth,
+  "webhook:write": WebhookWriteAuth
+} as const satisfies { readonly [S in Scope]: { readonly scope: S } }
+
 /** The auth middleware tag of the keyed groups under `scope`. */
-export type KeyedAuthTag<S extends Scope> = ReturnType<typeof keyedAuthTag<S>>
+export type KeyedAuthTag<S extends Scope> = (typeof tags)[S]
 
 /** The identifier of any keyed group's auth middleware: one per scope. */
-export type AnyKeyedAuth = { readonly [S in Scope]: InstanceType<KeyedAuthTag<S>> }[Scope]
-
-const tags = new Map<Scope, KeyedAuthTag<Scope>>()
+export type AnyKeyedAuth = InstanceType<KeyedAuthTag<Scope>>
 
 /**
  * The auth middleware of a keyed group, from its scope: a group adds `.middleware(keyedAuth(scope))` and is
  * keyed, with nothing else to declare. One tag per scope, so each /api/v1 group has exactly one middleware
  * (STYLE.md, #7) and groups of one scope share it; Accounts/AuthLive.ts implements every scope's with one
  * function of the scope (KeyedAuthLive), and the document names each route's scope from the tag's static
- * `scope` (src/Api.ts, System/OpenApiContract.ts).
+ * `scope` (src/Api.ts, System/OpenApiContract.ts). A new scope is a literal in domain/Scope.ts and a class here.
  */
-export const keyedAuth = <S extends Scope>(scope: S): KeyedAuthTag<S> => {
-  const known = tags.get(scope)
-  if (known !== undefined) return known as unknown as KeyedAuthTag<S>
-  const tag = keyedAuthTag(scope)
-  tags.set(scope, tag as unknown as KeyedAuthTag<Scope>)
-  return tag
-}
+export const keyedAuth = <S extends Scope>(scope: S): KeyedAuthTag<S> => tags[scope]
 
 /** The open risk-check routes: a per-client limit, and attribution of an optional X-Api-Key. */
 export class PublicAccess extends HttpApiMiddleware.Tag<PublicAccess>()("PublicAccess", {

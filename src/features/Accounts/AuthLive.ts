@@ -3,7 +3,7 @@ import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
 import { ClientAddress, CurrentAccountId } from "../../platform/Request/Request.ts"
 import { type Scope, SCOPES } from "../../domain/Scope.ts"
 import { Accounts, type Caller } from "./Accounts.ts"
-import { type AnyKeyedAuth, keyedAuth, PublicAccess } from "./Auth.ts"
+import { type AnyKeyedAuth, type KeyedAuthTag, keyedAuth, PublicAccess } from "./Auth.ts"
 import { Forbidden, Unauthorized } from "./Errors.ts"
 import { announce } from "./Metered.ts"
 import { admitPublic, PublicTraffic, publicRateLimited, publicStandingOf } from "./PublicTraffic.ts"
@@ -36,9 +36,12 @@ const keyAuth = (scope: Scope) =>
  * The auth middleware of every keyed group, one per scope (Accounts/Auth.ts keyedAuth): a new keyed group
  * needs nothing here. Built from the scope list at run time, so its type is stated once, here.
  */
-export const KeyedAuthLive = SCOPES.map((scope) => Layer.effect(keyedAuth(scope), keyAuth(scope))).reduce<
-  Layer.Layer<never, never, Accounts>
->((layers, layer) => Layer.merge(layers, layer), Layer.empty) as unknown as Layer.Layer<AnyKeyedAuth, never, Accounts>
+export const KeyedAuthLive = SCOPES.map((scope) =>
+  Layer.effect(keyedAuth(scope) as KeyedAuthTag<"token:risk:read">, keyAuth(scope))
+).reduce<Layer.Layer<never, never, Accounts>>(
+  (layers, layer) => Layer.merge(layers, layer),
+  Layer.empty
+) as unknown as Layer.Layer<AnyKeyedAuth, never, Accounts>
 
 /** The public routes' admission (RiskCheck/FastPath.ts admits the same way, with admitPublic). */
 export const PublicAccessLive = Layer.effect(

@@ -1,9 +1,15 @@
 import { Schema } from "effect"
 import { WatchRuleSchema } from "../../engines/DecisionRules/index.ts"
+import { WatchIdInput } from "../Watches/Schemas.ts"
 import { Meta } from "../Accounts/Meta.ts"
 import { AddressInput } from "../../domain/Address.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+// Bounds the contract declares for what the server writes, true by construction (scores are clamped, counts
+// counted): stated for clients and proxies, not re-checked on every encode (a refinement per field doubled the
+// token-risk packet's encode time).
+const Score = Int.annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: 100 } })
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const PositiveUsd = Schema.Number.pipe(Schema.positive(), Schema.finite(), Schema.lessThanOrEqualTo(1e12))
 const MaxAge = Int.pipe(Schema.between(1, 7 * 86_400)).annotations({
   description: "Oldest evidence the caller accepts, seconds (default 3600); older evidence gives review_required."
@@ -21,7 +27,7 @@ export const DecisionToken = Schema.Struct({
   mint: Schema.String,
   symbol: Schema.NullOr(Schema.String),
   name: Schema.NullOr(Schema.String),
-  safety_score: Int,
+  safety_score: Score,
   liquidity_usd: Schema.NullOr(Schema.Number),
   volume_24h: Schema.NullOr(Schema.Number),
   market_cap: Schema.NullOr(Schema.Number),
@@ -53,8 +59,8 @@ export const PreTradePacket = Schema.Struct({
     description:
       "execute (proceed), execute_reduced_size (proceed_with_caution), human_review (review_required), do_not_trade (reject)."
   }),
-  next_check_after_seconds: Int,
-  evidence_age_seconds: Int,
+  next_check_after_seconds: Count,
+  evidence_age_seconds: Count,
   cache_status: Schema.Literal("latest_cached_scan"),
   reasons: Schema.Array(Schema.String).annotations({ description: "The rules that decided it." }),
   sources: Schema.Array(Schema.String),
@@ -85,10 +91,8 @@ export const MonitorRequest = Schema.Struct({
       "ISO 8601 date-time (e.g. 2026-11-23T12:00:00Z), not in the future; pressure is measured from the scan at entry."
   }),
   sizeUsd: Schema.optional(PositiveUsd),
-  watchId: Schema.optional(
-    Schema.String.annotations({ jsonSchema: { type: "string", format: "uuid", maxLength: 36 } })
-  ).annotations({
-    description: "A watch of this account for the same mint; its rules are evaluated."
+  watchId: Schema.optional(WatchIdInput("watchId")).annotations({
+    description: "A watch of this account for the same mint; its rules are evaluated. Not a uuid: 400 invalid_request."
   }),
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
 }).annotations({ identifier: "MonitorPositionRequest", ...strict })
@@ -121,9 +125,9 @@ export const MonitorPacket = Schema.Struct({
       detail: Schema.String
     })
   ).annotations({ description: "Each rule of the watch, evaluated on the latest scan; empty without a watch." }),
-  next_check_after_seconds: Int.annotations({ description: "Shortens as pressure rises." }),
-  evidence_age_seconds: Int,
-  scans_considered: Int,
+  next_check_after_seconds: Count.annotations({ description: "Shortens as pressure rises." }),
+  evidence_age_seconds: Count,
+  scans_considered: Count,
   invalidation: Schema.Array(Schema.String),
   reasons: Schema.Array(Schema.String),
   cache_status: Schema.Literal("latest_cached_scan"),

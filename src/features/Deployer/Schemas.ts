@@ -2,6 +2,11 @@ import { Schema } from "effect"
 import { Meta } from "../Accounts/Meta.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+// Bounds the contract declares for what the server writes, true by construction (scores are clamped, counts
+// counted): stated for clients and proxies, not re-checked on every encode (a refinement per field doubled the
+// token-risk packet's encode time).
+const Score = Int.annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: 100 } })
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const Num = Schema.NullOr(Schema.Number)
 
 export const HistoryQuery = Schema.Struct({
@@ -28,8 +33,8 @@ export const LaunchRecord = Schema.Struct({
   symbol: Schema.NullOr(Schema.String),
   firstSeenAt: Schema.String.annotations({ description: "Time of the first scan of the mint." }),
   lastScannedAt: Schema.String,
-  scanCount: Int,
-  safetyScore: Int.annotations({ description: "From the latest scan." }),
+  scanCount: Count,
+  safetyScore: Score.annotations({ description: "From the latest scan." }),
   verdict: Schema.Literal("block", "warn", "ok"),
   isHoneypot: Schema.NullOr(Schema.Boolean),
   lpLocked: Schema.NullOr(Schema.Boolean),
@@ -45,18 +50,18 @@ export const LaunchRecord = Schema.Struct({
 }).annotations({ identifier: "LaunchRecord" })
 
 export const DeployerSummary = Schema.Struct({
-  launchCount: Int,
-  ruggedCount: Int,
-  honeypotCount: Int.annotations({ description: "Launches whose latest scan is a honeypot." }),
-  abandonedCount: Int,
+  launchCount: Count,
+  ruggedCount: Count,
+  honeypotCount: Count.annotations({ description: "Launches whose latest scan is a honeypot." }),
+  abandonedCount: Count,
   ruggedRate: Schema.Number,
   honeypotRate: Schema.Number,
-  medianSafetyScore: Schema.NullOr(Int),
+  medianSafetyScore: Schema.NullOr(Score),
   firstLaunchAt: Schema.NullOr(Schema.String),
   lastLaunchAt: Schema.NullOr(Schema.String),
-  launchesLast24h: Int,
-  launchesLast7d: Int,
-  launchesLast30d: Int,
+  launchesLast24h: Count,
+  launchesLast7d: Count,
+  launchesLast30d: Count,
   riskLevel: Schema.Literal("none", "low", "medium", "high", "critical").annotations({
     description:
       "First rule that matches: none without launches; critical with >= 2 rugged or honeypot launches; high with 1, " +
@@ -72,7 +77,7 @@ export const DeployerHistoryResponse = Schema.Struct({
     summary: DeployerSummary,
     launches: Schema.Array(LaunchRecord).annotations({ description: "Newest first." }),
     page: Schema.Struct({
-      limit: Int,
+      limit: Count,
       nextCursor: Schema.NullOr(Schema.String).annotations({
         description: "Pass as `cursor` for the next page; null on the last."
       })

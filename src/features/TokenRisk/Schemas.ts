@@ -3,6 +3,11 @@ import { Address, AddressInput } from "../../domain/Address.ts"
 import { Meta } from "../Accounts/Meta.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+// Bounds the contract declares for what the server writes, true by construction (scores are clamped, counts
+// counted): stated for clients and proxies, not re-checked on every encode (a refinement per field doubled the
+// token-risk packet's encode time).
+const Score = Int.annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: 100 } })
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const Num = Schema.NullOr(Schema.Number)
 const Observed = <S extends Schema.Schema.Any>(schema: S) => Schema.NullOr(schema)
 
@@ -14,8 +19,8 @@ export const TokenRiskPacket = Schema.Struct({
   address: Address,
   name: Observed(Schema.String),
   symbol: Observed(Schema.String),
-  safetyScore: Int.annotations({ description: "0 to 100, higher is safer." }),
-  riskScore: Int.annotations({ description: "100 - safetyScore." }),
+  safetyScore: Score.annotations({ description: "0 to 100, higher is safer." }),
+  riskScore: Score.annotations({ description: "100 - safetyScore." }),
   riskLevel: Schema.Literal("low", "medium", "high", "critical").annotations({
     description: "low: score >= 80; medium: 60-79; high: 30-59; critical: < 30."
   }),
@@ -26,17 +31,17 @@ export const TokenRiskPacket = Schema.Struct({
   modelVersion: Schema.String,
   confidence: Schema.Struct({
     label: Schema.Literal("high", "medium", "low"),
-    score: Int.annotations({ description: "0 to 100: evidence completeness, scan depth and age." })
+    score: Score.annotations({ description: "0 to 100: evidence completeness, scan depth and age." })
   }),
   facets: Schema.Struct({
-    contract: Int,
-    liquidity: Int,
-    ownership: Int,
-    deployer: Int,
-    market: Int,
-    maturity: Int,
-    metadata: Int,
-    aml: Int
+    contract: Score,
+    liquidity: Score,
+    ownership: Score,
+    deployer: Score,
+    market: Score,
+    maturity: Score,
+    metadata: Score,
+    aml: Score
   }).annotations({ description: "Sub-scores 0 to 100, higher is safer." }),
   hardCaps: Schema.Array(Schema.String).annotations({
     description: "`<Cap Name>:<max score>` for each cap that applied."
@@ -50,9 +55,9 @@ export const TokenRiskPacket = Schema.Struct({
     priceChange1h: Num,
     priceChange6h: Num,
     priceChange24h: Num,
-    buyCount24h: Observed(Int),
-    sellCount24h: Observed(Int),
-    tradeCount24h: Observed(Int)
+    buyCount24h: Observed(Count),
+    sellCount24h: Observed(Count),
+    tradeCount24h: Observed(Count)
   }).annotations({ description: "Market figures of the scan; null when not observed." }),
   evidence: Schema.Struct({
     isHoneypot: Observed(Schema.Boolean),

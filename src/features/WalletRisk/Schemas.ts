@@ -4,6 +4,11 @@ import { AddressInput } from "../../domain/Address.ts"
 import { Severity } from "../../domain/WalletEvidence.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+// Bounds the contract declares for what the server writes, true by construction (scores are clamped, counts
+// counted): stated for clients and proxies, not re-checked on every encode (a refinement per field doubled the
+// token-risk packet's encode time).
+const Score = Int.annotations({ jsonSchema: { type: "integer", minimum: 0, maximum: 100 } })
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 
 export const WalletRiskRequest = Schema.Struct({
   walletAddress: AddressInput("Wallet address (base58, 32 bytes).")
@@ -28,10 +33,10 @@ export const Exposure = Schema.Struct({
   category: Schema.String,
   direction: Schema.Literal("inbound", "outbound"),
   exposure_type: Schema.String,
-  hop_distance: Int,
+  hop_distance: Count,
   exposure_amount_usd: Schema.Number,
   exposure_pct: Schema.Number,
-  tx_count: Int,
+  tx_count: Count,
   last_seen_at: Schema.String
 }).annotations({ identifier: "WalletExposureRecord" })
 
@@ -39,7 +44,7 @@ export const DeployedTokenRecord = Schema.Struct({
   address: Schema.String,
   name: Schema.NullOr(Schema.String),
   symbol: Schema.NullOr(Schema.String),
-  safetyScore: Int,
+  safetyScore: Score,
   isHoneypot: Schema.NullOr(Schema.Boolean),
   lpLocked: Schema.NullOr(Schema.Boolean),
   scannedAt: Schema.String
@@ -51,7 +56,7 @@ export const SCREENING_DISCLAIMER =
 
 export const WalletRiskPacket = Schema.Struct({
   walletAddress: Schema.String,
-  riskScore: Int.annotations({ description: "0 to 100, higher is riskier." }),
+  riskScore: Score.annotations({ description: "0 to 100, higher is riskier." }),
   riskLevel: Schema.Literal("low", "medium", "high", "critical").annotations({
     description: "low < 25 <= medium < 50 <= high < 75 <= critical (docs/wallet-model.md)."
   }),

@@ -4,7 +4,7 @@ import { keyedAuth } from "../Accounts/Auth.ts"
 import { meteredErrors, RateLimited } from "../Accounts/Errors.ts"
 import { envelope, InvalidAddress, InvalidRequest, jsonBodyErrors, WebhookNotFound } from "../../domain/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
-import { SetWatchRequest, WatchDeletedResponse, WatchListResponse, WatchResponse } from "./Schemas.ts"
+import { SetWatchRequest, WatchDeletedResponse, WatchIdInput, WatchListResponse, WatchResponse } from "./Schemas.ts"
 
 export const SET_WATCH_COST = 1
 export const WATCH_READ_COST = 0
@@ -12,9 +12,8 @@ export const MAX_ACTIVE_WATCHES = 100
 export const WATCH_CONTRACT_VERSION = "decision-watch-v0"
 
 const WatchId = Schema.Struct({
-  id: Schema.String.annotations({
-    description: "The watch_id returned by set-watch.",
-    jsonSchema: { type: "string", format: "uuid", maxLength: 36 }
+  id: WatchIdInput("id").annotations({
+    description: "The watch_id returned by set-watch; not a uuid: 400 invalid_request."
   })
 })
 
@@ -48,7 +47,7 @@ const listWatches = HttpApiEndpoint.get("listWatches", "/api/v1/decision/watches
 const getWatch = HttpApiEndpoint.get("getWatch", "/api/v1/decision/watches/:id")
   .setPath(WatchId)
   .addSuccess(WatchResponse)
-  .addError(envelope(InvalidRequest)) // a path that is not valid percent-encoding
+  .addError(envelope(InvalidRequest)) // an id that is not a uuid, a path that is not valid percent-encoding
   .addError(envelope(WatchNotFound))
   .addError(envelope(RateLimited))
   .annotate(OpenApi.Summary, "Read a watch")
@@ -57,7 +56,7 @@ const getWatch = HttpApiEndpoint.get("getWatch", "/api/v1/decision/watches/:id")
 const deleteWatch = HttpApiEndpoint.del("deleteWatch", "/api/v1/decision/watches/:id")
   .setPath(WatchId)
   .addSuccess(WatchDeletedResponse)
-  .addError(envelope(InvalidRequest)) // a path that is not valid percent-encoding
+  .addError(envelope(InvalidRequest)) // an id that is not a uuid, a path that is not valid percent-encoding
   .addError(envelope(WatchNotFound))
   .addError(envelope(RateLimited))
   .annotate(OpenApi.Summary, "Delete a watch")

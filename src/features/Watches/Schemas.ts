@@ -4,6 +4,7 @@ import { Meta } from "../Accounts/Meta.ts"
 import { AddressInput } from "../../domain/Address.ts"
 
 const Int = Schema.Number.pipe(Schema.int())
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 // Text PostgreSQL can store: no NUL character, no unpaired UTF-16 surrogate (it would be stored as U+FFFD).
@@ -12,6 +13,14 @@ const storable = (text: string) =>
   "must not contain a NUL character or an unpaired surrogate"
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
+/** A watch id as sent: a uuid, else 400 invalid_request (the contract declares the format the server checks). */
+export const WatchIdInput = (field: string) =>
+  Schema.String.pipe(
+    Schema.pattern(UUID, { message: () => `${field}: a watch id is a uuid, as set-watch returned it` })
+  ).annotations({
+    jsonSchema: { type: "string", format: "uuid", pattern: UUID.source, maxLength: 36 }
+  })
 
 /** Alerts of a watch: every endpoint of the account (true), one endpoint (its id) or none (false). */
 export const Notify = Schema.Union(
@@ -52,7 +61,7 @@ export const WatchRecord = Schema.Struct({
   mint: Schema.String,
   label: Schema.NullOr(Schema.String),
   rules: Schema.Array(WatchRuleSchema).annotations({ description: "Normalised: duplicates removed, in metric order." }),
-  poll_seconds: Int,
+  poll_seconds: Count,
   created_at: Schema.String,
   expires_at: Schema.String,
   next_check_at: Schema.String.annotations({

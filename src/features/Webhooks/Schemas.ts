@@ -6,6 +6,7 @@ import { WatchRuleSchema } from "../../engines/DecisionRules/index.ts"
 export const MAX_URL_LENGTH = 2048
 
 const Int = Schema.Number.pipe(Schema.int())
+const Count = Int.annotations({ jsonSchema: { type: "integer", minimum: 0 } })
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 // Text PostgreSQL can store: no NUL character, no unpaired UTF-16 surrogate.
@@ -60,12 +61,12 @@ export const WebhookEndpointWithSecret = Schema.Struct({
 }).annotations({ identifier: "WebhookEndpointWithSecret" })
 
 export const WebhookAttempt = Schema.Struct({
-  attempt: Int,
+  attempt: Count,
   attempted_at: Schema.String,
-  status_code: Schema.NullOr(Int).annotations({
-    description: "The receiver's HTTP status; null when it did not answer."
-  }),
-  latency_ms: Int,
+  status_code: Schema.NullOr(
+    Int.annotations({ jsonSchema: { type: "integer", minimum: 100, maximum: 599 } })
+  ).annotations({ description: "The receiver's HTTP status; null when it did not answer." }),
+  latency_ms: Count,
   error: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "WebhookAttempt" })
 
@@ -78,7 +79,7 @@ export const WebhookDelivery = Schema.Struct({
   watch_id: Schema.String,
   scan_id: Schema.String,
   status: Schema.Literal("pending", "delivered", "failed"),
-  attempts: Int,
+  attempts: Count,
   next_attempt_at: Schema.NullOr(Schema.String).annotations({ description: "When a pending event is tried next." }),
   created_at: Schema.String,
   delivered_at: Schema.NullOr(Schema.String),

@@ -39,12 +39,15 @@ const WithDatabase = Layer.mergeAll(
   Quota.Default
 ).pipe(Layer.provideMerge(DatabaseLive))
 
-// The server waits for its database as long as it takes, then seeds a new embedded one.
+// The server waits for its database as long as it takes, then seeds a new embedded one, and only then
+// builds the services: their background reads (the scan cache's poll) would otherwise wait behind the seed
+// for the embedded database's one connection and time out.
 const ServeDatabase = databaseLayer("forever")
-const ServeServices = Layer.merge(
-  ServicesLive,
-  SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]))
-).pipe(Layer.provideMerge(ServeDatabase))
+const SeededDatabase = SeedDemoOnStart.pipe(
+  Layer.provide([ScansRepo.Default, WalletRepo.Default]),
+  Layer.provideMerge(ServeDatabase)
+)
+const ServeServices = ServicesLive.pipe(Layer.provideMerge(SeededDatabase))
 
 const serve = Command.make("serve", {}, () =>
   Effect.gen(function* () {

@@ -5,7 +5,7 @@ import { Config, Context, Effect, Layer, Logger, LogLevel, Option, Redacted } fr
 import { SeedDemoOnStart } from "../../features/Demo/seed.ts"
 import { ClientAddress } from "../../platform/Request/Request.ts"
 import { AppLive, ServicesLive } from "../../platform/Http/App.ts"
-import { makeMcpServer, type Upstream } from "../Mcp/Server.ts"
+import { makeMcpServer, STDIO_KEY_HINT, type Upstream } from "../Mcp/Server.ts"
 import { cliLogger } from "../../platform/Observability/Logging.ts"
 import { ScansRepo } from "../../features/Scans/ScansRepo.ts"
 import { DatabaseLive } from "../../platform/Sql/Database.ts"
@@ -25,8 +25,11 @@ const StderrLogging = Layer.merge(
 // The app in process, as the server runs it (migrations applied, a new embedded database seeded).
 const inProcess = Effect.gen(function* () {
   const services = yield* Layer.build(
-    Layer.merge(ServicesLive, SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]))).pipe(
-      Layer.provideMerge(DatabaseLive)
+    // The seed first, as `serve` does: the services' background reads would wait behind it for the one connection.
+    ServicesLive.pipe(
+      Layer.provideMerge(
+        SeedDemoOnStart.pipe(Layer.provide([ScansRepo.Default, WalletRepo.Default]), Layer.provideMerge(DatabaseLive))
+      )
     )
   )
   const { dispose, handler } = HttpApiBuilder.toWebHandler(
@@ -52,7 +55,7 @@ export const mcpCommand = Command.make("mcp", {}, () =>
       onNone: () => ({}),
       onSome: (key) => ({ authorization: `Bearer ${Redacted.value(key)}` })
     })
-    const server = makeMcpServer({ upstream, headers })
+    const server = makeMcpServer({ upstream, headers, keyHint: STDIO_KEY_HINT })
     yield* Effect.promise(() => server.connect(new StdioServerTransport()))
     // Until the client closes stdin (or the process is stopped).
     yield* Effect.async<void>((resume) => {

@@ -12,7 +12,7 @@ import { Effect, Option, type ParseResult, type Schema } from "effect"
 import { RiskApi } from "../../Api.ts"
 
 // The typed client of the Risk Evidence API, built on HttpApiClient from the server's own HttpApi definition.
-// Published as `risk-evidence-api/client` (compiled to JavaScript with declarations: no Bun, no server code).
+// Published as `risk-evidence-api-client`, the client/ workspace (compiled to JavaScript with declarations: no Bun, no server code).
 
 export { RiskApi }
 export { Forbidden, QuotaExceeded, RateLimited, Unauthorized } from "../../features/Accounts/Errors.ts"

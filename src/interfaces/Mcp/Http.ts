@@ -1,7 +1,7 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect, Runtime } from "effect"
-import { makeMcpServer, type Upstream } from "./Server.ts"
+import { HTTP_KEY_HINT, makeMcpServer, type Upstream } from "./Server.ts"
 
 export const MCP_PATH = "/mcp"
 
@@ -30,7 +30,7 @@ const serve = (request: HttpServerRequest.HttpServerRequest, api: HttpApp.Defaul
       const value = request.headers[name]
       if (value !== undefined) headers[name] = value
     }
-    const server = makeMcpServer({ upstream: yield* upstreamOf(api), headers })
+    const server = makeMcpServer({ upstream: yield* upstreamOf(api), headers, keyHint: HTTP_KEY_HINT })
     // Stateless: one server and transport per request, answers as JSON (no session, no SSE stream).
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
     const body = yield* Effect.orElseSucceed(request.text, () => "")

@@ -16,7 +16,15 @@ export interface McpSettings {
   readonly upstream: Upstream
   /** Sent with every tool call: the caller's `authorization` (and `x-api-key`, `x-request-id`) headers. */
   readonly headers: Readonly<Record<string, string>>
+  /** How a caller of this transport sends a key: said instead of the HTTP header when a call is 401. */
+  readonly keyHint: string
 }
+
+/** The key hint for `risk-api mcp` on stdio: the key comes from the server process's environment. */
+export const STDIO_KEY_HINT =
+  "set RISK_API_KEY in the environment of the `risk-api mcp` process (your MCP client's server config)."
+/** The key hint for Streamable HTTP at /mcp: the key travels on the MCP request itself. */
+export const HTTP_KEY_HINT = "send `Authorization: Bearer <key>` with the MCP request to /mcp."
 
 const byName = new Map(tools.map((tool) => [tool.name, tool]))
 
@@ -43,7 +51,12 @@ const isEnvelope = (body: unknown): body is Envelope =>
 
 // A refusal is a tool error the model can act on: the envelope's code, message and request id, as text (a
 // structured body would be checked against the success schema by clients).
-const failure = (status: number, body: unknown, requestId: string | null): CallToolResult => {
+// A 401's message tells an HTTP caller which header to send; an MCP caller is told what its transport needs.
+const failure = (status: number, answered: unknown, requestId: string | null, keyHint: string): CallToolResult => {
+  const body =
+    isEnvelope(answered) && status === 401
+      ? { ...answered, error: { ...answered.error, message: `A valid API key is required: ${keyHint}` } }
+      : answered
   const text = isEnvelope(body)
     ? `Failed with ${body.error.code} (HTTP ${status}): ${body.error.message} Request id ${body.error.requestId}.`
     : `Failed with HTTP ${status}${requestId === null ? "" : ` (request id ${requestId})`}.`
@@ -89,7 +102,7 @@ export const makeMcpServer = (settings: McpSettings): Server => {
     )
     const text = await response.text()
     const body = parsed(text)
-    if (!response.ok) return failure(response.status, body, response.headers.get("x-request-id"))
+    if (!response.ok) return failure(response.status, body, response.headers.get("x-request-id"), settings.keyHint)
     return {
       content: [{ type: "text", text: tool.summarize(body) }],
       structuredContent: body as Record<string, unknown>

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, JSONSchema, Layer } from "effect"
 import { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
 import { Accounts } from "../../features/Accounts/Accounts.ts"
@@ -16,6 +16,7 @@ import { ReadCounter, ReadCountsFlushLive } from "../../features/Scans/ReadCount
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../../features/Scans/ScansRepo.ts"
 import { Transactions } from "../Sql/Transactions.ts"
+import { DocsLive } from "../../features/System/Docs.ts"
 import { Health } from "../../features/System/Health.ts"
 import { SystemHttp } from "../../features/System/Http.ts"
 import { TokenHttp } from "../../features/TokenRisk/Http.ts"
@@ -89,7 +90,7 @@ const EvidenceSchemaLive = HttpApiBuilder.Router.use((router) =>
 
 /** Routing, docs, /openapi.json, /metrics and the error envelope around the API. */
 export const AppLive = Layer.mergeAll(
-  HttpApiScalar.layer({ path: "/docs" }),
+  DocsLive,
   HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
   MetricsLive,
   EvidenceSchemaLive,

@@ -351,6 +351,18 @@ describe(`watch contracts on ${databaseKind}`, () => {
     expect(await used()).toBe(before)
   })
 
+  test("a watch id that is not a uuid is 400 invalid_request, as the contract's format says (on read, delete and monitor-position)", async () => {
+    const mint = await stored(cleanScan(newAddress()))
+    const headers = { authorization: `Bearer ${key}` }
+    for (const method of ["GET", "DELETE"]) {
+      const { body, status } = await read(await app("/api/v1/decision/watches/not-a-uuid", { method, headers }))
+      expect([method, status, body.error.code]).toEqual([method, 400, "invalid_request"])
+    }
+    const pasted = await post("/api/v1/decision/monitor-position", { mint, watchId: "<optional>" })
+    expect([pasted.status, pasted.body.error.code]).toEqual([400, "invalid_request"])
+    expect(pasted.body.error.message).toContain("watchId")
+  })
+
   test("a label PostgreSQL cannot store (a NUL, an unpaired surrogate) is 400 naming the field, and nothing is stored", async () => {
     const mint = await stored(cleanScan(newAddress()))
     const before = await used()

@@ -11,12 +11,12 @@ import { cleanScan, decodeScan, newAddress } from "../../support/fixtures.ts"
 import { testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
 
-// The typed client as an outside project gets it: `npm pack` (which builds it), a scratch project that installs
-// the tarball, type-checks a program with strict settings and no skipLibCheck, and runs it on Node (no Bun)
-// against the app served on a port. Slow (about 25 s: the install brings the package's dependencies).
+// The typed client as an outside project gets it: `npm pack` of the client/ workspace (which builds it), a
+// scratch project that installs only the tarball (it brings effect and @effect/platform, nothing else), type-checks
+// a program with strict settings and no skipLibCheck, and runs it on Node (no Bun) against the app served on a port.
 const ROOT = new URL("../../..", import.meta.url).pathname
 const TSC = join(ROOT, "node_modules/.bin/tsc")
-const manifest = (await Bun.file(join(ROOT, "package.json")).json()) as { dependencies: Record<string, string> }
+const manifest = (await Bun.file(join(ROOT, "client/package.json")).json()) as { dependencies: Record<string, string> }
 
 const { run, runtime } = runtimeFor(sqlServices())
 const app = testApp((await runtime.runtime()).context)
@@ -47,7 +47,7 @@ const sh = async (command: ReadonlyArray<string>, cwd: string, env: Record<strin
 
 const program = `
 import { Effect } from "effect"
-import { makeClient, NotScanned, type RiskClient } from "risk-evidence-api/client"
+import { makeClient, NotScanned, type RiskClient } from "risk-evidence-api-client"
 
 declare const process: { env: Record<string, string | undefined> }
 const env = (name: string): string => process.env[name] ?? ""
@@ -84,20 +84,17 @@ describe(`the packed client, from a scratch project, against the app on ${databa
   let tarball = ""
 
   beforeAll(async () => {
-    const packed = await sh(["npm", "pack", "--pack-destination", dir, "--json"], ROOT)
+    const packed = await sh(["npm", "pack", "--workspace", "client", "--pack-destination", dir, "--json"], ROOT)
     tarball = join(dir, (JSON.parse(packed.slice(packed.indexOf("["))) as Array<{ filename: string }>)[0]!.filename)
   }, 60_000)
 
   test("the tarball holds the built client and no source", async () => {
     const files = (await sh(["tar", "tzf", tarball], dir)).trim().split("\n")
-    expect(files).toContain("package/dist/client/index.js")
-    expect(files).toContain("package/dist/client/types/Client/index.d.ts")
-    expect(
-      files.filter(
-        (file) => !file.startsWith("package/dist/client/") && file.endsWith(".ts") && !file.endsWith(".d.ts")
-      )
-    ).toEqual([])
-    const bundle = await sh(["tar", "xzOf", tarball, "package/dist/client/index.js"], dir)
+    expect(files).toContain("package/dist/index.js")
+    expect(files).toContain("package/dist/types/interfaces/Client/index.d.ts")
+    expect(files.filter((file) => !file.startsWith("package/dist/") && file !== "package/package.json")).toEqual([])
+    expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([])
+    const bundle = await sh(["tar", "xzOf", tarball, "package/dist/index.js"], dir)
     const imported = [...bundle.matchAll(/^import\s[^;]*?\sfrom\s"([^"]+)"/gm)].map((match) => match[1])
     expect([...new Set(imported)].sort()).toEqual(["@effect/platform", "effect"])
   })
@@ -110,7 +107,7 @@ describe(`the packed client, from a scratch project, against the app on ${databa
         name: "scratch",
         private: true,
         type: "module",
-        dependencies: { "risk-evidence-api": `file:${tarball}`, effect: manifest.dependencies.effect }
+        dependencies: { "risk-evidence-api-client": `file:${tarball}` }
       })
     )
     await Bun.write(
@@ -131,10 +128,24 @@ describe(`the packed client, from a scratch project, against the app on ${databa
       })
     )
     await Bun.write(join(app, "program.ts"), program)
-    await sh(
-      ["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-      app
-    )
+    const child = Bun.spawn(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
+      cwd: app,
+      stdout: "pipe",
+      stderr: "pipe"
+    })
+    const [, installLog, installed] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited
+    ])
+    expect(installed).toBe(0)
+    // No peer-dependency (or engine) warnings; the packages are the client's two dependencies and theirs.
+    expect(installLog.split("\n").filter((line) => /ERESOLVE|peer|EBADENGINE/i.test(line))).toEqual([])
+    const tree = JSON.parse(await sh(["npm", "ls", "--all", "--json"], app)) as {
+      dependencies: Record<string, { dependencies?: Record<string, unknown> }>
+    }
+    const client = tree.dependencies["risk-evidence-api-client"]
+    expect(Object.keys(client?.dependencies ?? {}).sort()).toEqual(Object.keys(manifest.dependencies).sort())
     await sh([TSC, "-p", "."], app)
 
     const mint = cleanScan(newAddress())

@@ -7,7 +7,7 @@ import { Effect, JSONSchema, Option } from "effect"
 import { Accounts, type PlanChange } from "../../../src/features/Accounts/Accounts.ts"
 import { Quota } from "../../../src/features/Accounts/Quota.ts"
 import { SCOPES, type Scope } from "../../../src/domain/Scope.ts"
-import { makeMcpServer } from "../../../src/interfaces/Mcp/Server.ts"
+import { HTTP_KEY_HINT, makeMcpServer, STDIO_KEY_HINT } from "../../../src/interfaces/Mcp/Server.ts"
 import { tools } from "../../../src/interfaces/Mcp/Tools.ts"
 import { BatchRequest } from "../../../src/features/RiskCheck/Schemas.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
@@ -62,7 +62,8 @@ const inMemory = async (key?: string) => {
         ...(request.body === null ? {} : { body: request.body })
       })
     },
-    headers: key === undefined ? {} : { authorization: `Bearer ${key}` }
+    headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+    keyHint: STDIO_KEY_HINT
   })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
@@ -181,6 +182,7 @@ describe(`MCP tools on ${databaseKind}`, () => {
     const mint = await scanned()
     const anonymous = await call(await overHttp(), "token_risk", { address: mint })
     expect([anonymous.isError, textOf(anonymous).split(":")[0]]).toEqual([true, "Failed with unauthorized (HTTP 401)"])
+    expect(textOf(anonymous)).toContain(HTTP_KEY_HINT)
     const { key } = await newKey(["wallet:risk:read"])
     const unscoped = await call(await overHttp(key), "pre_trade_decision", { mint, side: "buy" })
     expect(textOf(unscoped)).toStartWith("Failed with forbidden (HTTP 403)")
@@ -221,7 +223,11 @@ describe(`MCP tools on ${databaseKind}`, () => {
     const result = await call(client, "set_watch", { mint, rules, label: "mcp" })
     expect([result.isError, structured(result).data.label, await used(accountId)]).toEqual([undefined, "mcp", 1])
     const anonymous = await call(await inMemory(), "set_watch", { mint, rules })
-    expect(textOf(anonymous)).toStartWith("Failed with unauthorized (HTTP 401)")
+    expect(textOf(anonymous)).toStartWith(
+      "Failed with unauthorized (HTTP 401): A valid API key is required: set RISK_API_KEY"
+    )
+    // Over stdio there is no header to send: the hint is the environment variable, in the text and the envelope.
+    expect(textOf(anonymous)).not.toContain("Authorization")
   })
 
   test("/mcp answers only POST: GET is 405 with Allow, as any route", async () => {

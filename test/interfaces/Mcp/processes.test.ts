@@ -97,7 +97,7 @@ describe(`MCP clients against the processes on ${databaseKind}`, () => {
     expect(await everyTool(client)).toEqual([])
     const anonymous = await connected(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
     expect(text(await anonymous.callTool({ name: "token_risk", arguments: { address: mint.mint } }))).toStartWith(
-      "Failed with unauthorized (HTTP 401)"
+      "Failed with unauthorized (HTTP 401): A valid API key is required: send `Authorization: Bearer <key>` with the MCP request"
     )
   }, 60_000)
 
@@ -112,5 +112,14 @@ describe(`MCP clients against the processes on ${databaseKind}`, () => {
     }).then((response) => response.json() as Promise<{ meta: { quota: { used: number } } }>)
     // Three rounds of every keyed tool (costs 1 + 2 + 1 + 3 + 2 + 1), then this call.
     expect(usage.meta.quota.used).toBe(3 * 10 + 1)
+  }, 60_000)
+
+  test("risk-api mcp on stdio without RISK_API_KEY: a keyed tool's 401 says to set RISK_API_KEY, not a header", async () => {
+    if (server === undefined) throw new Error("the server test did not start it")
+    const client = await stdio({ RISK_API_URL: server.url })
+    const anonymous = text(await client.callTool({ name: "token_risk", arguments: { address: mint.mint } }))
+    expect(anonymous).toStartWith("Failed with unauthorized (HTTP 401): A valid API key is required: set RISK_API_KEY")
+    expect(anonymous).not.toContain("Authorization")
+    await client.close()
   }, 60_000)
 })

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { SqlClient } from "@effect/sql"
+import { Effect, Fiber, Layer } from "effect"
+import { registry } from "../../src/Observability/Metrics.ts"
+import { runtimeFor } from "../support/effect.ts"
+import { read, testApp } from "../support/http.ts"
+import { sqlServices } from "../support/layers.ts"
+import { pumpCreate, type PumpCreateKind } from "../support/solana/Launches.ts"
+import { type RpcServer, startRpcServer } from "../support/solana/RpcServer.ts"
+import { makeWorld, NATIVE_MINT, type World } from "../support/solana/World.ts"
+import { startScanner, startWatcher, StreamLayer } from "./harness.ts"
+
+// Launches on the world reach the API through the stream alone: the watcher sees the create on the
+// WebSocket, reads the transaction, queues a launch scan; the scanner stores it; GET /api/risk-check
+// answers a verdict, with no rescan call.
+
+let world: World
+let server: RpcServer
+const fibers: Array<Fiber.RuntimeFiber<unknown, unknown>> = []
+// Registered before the runtime's own afterAll, so the fibers stop before the database does.
+afterAll(async () => {
+  await Effect.runPromise(Fiber.interruptAll(fibers))
+  await server.stop()
+})
+const { run, runtime } = runtimeFor(StreamLayer.pipe(Layer.provideMerge(sqlServices())))
+const app = testApp((await runtime.runtime()).context)
+beforeAll(async () => {
+  world = makeWorld()
+  await world.quoteMint(NATIVE_MINT, 9)
+  server = startRpcServer(world)
+  fibers.push(await run(startScanner(server)), await run(startWatcher(server)))
+}, 120_000)
+
+/** The risk-check answer once its verdict is no longer `unknown` (or the last answer after `ms`). */
+const verdictOf = async (mint: string, ms = 20_000) => {
+  const deadline = Date.now() + ms
+  let answer = await read(await app(`/api/risk-check/${mint}`))
+  while (answer.body?.verdict === "unknown" && Date.now() < deadline) {
+    await Bun.sleep(25)
+    answer = await read(await app(`/api/risk-check/${mint}`))
+  }
+  return answer
+}
+
+const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => run(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie))
+
+describe("launches through the stream", () => {
+  const kinds: ReadonlyArray<readonly [PumpCreateKind, "sol" | "usdc"]> = [["create", "sol"], ["create_v2", "sol"], ["create_v2", "usdc"]]
+  for (const [kind, quote] of kinds) {
+    runtimeTest(`pump ${kind} quoted in ${quote}: GET /api/risk-check answers a verdict with no other call`, async () => {
+      const launch = await pumpCreate(world, { kind, quote })
+      const answer = await verdictOf(launch.mint.address)
+      expect([answer.status, answer.body]).not.toEqual([200, expect.objectContaining({ verdict: "unknown" })])
+      expect({ status: answer.status, verdictKnown: ["ok", "warn", "block"].includes(answer.body.verdict) }).toEqual({ status: 200, verdictKnown: true })
+      const events = await sql((db) => db<{ kind: string; program: string; slot: string }>`
+        select kind, program, slot::text as slot from stream_events where mint = ${launch.mint.address}`)
+      expect(events).toEqual([{ kind, program: "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", slot: launch.transaction.slot.toString() }])
+      const requests = await sql((db) => db<{ reason: string; priority: number }>`
+        select reason, priority from scan_requests where mint = ${launch.mint.address}`)
+      expect(requests).toEqual([{ reason: "launch", priority: -2 }])
+    })
+  }
+
+  runtimeTest("the metrics count each launch by program and kind", async () => {
+    const text = await registry.metrics()
+    expect(text).toContain('risk_api_stream_events_total{program="6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P",kind="create_v2"} 2')
+    expect(text).toMatch(/risk_api_stream_subscriptions\{subscription="logs",state="up"\} [1-9]/)
+  })
+})
+
+function runtimeTest(name: string, body: () => Promise<void>) {
+  // A deadline for the test, not an assertion on a duration.
+  test(name, body, 30_000)
+}

@@ -11,7 +11,7 @@ import {
 } from "@solana/kit"
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from "@solana/rpc-spec-types"
 import { createWebSocketChannel } from "@solana/rpc-subscriptions-channel-websocket"
-import { Duration, Effect } from "effect"
+import { Cause, Duration, Effect } from "effect"
 import type { ScanRpc } from "../Scanner/Rpc.ts"
 import { hostOf } from "./Config.ts"
 import { streamBackfilled, streamMalformed, streamNotifications, streamReconnects, streamSubscriptions } from "./Metrics.ts"
@@ -32,6 +32,13 @@ export interface KitSourceSettings {
   readonly backfillLimit: number
   /** For the gap fill. */
   readonly rpc: () => ScanRpc
+}
+
+// kit's errors name the socket's close; no URL is part of their message.
+const reasonOf = (error: unknown): string => {
+  // Effect.tryPromise wraps what the promise threw in an UnknownException: report the inner error.
+  const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error
+  return (inner instanceof Error ? inner.message : String(inner)).slice(0, 200)
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
@@ -73,7 +80,7 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
         up = true
         streamSubscriptions.inc({ subscription: label, state: "up" })
       }
-      const lost = (cause: unknown) =>
+      const lost = (cause: Cause.Cause<unknown>) =>
         Effect.gen(function*() {
           if (up) {
             up = false
@@ -82,7 +89,7 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
           streamReconnects.inc({ subscription: label })
           streamSubscriptions.inc({ subscription: label, state: "down" })
           yield* Effect.logInfo("stream: subscription lost; reconnecting").pipe(Effect.annotateLogs({
-            host, subscription: label, attempt, reason: cause instanceof Error ? cause.message : String(cause)
+            host, subscription: label, attempt, reason: reasonOf(Cause.squash(cause))
           }))
           yield* Effect.sleep(backoff(attempt++, settings.reconnectMaxMs))
           streamSubscriptions.dec({ subscription: label, state: "down" })
@@ -129,7 +136,9 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
         const rpc = settings.rpc()
         const page = yield* Effect.tryPromise(() =>
           rpc.getSignaturesForAddress(address, {
-            until: until as Signature, limit, commitment: "confirmed", ...(before === undefined ? {} : { before: before as Signature })
+            limit, commitment: "confirmed",
+            ...(until === "" ? {} : { until: until as Signature }),
+            ...(before === undefined ? {} : { before: before as Signature })
           }).send()
         )
         for (const entry of page) found.push({ signature: entry.signature, slot: entry.slot, failed: entry.err !== null })
@@ -148,7 +157,16 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
           () =>
             Effect.gen(function*() {
               connected()
-              if (last === undefined || settings.backfillLimit === 0) return
+              if (settings.backfillLimit === 0) return
+              if (last === undefined) {
+                // The first subscription starts the checkpoint at the newest transaction, so a drop before
+                // any notification still has a point to fill back to.
+                const rpc = settings.rpc()
+                const newest = yield* Effect.tryPromise(() => rpc.getSignaturesForAddress(address, { limit: 1, commitment: "confirmed" }).send())
+                // "" when the address has no transaction yet: the next fill reads from its first.
+                last = newest[0]?.signature ?? ""
+                return
+              }
               // The checkpoint moves only once the gap is filled: a drop during the fill fills it again.
               const missed = yield* gap(address, last)
               streamBackfilled.inc(missed.length)

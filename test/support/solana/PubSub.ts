@@ -30,6 +30,8 @@ export interface PubSubControls {
   refuse(on: boolean): void
   /** Sends this text as is on every open socket. */
   inject(text: string): void
+  /** Sends `{method, params: {result, subscription}}` to every subscription of `method`'s kind, with its id. */
+  notifyAll(method: "logsNotification" | "accountNotification" | "slotNotification", result: unknown): void
 }
 
 const encode = (value: unknown): string =>
@@ -160,7 +162,11 @@ export const makePubSub = (
         }
       },
       refuse: (on) => { refusing = on },
-      inject: (text) => { for (const socket of sockets) socket.send(text) }
+      inject: (text) => { for (const socket of sockets) socket.send(text) },
+      notifyAll: (method, result) => {
+        const kind = method.replace("Notification", "Subscribe")
+        for (const subscription of subscriptions.values()) if (subscription.method === kind) notify(subscription, method, result)
+      }
     },
     stop: unsubscribeWorld
   }

@@ -187,3 +187,34 @@ export const pumpCreate = async (
   })
   return { kind: options.kind, mint, bondingCurve, quoteMint, creator, transaction }
 }
+
+/**
+ * An LP withdrawal from a PumpSwap pool built by buildPool: the vaults keep `keepPercent` of what they
+ * hold (their token accounts rewritten, as the program's transfers would leave them), then the
+ * `withdraw` transaction is recorded with its accounts in the IDL's order and its Borsh arguments.
+ */
+export const pumpSwapWithdraw = async (
+  world: World,
+  pool: { readonly address: Address; readonly mintA: Address; readonly mintB: Address; readonly vaultA: Address | null; readonly vaultB: Address | null; readonly related: ReadonlyArray<Address>; readonly lp: { readonly mint: { readonly address: Address } } | null },
+  keepPercent: bigint
+): Promise<RecordedTransaction> => {
+  if (pool.vaultA === null || pool.vaultB === null || pool.lp === null) throw new Error("a PumpSwap pool has vaults and an LP mint")
+  for (const vault of [pool.vaultA, pool.vaultB]) {
+    const account = world.svm.getAccount(vault)
+    if (!account.exists) throw new Error(`vault ${vault} does not exist`)
+    const data = Uint8Array.from(account.data)
+    // SPL token account: amount is the u64 at byte 64.
+    const view = new DataView(data.buffer)
+    view.setBigUint64(64, (view.getBigUint64(64, true) * keepPercent) / 100n, true)
+    world.setAccount(vault, account.programAddress, data)
+  }
+  const user = await world.signer()
+  const random = async () => (await generateKeyPairSigner()).address
+  const accounts = await resolveAccounts(PUMP_AMM_IDL, "withdraw", {
+    pool: pool.address, global_config: pool.related[0] ?? await random(), user: user.address, base_mint: pool.mintA, quote_mint: pool.mintB,
+    lp_mint: pool.lp.mint.address, user_base_token_account: await random(), user_quote_token_account: await random(),
+    user_pool_token_account: await random(), pool_base_token_account: pool.vaultA, pool_quote_token_account: pool.vaultB, program: PUMP_AMM_PROGRAM
+  })
+  const data = pumpAmmCoder.encodeInstruction("withdraw", { lp_token_amount_in: 1_000_000n, min_base_amount_out: 0n, min_quote_amount_out: 0n })
+  return world.record(user, [instructionOf(PUMP_AMM_PROGRAM, accounts, [user], data)], { logs: logsOf(PUMP_AMM_PROGRAM, "Withdraw") })
+}

@@ -88,7 +88,8 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
           }
           streamReconnects.inc({ subscription: label })
           streamSubscriptions.inc({ subscription: label, state: "down" })
-          yield* Effect.logInfo("stream: subscription lost; reconnecting").pipe(Effect.annotateLogs({
+          // The first failure is news; the retries after it are detail.
+          yield* (attempt === 0 ? Effect.logInfo : Effect.logDebug)("stream: subscription lost; reconnecting").pipe(Effect.annotateLogs({
             host, subscription: label, attempt, reason: reasonOf(Cause.squash(cause))
           }))
           yield* Effect.sleep(backoff(attempt++, settings.reconnectMaxMs))

@@ -9,6 +9,7 @@ import { MarketMaxAgeSeconds, withMarketFigures } from "../Market/Merge.ts"
 import { ListingsRepo } from "../Scans/ListingsRepo.ts"
 import { type ClaimedScan, ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
+import { StreamEventsRepo } from "../Stream/EventsRepo.ts"
 import { VERSION } from "../System/Version.ts"
 import { endpointsOf, type ScannerConfig } from "./Config.ts"
 import exchangesFile from "./exchanges.json" with { type: "json" }
@@ -119,9 +120,23 @@ export const makeScanner = (config: ScannerConfig) =>
         Effect.catchAll((error) => Effect.as(Effect.logWarning("market figures not read", error.message), evidence))
       )
 
-    /** The evidence with the market feed merged, appended to the history. */
+    // The launch stream's record of the token's launch (src/Stream), when it saw one: the `launch` block.
+    const launches = yield* Effect.provide(StreamEventsRepo, StreamEventsRepo.Default)
+    const withLaunch = (evidence: ScanEvidenceV2) =>
+      launches.launchOf(evidence.mint).pipe(
+        Effect.map((seen): ScanEvidenceV2 => seen === undefined ? evidence : {
+          ...evidence,
+          launch: {
+            program: seen.program as Address, kind: seen.kind as "create" | "create_v2" | "create_pool", slot: Number(seen.slot),
+            signature: seen.signature, time: seen.blockTime?.toISOString() ?? null
+          }
+        }),
+        Effect.catchAll(() => Effect.succeed(evidence))
+      )
+
+    /** The evidence with the market feed and the launch merged, appended to the history. */
     const store = (evidence: ScanEvidenceV2) =>
-      Effect.flatMap(withMarket(evidence), (stored) => Effect.as(scans.record([stored]), stored))
+      Effect.flatMap(Effect.flatMap(withMarket(evidence), withLaunch), (stored) => Effect.as(scans.record([stored]), stored))
 
     /** Scans a mint now and stores the evidence (`risk-api scan`); answers the evidence as stored. */
     const scanAndStore = (mint: Address) => Effect.flatMap(scan(mint), store)

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { SqlClient } from "@effect/sql"
-import { Effect, Fiber, Layer } from "effect"
+import { Effect, Fiber, Layer, Option } from "effect"
+import type { Address } from "../../src/Domain/Address.ts"
+import { ScansRepo } from "../../src/Scans/ScansRepo.ts"
 import { registry } from "../../src/Observability/Metrics.ts"
 import { streamEvents } from "../../src/Stream/Metrics.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -61,6 +63,12 @@ describe("launches through the stream", () => {
       const events = await sql((db) => db<{ kind: string; program: string; slot: string }>`
         select kind, program, slot::text as slot from stream_events where mint = ${launch.mint.address}`)
       expect(events).toEqual([{ kind, program: "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", slot: launch.transaction.slot.toString() }])
+      // The evidence carries the launch as the stream saw it.
+      const document = Option.getOrThrow(await run(ScansRepo.latestDocument(launch.mint.address as string as Address)))
+      expect(document.launch as unknown).toEqual({
+        program: PUMP_PROGRAM as string, kind, slot: Number(launch.transaction.slot), signature: launch.transaction.signature,
+        time: new Date(launch.transaction.blockTime * 1000).toISOString()
+      })
       const requests = await sql((db) => db<{ reason: string; priority: number }>`
         select reason, priority from scan_requests where mint = ${launch.mint.address}`)
       expect(requests).toEqual([{ reason: "launch", priority: -2 }])

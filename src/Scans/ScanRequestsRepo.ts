@@ -59,7 +59,8 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
           insert into scan_requests (id, mint) values (${crypto.randomUUID()}, ${mint})
           on conflict (mint) where status = 'pending'
           do update set request_count = scan_requests.request_count + 1, last_requested_at = now(),
-            reason = 'rescan', priority = 0
+            reason = case when scan_requests.priority < ${PRIORITY.rescan} then scan_requests.reason else 'rescan' end,
+            priority = least(scan_requests.priority, ${PRIORITY.rescan})
           returning id, mint, requested_at, last_requested_at, request_count`.pipe(
           Effect.map((rows) => toPending(rows[0]!))
         ),

@@ -60,9 +60,9 @@ export const isLaunch = (kind: EventKind): kind is LaunchKind =>
   kind === "create" || kind === "create_v2" || kind === "complete" || kind === "migrate" || kind === "create_pool"
 
 /**
- * Whether a transaction's logs name an instruction worth reading the transaction for: the log line of
- * a watched instruction of `program` (Anchor writes `Program log: Instruction: <Name>`), or a pump buy,
- * which may complete the curve (CompleteEvent rides in the buy's inner instructions).
+ * Whether a transaction's logs name an instruction worth reading the transaction for: the log line of a
+ * watched instruction (Anchor writes `Program log: Instruction: <Name>`). Buys are not read: a curve's
+ * completion is seen through the `migrate` that follows it.
  */
 export const worthReading = (logs: ReadonlyArray<string>): boolean =>
   logs.some((line) => line.startsWith("Program log: Instruction: ") && LOG_NAMES.has(line.slice(26)))

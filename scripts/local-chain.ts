@@ -8,6 +8,7 @@
 // binaries are not on npm); everything else the scanner reads runs for real.
 import { parseArgs } from "node:util"
 import { USDC } from "../src/workers/Scanner/Pools/Quotes.ts"
+import { pumpCreate, type PumpCreateKind } from "../test/support/solana/Launches.ts"
 import { buildPool, type PoolVenue } from "../test/support/solana/Pools.ts"
 import { startRpcServer } from "../test/support/solana/RpcServer.ts"
 import { makeWorld, NATIVE_MINT } from "../test/support/solana/World.ts"
@@ -109,9 +110,28 @@ rows.push({ mint: locked.address, what: "non-transferable Token-2022: the sell s
 const server = startRpcServer(world, port)
 console.log(`Local Solana JSON-RPC (LiteSVM) at ${server.url}, slot ${world.slot}\n`)
 console.log(`export SOLANA_RPC_URL=${server.url}`)
+console.log(`export SOLANA_WS_URL=${server.wsUrl}`)
 console.log(`export SCANNER_REFERENCE_POOL=${reference.address}   # SOL/USDC Whirlpool, SOL at 150 USD\n`)
 for (const row of rows) console.log(`${row.mint}  ${row.what}`)
 console.log("\nScan one: npm run cli -- scan --print <mint>   (Ctrl-C stops this server)")
+console.log(
+  "Launch on pump.fun: type `create`, `create_v2` or `create_v2 usdc` and Enter; `drop` closes every WebSocket."
+)
+
+// Launches on demand, for the watcher (npm start with SOLANA_WS_URL): each prints its mint and time.
+for await (const line of console) {
+  const [command, quote] = line.trim().split(/\s+/)
+  if (command === "drop") {
+    server.pubsub.drop()
+    console.log("dropped every WebSocket")
+    continue
+  }
+  if (command !== "create" && command !== "create_v2") continue
+  const launch = await pumpCreate(world, { kind: command as PumpCreateKind, quote: quote === "usdc" ? "usdc" : "sol" })
+  console.log(
+    `${new Date().toISOString()}  ${command}  mint ${launch.mint.address}  signature ${launch.transaction.signature}`
+  )
+}
 process.once("SIGINT", () => {
   server.stop()
   process.exit(0)

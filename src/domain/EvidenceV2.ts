@@ -282,6 +282,16 @@ export const Provenance = Schema.Struct({
   })
 }).annotations({ identifier: "Provenance" })
 
+/** How the launch stream first saw the token (src/workers/Stream): the launch transaction, when and where. */
+export const LaunchV2 = Schema.Struct({
+  program: Address,
+  kind: Schema.Literal("create", "create_v2", "create_pool"),
+  slot: Count,
+  signature: Text(100),
+  time: Schema.NullOr(Timestamp).annotations({ description: "The launch transaction's block time." })
+}).annotations({ identifier: "Launch" })
+export type LaunchV2 = typeof LaunchV2.Type
+
 export const ScanEvidenceV2 = Schema.Struct({
   version: Schema.Literal(2),
   mint: Address,
@@ -330,7 +340,10 @@ export const ScanEvidenceV2 = Schema.Struct({
   listed: Schema.Array(Listing).pipe(Schema.maxItems(50)).annotations({
     description: "Community lists the operator imported that include this mint."
   }),
-  outcome: Schema.NullOr(Outcome)
+  outcome: Schema.NullOr(Outcome),
+  launch: Schema.optionalWith(LaunchV2, { exact: true }).annotations({
+    description: "Present when the launch stream saw the token launch."
+  })
 }).annotations({
   identifier: "ScanEvidenceV2",
   description: "One scan of one mint, format v2: every fact observed, not_observed or not_applicable.",

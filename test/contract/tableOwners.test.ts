@@ -25,7 +25,8 @@ const OWNERS: Readonly<Record<string, string>> = {
   webhook_scan_cursor: "src/features/Webhooks/",
   webhook_events: "src/features/Webhooks/",
   webhook_attempts: "src/features/Webhooks/",
-  market_figures: "src/features/Market/"
+  market_figures: "src/features/Market/",
+  stream_events: "src/workers/Stream/"
 }
 
 const root = `${import.meta.dir}/../..`

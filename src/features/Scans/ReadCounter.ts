@@ -74,3 +74,7 @@ export const ReadCountsFlushLive = Layer.scopedDiscard(
     yield* flush.pipe(Effect.repeat(Schedule.spaced(Duration.millis(every))), Effect.forkScoped)
   })
 )
+
+/** A relation (mint, reads): the mints read through the API within the last `windowMs`, with their read counts. */
+export const recentReadsStatement = (sql: SqlClient.SqlClient, windowMs: number) =>
+  sql`select r.mint, r.reads from mint_reads r where r.last_read_at > now() - ${windowMs} * interval '1 millisecond'`

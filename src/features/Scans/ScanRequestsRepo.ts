@@ -37,7 +37,7 @@ export interface ClaimedScan {
   readonly attempts: number
 }
 
-export type ScanReason = "rescan" | "watch" | "read"
+export type ScanReason = "rescan" | "watch" | "read" | "launch" | "event"
 
 /** Queue depth for /metrics: pending requests and how long the oldest has waited. */
 export interface QueueDepth {
@@ -45,8 +45,9 @@ export interface QueueDepth {
   readonly oldestAgeSeconds: number
 }
 
-// Work sources in priority order: someone asked (rescan), a watch is due, people read a stale scan.
-const PRIORITY: Record<ScanReason, number> = { rescan: 0, watch: 1, read: 2 }
+// Work sources in priority order (lowest first): a token just launched, a state event on a tracked mint
+// (src/workers/Stream), someone asked (rescan), a watch is due, people read a stale scan.
+const PRIORITY: Record<ScanReason, number> = { launch: -2, event: -1, rescan: 0, watch: 1, read: 2 }
 
 // The queue a scanner drains: one pending request per mint; asking again raises its count.
 export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRequestsRepo", {
@@ -59,7 +60,22 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
           insert into scan_requests (id, mint) values (${crypto.randomUUID()}, ${mint})
           on conflict (mint) where status = 'pending'
           do update set request_count = scan_requests.request_count + 1, last_requested_at = now(),
-            reason = 'rescan', priority = 0
+            reason = case when scan_requests.priority < ${PRIORITY.rescan} then scan_requests.reason else 'rescan' end,
+            priority = least(scan_requests.priority, ${PRIORITY.rescan})
+          returning id, mint, requested_at, last_requested_at, request_count`.pipe(
+          Effect.map((rows) => toPending(rows[0]!))
+        ),
+      /**
+       * Queues a scan for the stream (a launch or a state event) ahead of other work: a pending request
+       * of the mint is raised to this priority, never lowered.
+       */
+      requestPriority: (mint: Address, reason: "launch" | "event") =>
+        sql<Row>`
+          insert into scan_requests (id, mint, reason, priority) values (${crypto.randomUUID()}, ${mint}, ${reason}, ${PRIORITY[reason]})
+          on conflict (mint) where status = 'pending'
+          do update set request_count = scan_requests.request_count + 1, last_requested_at = now(),
+            reason = case when excluded.priority < scan_requests.priority then excluded.reason else scan_requests.reason end,
+            priority = least(scan_requests.priority, excluded.priority), not_before = least(scan_requests.not_before, now())
           returning id, mint, requested_at, last_requested_at, request_count`.pipe(
           Effect.map((rows) => toPending(rows[0]!))
         ),
@@ -147,37 +163,50 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
 
 /** In-memory double: the queue without leases' clock (claims hold until completed or failed). */
 export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
-  const byMint = new Map<string, PendingScanRequest & { attempts: number; leasedBy: string | null }>()
-  const pendingList = () => [...byMint.values()].sort((a, b) => a.requestedAt.getTime() - b.requestedAt.getTime())
+  const byMint = new Map<
+    string,
+    PendingScanRequest & { attempts: number; leasedBy: string | null; reason: ScanReason }
+  >()
+  const pendingList = () =>
+    [...byMint.values()].sort(
+      (a, b) => PRIORITY[a.reason] - PRIORITY[b.reason] || a.requestedAt.getTime() - b.requestedAt.getTime()
+    )
+  const upsert = (mint: Address, reason: ScanReason) => {
+    const now = new Date()
+    const existing = byMint.get(mint)
+    const next =
+      existing === undefined
+        ? {
+            id: crypto.randomUUID(),
+            mint,
+            requestedAt: now,
+            lastRequestedAt: now,
+            requestCount: 1,
+            attempts: 0,
+            leasedBy: null,
+            reason
+          }
+        : {
+            ...existing,
+            lastRequestedAt: now,
+            requestCount: existing.requestCount + 1,
+            reason: PRIORITY[reason] < PRIORITY[existing.reason] ? reason : existing.reason
+          }
+    byMint.set(mint, next)
+    const { attempts: _, leasedBy: __, reason: ___, ...pending } = next
+    return pending
+  }
   const remove = (id: string, worker: string) => {
     for (const [mint, request] of byMint) if (request.id === id && request.leasedBy === worker) byMint.delete(mint)
   }
   return ScanRequestsRepo.make({
-    request: (mint) =>
-      Effect.sync(() => {
-        const now = new Date()
-        const existing = byMint.get(mint)
-        const next =
-          existing === undefined
-            ? {
-                id: crypto.randomUUID(),
-                mint,
-                requestedAt: now,
-                lastRequestedAt: now,
-                requestCount: 1,
-                attempts: 0,
-                leasedBy: null
-              }
-            : { ...existing, lastRequestedAt: now, requestCount: existing.requestCount + 1 }
-        byMint.set(mint, next)
-        const { attempts: _, leasedBy: __, ...pending } = next
-        return pending
-      }),
+    request: (mint) => Effect.sync(() => upsert(mint, "rescan")),
+    requestPriority: (mint, reason) => Effect.sync(() => upsert(mint, reason)),
     pending: (limit) =>
       Effect.sync(() =>
         pendingList()
           .slice(0, limit)
-          .map(({ attempts: _, leasedBy: __, ...pending }) => pending)
+          .map(({ attempts: _, leasedBy: __, reason: ___, ...pending }) => pending)
       ),
     claim: (worker, limit) =>
       Effect.sync(() =>
@@ -187,12 +216,7 @@ export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
           .map((request) => {
             request.leasedBy = worker
             request.attempts++
-            return {
-              id: request.id,
-              mint: request.mint as Address,
-              reason: "rescan" as const,
-              attempts: request.attempts
-            }
+            return { id: request.id, mint: request.mint as Address, reason: request.reason, attempts: request.attempts }
           })
       ),
     fail: (id, worker, _error, _retryInMs, maxAttempts) =>

@@ -427,3 +427,7 @@ export const deployerRecordsStatement = (sql: SqlClient.SqlClient, deployers: Re
       where scans.mint = launched.mint order by scanned_at desc, id desc limit 1
     ) latest
     group by launched.deployer`
+
+/** A relation (mint): of these mints, those with a scan stored at or after `since`. */
+export const scannedSinceStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>, since: Date) =>
+  sql`select distinct s.mint from scans s where s.mint = any(${mints}::text[]) and s.scanned_at >= ${since}`

@@ -158,3 +158,7 @@ export const notifyingWatchesStatement = (sql: SqlClient.SqlClient) =>
   sql`
     select w.id, w.account_id, w.mint, w.label, w.rules, w.notify_endpoint_id, w.created_at from watches w
     where w.notify and w.expires_at > now()`
+
+/** A relation (mint): each mint with a live watch (the stream tracks them for state events). */
+export const watchedMintsStatement = (sql: SqlClient.SqlClient) =>
+  sql`select w.mint from watches w where w.expires_at > now()`

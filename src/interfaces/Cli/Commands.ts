@@ -24,6 +24,10 @@ import { accountsCommand, keysCommand } from "./AccountCommands.ts"
 import { ImportFailed } from "./ImportFailed.ts"
 import { importMarketCommand } from "./MarketCommands.ts"
 import { scanCommand, scannerCommand } from "./ScannerCommands.ts"
+import { watcherCommand } from "./WatcherCommand.ts"
+import { StreamConfig } from "../../workers/Stream/Config.ts"
+import { StreamEventsRepo } from "../../workers/Stream/EventsRepo.ts"
+import { runWatcher, streamConfigured } from "../../workers/Stream/Run.ts"
 import { mcpCommand } from "./McpCommand.ts"
 import { pruneScansCommand } from "./ScansCommands.ts"
 
@@ -66,11 +70,19 @@ const serve = Command.make("serve", {}, () =>
         Effect.forkScoped
       )
     }
+    // With SOLANA_WS_URL set too, the launch and event stream queues scans for that scanner.
+    const stream = yield* StreamConfig
+    if (streamConfigured(stream, scanner)) {
+      yield* runWatcher(stream, scanner).pipe(
+        Effect.provide(StreamEventsRepo.Default.pipe(Layer.provideMerge(Layer.succeedContext(services)))),
+        Effect.forkScoped
+      )
+    }
     return yield* Effect.never
   }).pipe(Effect.scoped, Effect.provide(ServerLoggingLive))
 ).pipe(
   Command.withDescription(
-    "Start the HTTP server (applies migrations first; seeds demo data on a new embedded database); with SOLANA_RPC_URL set, the scanner too."
+    "Start the HTTP server (applies migrations first; seeds demo data on a new embedded database); with SOLANA_RPC_URL set, the scanner too, and with SOLANA_WS_URL as well, the launch and event stream."
   )
 )
 
@@ -209,6 +221,7 @@ export const cli = Command.make("risk-api").pipe(
     keys,
     scannerCommand,
     scanCommand,
+    watcherCommand,
     mcpCommand,
     pruneScansCommand,
     version

@@ -13,6 +13,7 @@ import scanLiquidity from "../../../sql/0008_scan_liquidity.sql" with { type: "t
 import scanRetention from "../../../sql/0009_scan_retention.sql" with { type: "text" }
 import scanPriceAndMarket from "../../../sql/0010_scan_price_and_market.sql" with { type: "text" }
 import quotaReservations from "../../../sql/0011_quota_reservations.sql" with { type: "text" }
+import stream from "../../../sql/0012_stream.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -26,7 +27,8 @@ const migrations: Record<string, string> = {
   "0008_scan_liquidity": scanLiquidity,
   "0009_scan_retention": scanRetention,
   "0010_scan_price_and_market": scanPriceAndMarket,
-  "0011_quota_reservations": quotaReservations
+  "0011_quota_reservations": quotaReservations,
+  "0012_stream": stream
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

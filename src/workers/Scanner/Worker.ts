@@ -9,6 +9,7 @@ import { MarketMaxAgeSeconds, withMarketFigures } from "../../features/Market/Me
 import { ListingsRepo } from "../../features/Scans/ListingsRepo.ts"
 import { type ClaimedScan, ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../../features/Scans/ScansRepo.ts"
+import { StreamEventsRepo } from "../Stream/EventsRepo.ts"
 import { VERSION } from "../../features/System/Version.ts"
 import { exchangeLabelsStatement } from "../../features/WalletRisk/WalletRepo.ts"
 import { endpointsOf, type ScannerConfig } from "./Config.ts"
@@ -174,9 +175,33 @@ export const makeScanner = (config: ScannerConfig) =>
         Effect.catchAll((error) => Effect.as(Effect.logWarning("market figures not read", error.message), evidence))
       )
 
-    /** The evidence with the market feed merged, appended to the history. */
+    // The launch stream's record of the token's launch (src/workers/Stream), when it saw one: the `launch` block.
+    const launches = yield* Effect.provide(StreamEventsRepo, StreamEventsRepo.Default)
+    const withLaunch = (evidence: ScanEvidenceV2) =>
+      launches.launchOf(evidence.mint).pipe(
+        Effect.map(
+          (seen): ScanEvidenceV2 =>
+            seen === undefined
+              ? evidence
+              : {
+                  ...evidence,
+                  launch: {
+                    program: seen.program as Address,
+                    kind: seen.kind as "create" | "create_v2" | "create_pool",
+                    slot: Number(seen.slot),
+                    signature: seen.signature,
+                    time: seen.blockTime?.toISOString() ?? null
+                  }
+                }
+        ),
+        Effect.catchAll(() => Effect.succeed(evidence))
+      )
+
+    /** The evidence with the market feed and the launch merged, appended to the history. */
     const store = (evidence: ScanEvidenceV2) =>
-      Effect.flatMap(withMarket(evidence), (stored) => Effect.as(scans.record([stored]), stored))
+      Effect.flatMap(Effect.flatMap(withMarket(evidence), withLaunch), (stored) =>
+        Effect.as(scans.record([stored]), stored)
+      )
 
     /** Scans a mint now and stores the evidence (`risk-api scan`); answers the evidence as stored. */
     const scanAndStore = (mint: Address) => Effect.flatMap(scan(mint), store)

@@ -29,6 +29,7 @@ const buggy = Layer.succeed(
   ScanRequestsRepo,
   ScanRequestsRepo.make({
     request: () => Effect.die(new Error("secret internals: password=hunter2")),
+    requestPriority: () => Effect.die(new Error("not used")),
     pending: () => Effect.die(new Error("not used")),
     claim: () => Effect.die(new Error("not used")),
     fail: () => Effect.die(new Error("not used")),

@@ -12,12 +12,15 @@ import {
   getI64Encoder,
   getI8Encoder,
   getStructEncoder,
+  getTupleEncoder,
   getU128Encoder,
   getU16Encoder,
   getU32Encoder,
   getU64Encoder,
   getU8Encoder,
-  getUnitEncoder
+  getUnitEncoder,
+  getUtf8Encoder,
+  addEncoderSizePrefix
 } from "@solana/kit"
 
 // A small Anchor-IDL-to-kit encoder for the pool fixtures: it writes an account from the IDL JSON the
@@ -48,6 +51,14 @@ interface IdlTypeDef {
     | { readonly kind: "struct"; readonly fields?: ReadonlyArray<IdlField> }
     | { readonly kind: "enum"; readonly variants: ReadonlyArray<IdlVariant> }
 }
+interface IdlNamed {
+  readonly name: string
+  readonly discriminator: ReadonlyArray<number>
+}
+interface IdlInstruction extends IdlNamed {
+  readonly args: ReadonlyArray<IdlField>
+  readonly accounts: ReadonlyArray<{ readonly name: string }>
+}
 export interface Idl {
   readonly address?: string
   readonly accounts?: ReadonlyArray<{
@@ -56,6 +67,8 @@ export interface Idl {
     readonly type?: IdlTypeDef["type"]
   }>
   readonly types?: ReadonlyArray<IdlTypeDef>
+  readonly instructions?: ReadonlyArray<IdlInstruction>
+  readonly events?: ReadonlyArray<IdlNamed>
 }
 
 type Value = unknown
@@ -75,7 +88,9 @@ const PRIMITIVES: Readonly<Record<string, () => AnyEncoder>> = {
   i128: () => loose(getI128Encoder()),
   bool: () => loose(getBooleanEncoder()),
   pubkey: () => loose(getAddressEncoder()),
-  publicKey: () => loose(getAddressEncoder())
+  publicKey: () => loose(getAddressEncoder()),
+  // Borsh string: a u32 length, then UTF-8.
+  string: () => loose(addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder()))
 }
 const ZERO_KEY = "11111111111111111111111111111111"
 
@@ -112,7 +127,14 @@ export class IdlCoder {
   }
 
   #definedEncoder(def: IdlTypeDef): AnyEncoder {
-    if (def.type.kind === "struct") return this.#structEncoder(def.type.fields ?? [])
+    if (def.type.kind === "struct") {
+      const fields: ReadonlyArray<IdlField | IdlType> = def.type.fields ?? []
+      // A tuple struct (OptionBool(bool)): its value is an array.
+      if (fields.length > 0 && fields.every((field) => typeof field === "string")) {
+        return loose(getTupleEncoder(fields.map((field) => this.encoderOf(field as IdlType))))
+      }
+      return this.#structEncoder(def.type.fields ?? [])
+    }
     // Borsh enum: a u8 variant index, then the variant's fields.
     const variants = def.type.variants.map((variant): readonly [string, AnyEncoder] => {
       const fields = variant.fields ?? []
@@ -195,6 +217,29 @@ export class IdlCoder {
     data.set(discriminator, 0)
     data.set(body, discriminator.length)
     return data
+  }
+
+  /** An instruction's data: its IDL discriminator, then its arguments in Borsh. */
+  encodeInstruction(name: string, args: Readonly<Record<string, Value>>): Uint8Array {
+    const instruction = (this.idl.instructions ?? []).find((candidate) => candidate.name === name)
+    if (instruction === undefined) throw new Error(`IDL has no instruction ${name}`)
+    const body = this.#structEncoder(instruction.args).encode(args)
+    return Uint8Array.from([...instruction.discriminator, ...body])
+  }
+
+  /** The account names of an instruction, in the order the instruction lists them. */
+  accountsOf(name: string): ReadonlyArray<string> {
+    const instruction = (this.idl.instructions ?? []).find((candidate) => candidate.name === name)
+    if (instruction === undefined) throw new Error(`IDL has no instruction ${name}`)
+    return instruction.accounts.map((account) => account.name)
+  }
+
+  /** An event's bytes: its IDL discriminator, then the fields of its type. */
+  encodeEvent(name: string, values: Readonly<Record<string, Value>>): Uint8Array {
+    const event = (this.idl.events ?? []).find((candidate) => candidate.name === name)
+    if (event === undefined) throw new Error(`IDL has no event ${name}`)
+    const body = this.encoderOf({ defined: { name } }).encode(values)
+    return Uint8Array.from([...event.discriminator, ...body])
   }
 
   /** The encoded length of an account without padding (discriminator included). */

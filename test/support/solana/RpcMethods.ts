@@ -403,7 +403,7 @@ export const makeRpcMethods = (world: World, view: () => AccountView) => {
         fee: tx.fee,
         preBalances: tx.preBalances,
         postBalances: tx.postBalances,
-        innerInstructions: [],
+        innerInstructions: tx.innerInstructions ?? [],
         logMessages: tx.logs,
         preTokenBalances: [],
         postTokenBalances: [],

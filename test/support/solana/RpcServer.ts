@@ -1,4 +1,5 @@
 import type { Address } from "@solana/kit"
+import { makePubSub, type PubSubControls } from "./PubSub.ts"
 import { type AccountView, type RecordedSimulation, RpcError, makeRpcMethods } from "./RpcMethods.ts"
 import type { World } from "./World.ts"
 
@@ -37,6 +38,9 @@ export interface RpcCall {
 
 export interface RpcServer {
   readonly url: string
+  /** The PubSub WebSocket on the same port (ws://...): logsSubscribe, accountSubscribe, slotSubscribe. */
+  readonly wsUrl: string
+  readonly pubsub: PubSubControls
   /** JSON-RPC calls by method, faulted ones included (they were round trips). */
   readonly calls: Map<string, number>
   readonly log: Array<RpcCall>
@@ -87,6 +91,7 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
   const simulations = new Map<string, RecordedSimulation>()
 
   const methods = makeRpcMethods(world, (): AccountView => ({ missing, owners, behind, simulations }))
+  const pubsub = makePubSub(world, (params) => methods.getAccountInfo!(params))
 
   const answer = (request: Request): unknown => {
     const id = request.id ?? null
@@ -147,7 +152,12 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
     port,
     // A hanging answer must stay open until the client gives up.
     idleTimeout: 0,
-    fetch: async (http) => {
+    websocket: pubsub.handler,
+    fetch: async (http, bun) => {
+      if (http.headers.get("upgrade")?.toLowerCase() === "websocket") {
+        if (pubsub.refusing()) return new Response("Service Unavailable", { status: 503 })
+        return bun.upgrade(http, { data: undefined }) ? undefined : new Response("Upgrade failed", { status: 400 })
+      }
       if (http.method !== "POST") return new Response("Method Not Allowed", { status: 405 })
       requests += 1
       let body: unknown
@@ -193,6 +203,8 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
 
   return {
     url: `http://127.0.0.1:${server.port}`,
+    wsUrl: `ws://127.0.0.1:${server.port}`,
+    pubsub: pubsub.controls,
     calls,
     log,
     batches,
@@ -225,6 +237,8 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
     stop: async () => {
       for (const release of hanging) release()
       hanging.clear()
+      pubsub.stop()
+      pubsub.controls.drop()
       await server.stop(true)
     }
   }

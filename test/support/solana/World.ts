@@ -74,6 +74,8 @@ export interface MintOptions {
   /** Default: none. */
   readonly freezeAuthority?: KeyPairSigner | null
   readonly extensions?: MintExtensions
+  /** The mint's own key pair (a launchpad's create instruction names it as a signer). Default: fresh. */
+  readonly keypair?: KeyPairSigner
 }
 
 export interface BuiltMint {
@@ -146,6 +148,40 @@ export interface RecordedTransaction {
   readonly wire: string
   readonly logs: ReadonlyArray<string>
   readonly computeUnitsConsumed: bigint
+  /** getTransaction's meta.innerInstructions ("json" encoding); empty for what LiteSVM ran. */
+  readonly innerInstructions?: ReadonlyArray<InnerInstructions>
+}
+
+/** One top-level instruction's inner instructions, as getTransaction's meta lists them. */
+export interface InnerInstructions {
+  readonly index: number
+  readonly instructions: ReadonlyArray<{
+    readonly programIdIndex: number
+    readonly accounts: ReadonlyArray<number>
+    readonly data: string
+    readonly stackHeight: number
+  }>
+}
+
+/** What the PubSub server tells its subscribers about. */
+export type WorldChange =
+  | { readonly kind: "transaction"; readonly transaction: RecordedTransaction }
+  | { readonly kind: "slot"; readonly slot: bigint; readonly parent: bigint }
+  | { readonly kind: "account"; readonly address: Address }
+
+/** What a program LiteSVM lacks would have logged and emitted, for World.record. */
+export interface Emulated {
+  readonly logs: ReadonlyArray<string>
+  /** Inner instructions of each top-level instruction, by the instruction's index; accounts by address. */
+  readonly inner?: ReadonlyArray<{
+    readonly index: number
+    readonly instructions: ReadonlyArray<{
+      readonly program: Address
+      readonly accounts: ReadonlyArray<Address>
+      readonly data: Uint8Array
+    }>
+  }>
+  readonly computeUnitsConsumed?: bigint
 }
 
 /** Lamports per signature, as the default fee structure charges. */
@@ -164,6 +200,7 @@ export class World {
   readonly transactions: Array<RecordedTransaction> = []
   /** Bumped by every change this builder makes, so readers can cache what they derive from accounts. */
   version = 0
+  readonly #listeners = new Set<(change: WorldChange) => void>()
   #slot = START_SLOT
   #time = START_TIME
 
@@ -180,9 +217,23 @@ export class World {
 
   /** Moves the clock on without a transaction (a test of stale slots, say). */
   advance(slots: bigint, seconds = Number(slots) * 0.4): void {
+    const parent = this.#slot
     this.#slot += slots
     this.#time += Math.ceil(seconds)
     this.#setClock()
+    this.#emit({ kind: "slot", slot: this.#slot, parent })
+  }
+
+  /** Calls `listener` after every transaction, slot and written account; answers the unsubscribe. */
+  onChange(listener: (change: WorldChange) => void): () => void {
+    this.#listeners.add(listener)
+    return () => {
+      this.#listeners.delete(listener)
+    }
+  }
+
+  #emit(change: WorldChange): void {
+    for (const listener of this.#listeners) listener(change)
   }
 
   #setClock(): void {
@@ -200,6 +251,28 @@ export class World {
 
   /** Sends one transaction at a fresh slot and time, and records it. */
   async send(feePayer: KeyPairSigner, instructions: ReadonlyArray<Instruction>): Promise<RecordedTransaction> {
+    return this.#commit(feePayer, instructions, undefined)
+  }
+
+  /**
+   * Records a transaction of a program LiteSVM cannot run (pump, PumpSwap: no binary on npm) as the
+   * network would report it: signed for real, at a fresh slot, with the logs and inner instructions the
+   * program emits. It changes no account: the caller writes the program's effects first, with real
+   * token-program transactions and setAccount, so a reader woken by this transaction finds them.
+   */
+  async record(
+    feePayer: KeyPairSigner,
+    instructions: ReadonlyArray<Instruction>,
+    emulated: Emulated
+  ): Promise<RecordedTransaction> {
+    return this.#commit(feePayer, instructions, emulated)
+  }
+
+  async #commit(
+    feePayer: KeyPairSigner,
+    instructions: ReadonlyArray<Instruction>,
+    emulated: Emulated | undefined
+  ): Promise<RecordedTransaction> {
     this.advance(2n, 1)
     this.svm.expireBlockhash()
     const message = pipe(
@@ -213,9 +286,14 @@ export class World {
     if (compiled.version !== 0) throw new Error(`unexpected message version ${String(compiled.version)}`)
     const balances = () => compiled.staticAccounts.map((key) => this.svm.getBalance(key) ?? 0n)
     const preBalances = balances()
-    const result = this.svm.sendTransaction(transaction)
+    const result = emulated === undefined ? this.svm.sendTransaction(transaction) : undefined
     if (result instanceof FailedTransactionMetadata) {
       throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().logs().join("\n")}`)
+    }
+    const keyIndex = (key: Address): number => {
+      const index = compiled.staticAccounts.indexOf(key)
+      if (index === -1) throw new Error(`inner instruction names ${key}, which is not among the transaction's keys`)
+      return index
     }
     const signatures = Object.values(transaction.signatures).flatMap((bytes) =>
       bytes === null ? [] : [base58.decode(bytes) as Signature]
@@ -242,11 +320,21 @@ export class World {
       preBalances,
       postBalances: balances(),
       wire: getBase64EncodedWireTransaction(transaction),
-      logs: result.logs(),
-      computeUnitsConsumed: result.computeUnitsConsumed()
+      logs: result?.logs() ?? emulated?.logs ?? [],
+      computeUnitsConsumed: result?.computeUnitsConsumed() ?? emulated?.computeUnitsConsumed ?? 0n,
+      innerInstructions: (emulated?.inner ?? []).map((inner) => ({
+        index: inner.index,
+        instructions: inner.instructions.map((entry) => ({
+          programIdIndex: keyIndex(entry.program),
+          accounts: entry.accounts.map(keyIndex),
+          data: base58.decode(entry.data),
+          stackHeight: 2
+        }))
+      }))
     }
     this.transactions.push(recorded)
     this.version++
+    this.#emit({ kind: "transaction", transaction: recorded })
     return recorded
   }
 
@@ -268,7 +356,7 @@ export class World {
     const deployer = options.deployer ?? (await this.signer())
     const mintAuthority = options.mintAuthority ?? deployer
     const freezeAuthority = options.freezeAuthority ?? null
-    const newMint = await generateKeyPairSigner()
+    const newMint = options.keypair ?? (await generateKeyPairSigner())
     const args = extensionArgs(newMint.address, mintAuthority.address, extensions)
     const allocated = args.filter((arg) => arg.__kind !== "TokenMetadata")
     const plan = await getCreateMintInstructionPlan(
@@ -585,6 +673,7 @@ export class World {
       lamports: lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
       space: BigInt(data.length)
     })
+    this.#emit({ kind: "account", address })
   }
 }
 

@@ -1,0 +1,39 @@
+import { Config, Option, Redacted } from "effect"
+
+// The watcher's settings (README, "The launch and event stream"). SOLANA_WS_URL is a provider URL with
+// its key in it: Redacted, and only its scheme and host reach a log line.
+
+const bounded = (name: string, min: number, max: number, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be between ${min} and ${max}`, validation: (n) => n >= min && n <= max }),
+    Config.withDefault(fallback)
+  )
+
+export const StreamConfig = Config.all({
+  wsUrl: Config.option(Config.redacted("SOLANA_WS_URL")),
+  /** Transactions read back per subscription after a reconnect, at most. */
+  backfillLimit: bounded("STREAM_BACKFILL_LIMIT", 0, 10_000, 500),
+  /** Mints watched for state events: watched ones first, then the most read in the last hour, then launches. */
+  trackedLimit: bounded("STREAM_TRACKED_LIMIT", 0, 10_000, 500),
+  trackedWindowSeconds: bounded("STREAM_TRACKED_WINDOW_SECONDS", 60, 7 * 86_400, 3_600),
+  trackRefreshMs: bounded("STREAM_TRACK_REFRESH_MS", 100, 600_000, 5_000),
+  reconnectMaxMs: bounded("STREAM_RECONNECT_MAX_MS", 100, 300_000, 30_000),
+  pingMs: bounded("STREAM_PING_MS", 1_000, 300_000, 10_000),
+  /** Transactions read at once (getTransaction calls, batched by the RPC client). */
+  concurrency: bounded("STREAM_CONCURRENCY", 1, 256, 16)
+})
+export type StreamConfig = Config.Config.Success<typeof StreamConfig>
+
+/** The WebSocket URL, or none when SOLANA_WS_URL is unset or empty. */
+export const wsUrlOf = (config: StreamConfig): string | undefined =>
+  Option.match(config.wsUrl, { onNone: () => undefined, onSome: (url) => Redacted.value(url).trim() || undefined })
+
+/** scheme://host of a provider URL: what a log line may show. */
+export const hostOf = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return "websocket"
+  }
+}

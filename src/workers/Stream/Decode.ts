@@ -1,0 +1,116 @@
+import { type Address, getAddressDecoder, getBase58Encoder } from "@solana/kit"
+import { EVENT_IX_TAG, EVENTS, type EventKind, INSTRUCTIONS } from "./Programs.ts"
+
+// What a transaction says about launches and pools, read from getTransaction ("json" encoding): every
+// instruction, top level and inner (a launch made through a router is a CPI), matched on its program
+// and discriminator, the mint taken from the account the IDL names; self-CPI events from their bytes.
+
+/** The parts of getTransaction's answer the decoder reads. */
+export interface TransactionView {
+  readonly slot: bigint
+  readonly blockTime: bigint | null
+  readonly transaction: {
+    readonly signatures: ReadonlyArray<string>
+    readonly message: {
+      readonly accountKeys: ReadonlyArray<string>
+      readonly instructions: ReadonlyArray<CompiledInstruction>
+    }
+  }
+  readonly meta: {
+    readonly err: unknown
+    readonly innerInstructions?: ReadonlyArray<{
+      readonly index: number
+      readonly instructions: ReadonlyArray<CompiledInstruction>
+    }> | null
+    readonly loadedAddresses?: {
+      readonly writable: ReadonlyArray<string>
+      readonly readonly: ReadonlyArray<string>
+    } | null
+  } | null
+}
+interface CompiledInstruction {
+  readonly programIdIndex: number
+  readonly accounts: ReadonlyArray<number>
+  readonly data: string
+}
+
+export interface StreamEvent {
+  readonly kind: EventKind
+  readonly program: Address
+  readonly mint: Address
+  readonly signature: string
+  readonly slot: bigint
+  readonly blockTime: Date | null
+  /** The signer the IDL names (a launch's creator), when known. */
+  readonly user?: Address
+}
+
+const base58 = getBase58Encoder()
+const addressDecoder = getAddressDecoder()
+
+const startsWith = (data: Uint8Array, prefix: Uint8Array, at = 0): boolean =>
+  data.length >= at + prefix.length && prefix.every((byte, index) => data[at + index] === byte)
+
+/** The events in one transaction; a failed transaction has none. */
+export const eventsOf = (tx: TransactionView): ReadonlyArray<StreamEvent> => {
+  if (tx.meta === null || tx.meta.err !== null) return []
+  const keys = [
+    ...tx.transaction.message.accountKeys,
+    ...(tx.meta.loadedAddresses?.writable ?? []),
+    ...(tx.meta.loadedAddresses?.readonly ?? [])
+  ]
+  const signature = tx.transaction.signatures[0] ?? ""
+  const blockTime = tx.blockTime === null ? null : new Date(Number(tx.blockTime) * 1000)
+  const all = [
+    ...tx.transaction.message.instructions,
+    ...(tx.meta.innerInstructions ?? []).flatMap((inner) => inner.instructions)
+  ]
+  const events: Array<StreamEvent> = []
+  const seen = new Set<string>()
+  const add = (event: StreamEvent) => {
+    const key = `${event.kind}:${event.mint}`
+    if (seen.has(key)) return
+    seen.add(key)
+    events.push(event)
+  }
+  for (const instruction of all) {
+    const program = keys[instruction.programIdIndex] as Address | undefined
+    if (program === undefined) continue
+    let data: Uint8Array
+    try {
+      data = Uint8Array.from(base58.encode(instruction.data))
+    } catch {
+      continue
+    }
+    for (const watched of INSTRUCTIONS) {
+      if (watched.program !== program || !startsWith(data, watched.discriminator)) continue
+      const mint = keys[instruction.accounts[watched.mintAccount] ?? -1]
+      if (mint === undefined) continue
+      const user = watched.userAccount === undefined ? undefined : keys[instruction.accounts[watched.userAccount] ?? -1]
+      add({
+        kind: watched.kind,
+        program,
+        mint: mint as Address,
+        signature,
+        slot: tx.slot,
+        blockTime,
+        ...(user === undefined ? {} : { user: user as Address })
+      })
+    }
+    if (!startsWith(data, EVENT_IX_TAG)) continue
+    for (const event of EVENTS) {
+      if (event.program !== program || !startsWith(data, event.discriminator, 8)) continue
+      const at = 16 + event.mintOffset
+      if (data.length < at + 32) continue
+      add({
+        kind: event.kind,
+        program,
+        mint: addressDecoder.decode(data.subarray(at, at + 32)),
+        signature,
+        slot: tx.slot,
+        blockTime
+      })
+    }
+  }
+  return events
+}

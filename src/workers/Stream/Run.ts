@@ -1,0 +1,46 @@
+import { Effect } from "effect"
+import { endpointsOf, type ScannerConfig } from "../Scanner/Config.ts"
+import { makeRpcClient } from "../Scanner/Rpc.ts"
+import { hostOf, type StreamConfig, wsUrlOf } from "./Config.ts"
+import { makeKitSource } from "./KitSource.ts"
+import { makeWatcher } from "./Watcher.ts"
+
+/** Whether the stream can run here: SOLANA_WS_URL and SOLANA_RPC_URL both set. */
+export const streamConfigured = (stream: StreamConfig, scanner: ScannerConfig): boolean =>
+  wsUrlOf(stream) !== undefined && endpointsOf(scanner).length > 0
+
+/**
+ * The watcher on the PubSub WebSocket of SOLANA_WS_URL, reading transactions over the scanner's RPC
+ * endpoints (same rate limit, retries and batching); runs until interrupted.
+ */
+export const runWatcher = (stream: StreamConfig, scanner: ScannerConfig) =>
+  Effect.gen(function* () {
+    const url = wsUrlOf(stream)
+    if (url === undefined) return yield* Effect.dieMessage("SOLANA_WS_URL is not set")
+    const client = makeRpcClient({
+      urls: endpointsOf(scanner),
+      timeoutMs: scanner.timeoutMs,
+      retries: scanner.retries,
+      requestsPerSecond: scanner.requestsPerSecond,
+      breakerFailures: 5,
+      breakerCooldownMs: 30_000,
+      maxRetryAfterMs: 10_000,
+      batch: scanner.batch
+    })
+    const source = makeKitSource({
+      url,
+      pingMs: stream.pingMs,
+      reconnectMaxMs: stream.reconnectMaxMs,
+      backfillLimit: stream.backfillLimit,
+      rpc: () => client.forScan(1_000).rpc
+    })
+    const watcher = yield* makeWatcher(stream, source, client)
+    yield* Effect.logInfo("watcher started").pipe(
+      Effect.annotateLogs({
+        websocket: hostOf(url),
+        rpc: client.endpoints().join(","),
+        tracked: stream.trackedLimit
+      })
+    )
+    return yield* watcher.run
+  })

@@ -1,0 +1,231 @@
+import { type Address, type Signature } from "@solana/kit"
+import { Duration, Effect, Fiber, Schedule } from "effect"
+import type { Address as MintAddress } from "../../domain/Address.ts"
+import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
+import type { RpcClient } from "../Scanner/Rpc.ts"
+import type { StreamConfig } from "./Config.ts"
+import { eventsOf, type StreamEvent, type TransactionView } from "./Decode.ts"
+import { StreamEventsRepo } from "./EventsRepo.ts"
+import { launchToVerdict, streamEvents, streamLagSlots, streamNotifications } from "./Metrics.ts"
+import { isLaunch, LAUNCH_PROGRAMS, stateKindOf, worthReading } from "./Programs.ts"
+import type { AccountNotice, LogNotice, StreamSource } from "./Source.ts"
+
+// The watcher: launch programs' logs become launches (the transaction read for its accounts), and the
+// tracked mints' logs and accounts become state events; each event is recorded once over every
+// watcher process and queues a scan ahead of all other work. A notification that cannot be used is
+// counted and skipped; nothing here stops the loop.
+
+/** Signatures already handled, oldest dropped first (a reconnect's backfill overlaps the live feed). */
+const makeSeen = (capacity: number) => {
+  const seen = new Set<string>()
+  return (key: string): boolean => {
+    if (seen.has(key)) return true
+    seen.add(key)
+    if (seen.size > capacity) {
+      const oldest = seen.values().next()
+      if (oldest.done !== true) seen.delete(oldest.value)
+    }
+    return false
+  }
+}
+
+// Token mint layout (SPL and Token-2022 base): supply is bytes 36..44; everything else that changes
+// (authorities, and Token-2022's extensions: fee, hook, pause...) is a state change worth a rescan.
+const SUPPLY = { from: 36, to: 44 }
+const withoutSupply = (data: Uint8Array): string =>
+  Buffer.concat([data.subarray(0, SUPPLY.from), data.subarray(SUPPLY.to)]).toString("base64")
+
+export const makeWatcher = (config: StreamConfig, source: StreamSource, client: RpcClient) =>
+  Effect.gen(function* () {
+    const events = yield* StreamEventsRepo
+    const requests = yield* ScanRequestsRepo
+    const seen = makeSeen(50_000)
+    const reads = yield* Effect.makeSemaphore(config.concurrency)
+    let tip = 0n
+    /** Launches queued by this process and not yet seen scanned: mint → when the notice arrived. */
+    const awaiting = new Map<string, { readonly at: number; readonly since: Date }>()
+
+    const readTransaction = (signature: string) =>
+      Effect.tryPromise(() =>
+        client
+          .forScan(4)
+          .rpc.getTransaction(signature as Signature, {
+            encoding: "json",
+            maxSupportedTransactionVersion: 0,
+            commitment: "confirmed"
+          })
+          .send()
+      ).pipe(
+        reads.withPermits(1),
+        Effect.retry(Schedule.exponential(Duration.millis(100)).pipe(Schedule.intersect(Schedule.recurs(3))))
+      )
+
+    const queue = (event: StreamEvent, backfilled: boolean, receivedAt: number) =>
+      Effect.gen(function* () {
+        if (!(yield* events.recordOnce(event, backfilled))) return
+        const launch = isLaunch(event.kind)
+        yield* requests.requestPriority(event.mint as string as MintAddress, launch ? "launch" : "event")
+        streamEvents.inc({ program: event.program, kind: event.kind })
+        if (launch && !awaiting.has(event.mint))
+          awaiting.set(event.mint, { at: receivedAt, since: new Date(Date.now() - 1_000) })
+        yield* Effect.logInfo(launch ? "stream: launch queued" : "stream: state event queued").pipe(
+          Effect.annotateLogs({
+            kind: event.kind,
+            mint: event.mint,
+            signature: event.signature,
+            slot: event.slot.toString(),
+            backfilled
+          })
+        )
+      })
+
+    const skip = (subscription: string, outcome: string) =>
+      Effect.sync(() => streamNotifications.inc({ subscription, outcome }))
+
+    /** A launch program's transaction: read it when its logs name a watched instruction. */
+    const onLaunchLogs = (notice: LogNotice) =>
+      Effect.gen(function* () {
+        const receivedAt = performance.now()
+        if (seen(notice.signature)) return yield* skip("logs", "duplicate")
+        if (notice.failed) return yield* skip("logs", "failed_transaction")
+        if (notice.logs !== undefined && !worthReading(notice.logs)) return yield* skip("logs", "not_a_launch")
+        if (!notice.backfilled && tip > 0n) streamLagSlots.set(Number(tip - notice.slot))
+        const transaction = yield* readTransaction(notice.signature)
+        if (transaction === null) return yield* skip("logs", "transaction_not_found")
+        yield* skip("logs", "handled")
+        for (const event of eventsOf(transaction as unknown as TransactionView))
+          yield* queue(event, notice.backfilled, receivedAt)
+      })
+
+    /** A tracked mint's transaction: the instruction names in its logs say what changed. */
+    const onMintLogs = (mint: Address) => (notice: LogNotice) =>
+      Effect.gen(function* () {
+        const receivedAt = performance.now()
+        if (seen(`${mint}:${notice.signature}`)) return yield* skip("logs", "duplicate")
+        if (notice.failed) return yield* skip("logs", "failed_transaction")
+        let logs = notice.logs
+        let slot = notice.slot
+        let blockTime: Date | null = null
+        if (logs === undefined) {
+          const transaction = yield* readTransaction(notice.signature)
+          if (transaction === null) return yield* skip("logs", "transaction_not_found")
+          logs = transaction.meta?.logMessages ?? []
+          slot = transaction.slot
+          blockTime = transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
+        }
+        const kind = stateKindOf(logs)
+        if (kind === undefined) return yield* skip("logs", "no_state_change")
+        yield* skip("logs", "handled")
+        yield* queue(
+          { kind, program: mint, mint, signature: notice.signature, slot, blockTime },
+          notice.backfilled,
+          receivedAt
+        )
+      })
+
+    /** A tracked mint's account: any change but its supply (authorities, fee, hook, pause...). */
+    const onMintAccount = (mint: Address) => {
+      let last: string | undefined
+      return (notice: AccountNotice) =>
+        Effect.gen(function* () {
+          const receivedAt = performance.now()
+          const now = notice.data === undefined ? "closed" : withoutSupply(notice.data)
+          const changed = last !== undefined && now !== last
+          last = now
+          if (!changed) return yield* skip("account", "supply_only")
+          yield* skip("account", "handled")
+          // Every watcher sees the same slot, so the key dedupes across processes.
+          yield* queue(
+            {
+              kind: "mint_changed",
+              program: mint,
+              mint,
+              signature: `account:${notice.slot}`,
+              slot: notice.slot,
+              blockTime: null
+            },
+            false,
+            receivedAt
+          )
+        }).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              skip("account", "error"),
+              Effect.logWarning("stream: an account notification was not handled", cause)
+            )
+          )
+        )
+    }
+
+    // Handlers run in their own fibers so a slow getTransaction does not hold up the next notification.
+    const detached =
+      <N>(handler: (notice: N) => Effect.Effect<void, unknown>) =>
+      (notice: N) =>
+        Effect.asVoid(
+          Effect.forkDaemon(
+            handler(notice).pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.zipRight(
+                  skip("logs", "error"),
+                  Effect.logWarning("stream: a notification was not handled", cause)
+                )
+              )
+            )
+          )
+        )
+
+    /** Keeps one logs and one account subscription per tracked mint, adding and dropping as the set moves. */
+    const trackMints = Effect.gen(function* () {
+      const running = new Map<string, ReadonlyArray<Fiber.RuntimeFiber<never>>>()
+      const refresh = Effect.gen(function* () {
+        const wanted = new Set<string>(yield* events.tracked(config.trackedLimit, config.trackedWindowSeconds * 1000))
+        for (const [mint, fibers] of running) {
+          if (wanted.has(mint)) continue
+          running.delete(mint)
+          yield* Fiber.interruptAll(fibers)
+        }
+        for (const mint of wanted) {
+          if (running.has(mint)) continue
+          const address = mint as Address
+          running.set(mint, [
+            yield* Effect.forkDaemon(source.logs(address, detached(onMintLogs(address)))),
+            yield* Effect.forkDaemon(source.account(address, onMintAccount(address)))
+          ])
+        }
+      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("stream: tracked mints not refreshed", cause)))
+      return yield* Effect.repeat(refresh, Schedule.spaced(Duration.millis(config.trackRefreshMs))).pipe(
+        Effect.ensuring(Effect.suspend(() => Fiber.interruptAll([...running.values()].flat())))
+      )
+    })
+
+    /** launch_to_verdict_seconds: each queued launch until a scan of it is stored. */
+    const measure = Effect.gen(function* () {
+      if (awaiting.size === 0) return
+      const since = new Date(Math.min(...[...awaiting.values()].map((entry) => entry.since.getTime())))
+      const done = yield* events.scannedSince([...awaiting.keys()], since)
+      const now = performance.now()
+      for (const mint of done) {
+        const entry = awaiting.get(mint)
+        if (entry !== undefined) launchToVerdict.observe((now - entry.at) / 1000)
+        awaiting.delete(mint)
+      }
+      // A launch whose scan never lands is not measured forever.
+      for (const [mint, entry] of awaiting) if (now - entry.at > 600_000) awaiting.delete(mint)
+    }).pipe(Effect.catchAllCause((cause) => Effect.logDebug("stream: launch timing not read", cause)))
+
+    const run = Effect.all(
+      [
+        ...LAUNCH_PROGRAMS.map((program) => source.logs(program, detached(onLaunchLogs))),
+        source.slots((slot) =>
+          Effect.sync(() => {
+            tip = slot
+          })
+        ),
+        config.trackedLimit > 0 ? trackMints : Effect.never,
+        Effect.repeat(measure, Schedule.spaced(Duration.millis(100)))
+      ],
+      { concurrency: "unbounded", discard: true }
+    )
+
+    return { run }
+  })

@@ -1,0 +1,51 @@
+import { Effect, Fiber, Layer, Option } from "effect"
+import { ListingsRepo } from "../../../src/features/Scans/ListingsRepo.ts"
+import { makeScanner } from "../../../src/workers/Scanner/Worker.ts"
+import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
+import type { StreamConfig } from "../../../src/workers/Stream/Config.ts"
+import { StreamEventsRepo } from "../../../src/workers/Stream/EventsRepo.ts"
+import { makeKitSource } from "../../../src/workers/Stream/KitSource.ts"
+import { makeWatcher } from "../../../src/workers/Stream/Watcher.ts"
+import type { RpcServer } from "../../support/solana/RpcServer.ts"
+import { testRpcSettings, testScannerConfig } from "../../support/solana/Settings.ts"
+
+// The stream as the tests run it: the watcher on the world's WebSocket, the scanner on its JSON-RPC,
+// both on the test database, with quick reconnects and refreshes.
+
+export const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig => ({
+  wsUrl: Option.none(),
+  backfillLimit: 500,
+  trackedLimit: 100,
+  trackedWindowSeconds: 3_600,
+  trackRefreshMs: 100,
+  reconnectMaxMs: 200,
+  pingMs: 5_000,
+  concurrency: 8,
+  ...overrides
+})
+
+export const StreamLayer = Layer.mergeAll(ListingsRepo.Default, StreamEventsRepo.Default)
+
+/** A watcher process on the server's WebSocket: the fiber running it. */
+export const startWatcher = (server: RpcServer, overrides: Partial<StreamConfig> = {}) =>
+  Effect.gen(function* () {
+    const client = makeRpcClient(testRpcSettings(server.url))
+    const config = testStreamConfig(overrides)
+    const source = makeKitSource({
+      url: server.wsUrl,
+      pingMs: config.pingMs,
+      reconnectMaxMs: config.reconnectMaxMs,
+      backfillLimit: config.backfillLimit,
+      rpc: () => client.forScan(1_000).rpc
+    })
+    const watcher = yield* makeWatcher(config, source, client)
+    return yield* Effect.forkDaemon(watcher.run)
+  })
+
+export const startScanner = (server: RpcServer) =>
+  Effect.gen(function* () {
+    const scanner = yield* makeScanner(testScannerConfig(server.url, { pollMs: 10 }))
+    return yield* Effect.forkDaemon(scanner.run)
+  })
+
+export const stop = (fibers: ReadonlyArray<Fiber.RuntimeFiber<unknown, unknown>>) => Fiber.interruptAll(fibers)

@@ -12,6 +12,7 @@ import webhooks from "../../../sql/0007_webhooks.sql" with { type: "text" }
 import scanLiquidity from "../../../sql/0008_scan_liquidity.sql" with { type: "text" }
 import scanRetention from "../../../sql/0009_scan_retention.sql" with { type: "text" }
 import scanPriceAndMarket from "../../../sql/0010_scan_price_and_market.sql" with { type: "text" }
+import funders from "../../../sql/0011_funders.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -24,7 +25,8 @@ const migrations: Record<string, string> = {
   "0007_webhooks": webhooks,
   "0008_scan_liquidity": scanLiquidity,
   "0009_scan_retention": scanRetention,
-  "0010_scan_price_and_market": scanPriceAndMarket
+  "0010_scan_price_and_market": scanPriceAndMarket,
+  "0011_funders": funders
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { address } from "@solana/kit"
-import { Duration, Effect, Option, Schedule } from "effect"
+import { Duration, Effect, Option, Runtime, Schedule } from "effect"
 import { hostname } from "node:os"
 import type { Address } from "../../domain/Address.ts"
 import type { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
+import { makeFundersRepo } from "../../features/Insiders/FundersRepo.ts"
 import { makeMarketFiguresRepo } from "../../features/Market/MarketFiguresRepo.ts"
 import { MarketMaxAgeSeconds, withMarketFigures } from "../../features/Market/Merge.ts"
 import { ListingsRepo } from "../../features/Scans/ListingsRepo.ts"
@@ -17,6 +18,7 @@ import { oldestPending, queueDepth, scanDuration, scansTotal } from "./Metrics.t
 import { defaultReferencePool } from "./PoolScan.ts"
 import { makeRpcClient } from "./Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "./Scan.ts"
+import type { FunderBook } from "./stages/FunderBook.ts"
 
 // The worker that fills the cache: it drains the scan queue (rescan requests first, then due watches,
 // then stale mints people read, most read first), scans each mint over JSON-RPC and appends the
@@ -80,6 +82,27 @@ export const makeScanner = (config: ScannerConfig) =>
     const marketFigures = yield* makeMarketFiguresRepo
     const marketMaxAgeSeconds = yield* MarketMaxAgeSeconds
     let exchangeLabels: ReadonlyMap<string, { label: string; source: string }> = shippedExchanges
+    // First funders are kept in wallet_funders: a wallet read once is never read again, by any scan.
+    const funders = yield* makeFundersRepo
+    const runtime = yield* Effect.runtime<never>()
+    const book: FunderBook = {
+      lookup: (wallets) =>
+        Runtime.runPromise(runtime)(
+          funders.lookup(wallets).pipe(Effect.tapError((error) => Effect.logWarning("funders not read", error.message)))
+        ),
+      remember: (rows) =>
+        Runtime.runPromise(runtime)(
+          funders.remember(rows).pipe(Effect.tapError((error) => Effect.logWarning("funders not kept", error.message)))
+        )
+    }
+    const insiders = config.insiders
+      ? {
+          funderCalls: config.funderCalls,
+          launchWindowSlots: config.launchWindowSlots,
+          launchTransactions: config.launchTransactions,
+          book
+        }
+      : undefined
     const settings = (): ScanSettings => ({
       signaturePages: config.signaturePages,
       scannerVersion: VERSION,
@@ -87,7 +110,8 @@ export const makeScanner = (config: ScannerConfig) =>
       exchangeLabels,
       referencePool,
       maxPools: config.maxPools,
-      maxLpPools: config.maxLpPools
+      maxLpPools: config.maxLpPools,
+      ...(insiders === undefined ? {} : { insiders })
     })
 
     // Operators label more exchange wallets with `risk-api import-wallets` (label "exchange").

@@ -2,8 +2,7 @@ import { type Address, type Slot } from "@solana/kit"
 import type { Address as EvidenceAddress } from "../../../domain/Address.ts"
 import { type Fact, notObserved } from "../../../domain/EvidenceV2.ts"
 import { CallBudgetExhausted, type ScanRpc } from "../Rpc.ts"
-import type { FunderBook } from "./Funders.ts"
-import type { InsiderSettings } from "./Insiders.ts"
+import type { FunderBook, InsiderSettings } from "./FunderBook.ts"
 
 // What every stage of a scan shares: the RPC of this scan, the mint, the settings, the slot the first read
 // pinned, and the record of what could not be read (the evidence's provenance.partial, in the order found).

@@ -2,6 +2,7 @@ import { type Address, getBase58Encoder, type Signature } from "@solana/kit"
 import { SYSTEM_PROGRAM } from "../Programs.ts"
 import type { ScanRpc } from "../Rpc.ts"
 import { COMMITMENT, describe, type ScanContext } from "./Context.ts"
+import type { FunderRecord } from "./FunderBook.ts"
 
 // Stage "funders": who first funded each top holder's wallet. A wallet's first funder is the source of
 // the system-program transfer in its oldest transaction; it never changes, so the answer is kept in a
@@ -15,36 +16,6 @@ import { COMMITMENT, describe, type ScanContext } from "./Context.ts"
 // - rounds 6 and 7 (hop 2, only for fresh funders not in the book): the same two reads for the funders.
 // Every call is taken from the stage's own budget (SCANNER_FUNDER_CALLS); a wallet the budget does not
 // reach is `budget`, and the clusters built on it are not observed.
-
-/** What the book keeps for a wallet: its first funder (null when its oldest transaction is no SOL transfer into it). */
-export interface FunderRecord {
-  readonly wallet: string
-  readonly funder: string | null
-  readonly signature: string | null
-  readonly fundedSlot: number | null
-  readonly lamports: string | null
-  /** The slot the scan that read it was pinned at. */
-  readonly readSlot: number
-}
-
-/** Where first funders are kept between scans. */
-export interface FunderBook {
-  readonly lookup: (wallets: ReadonlyArray<string>) => Promise<ReadonlyMap<string, FunderRecord>>
-  readonly remember: (records: ReadonlyArray<FunderRecord>) => Promise<void>
-}
-
-/** A book in memory (one process; tests and `risk-api scan` without a database). */
-export const memoryFunderBook = (): FunderBook & { readonly records: Map<string, FunderRecord> } => {
-  const records = new Map<string, FunderRecord>()
-  return {
-    records,
-    lookup: async (wallets) =>
-      new Map(wallets.flatMap((wallet) => (records.has(wallet) ? [[wallet, records.get(wallet)!] as const] : []))),
-    remember: async (rows) => {
-      for (const row of rows) if (!records.has(row.wallet)) records.set(row.wallet, row)
-    }
-  }
-}
 
 /** The stage's own bound on calls, shared by both hops. */
 export class FunderBudget {

@@ -6,10 +6,9 @@ import type { VenueIndex } from "../Programs.ts"
 import { type AccountInfo, type AccountInfos, readAccounts, tokenAccountOf } from "./Accounts.ts"
 import { describe, pctOf, type ScanContext, type ScanSettings } from "./Context.ts"
 import type { History } from "./Deployer.ts"
+import type { FunderBook, FunderRecord, InsiderSettings } from "./FunderBook.ts"
 import {
-  type FunderBook,
   FunderBudget,
-  type FunderRecord,
   type Funding,
   fromBook,
   newRecords,
@@ -23,19 +22,6 @@ import { type LaunchRead, type LaunchTransaction, launchFiguresOf, readLaunch } 
 // The insiders block from the funders and launch stages: holders grouped by first funder (one hop, or two
 // through a fresh wallet, never through a labelled exchange), by the deployer in the funding chain, and by
 // buying in the creation slot; the launch window's buyers; the deployer's holding then and now.
-
-export interface InsiderSettings {
-  /** RPC calls the funders stage may make per scan, both hops (two a wallet). */
-  readonly funderCalls: number
-  readonly launchWindowSlots: number
-  readonly launchTransactions: number
-}
-
-export const defaultInsiderSettings: InsiderSettings = {
-  funderCalls: 40,
-  launchWindowSlots: 10,
-  launchTransactions: 25
-}
 
 type Classify = (owner: Address, infos: AccountInfos) => Classification
 const NO_INFOS: AccountInfos = new Map()

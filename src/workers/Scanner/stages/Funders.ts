@@ -36,6 +36,8 @@ export class FunderBudget {
 export type Funding =
   | { readonly kind: "read"; readonly record: FunderRecord; readonly cached: boolean }
   | { readonly kind: "busy" }
+  /** No transaction names the wallet (a program's address that holds no lamports): it has no funder. */
+  | { readonly kind: "none" }
   | { readonly kind: "budget" }
   | { readonly kind: "failed"; readonly reason: string }
 
@@ -61,7 +63,7 @@ export const readSignatures = (
         const last = page.at(-1)
         if (page.length < PAGE && last !== undefined) return [wallet, { signature: last.signature }]
         budget.refund(1)
-        return [wallet, page.length >= PAGE ? { kind: "busy" } : { kind: "failed", reason: "no transaction" }]
+        return [wallet, page.length >= PAGE ? { kind: "busy" } : { kind: "none" }]
       } catch (error) {
         budget.refund(1)
         return [wallet, { kind: "failed", reason: describe(error) }]

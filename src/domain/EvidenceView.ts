@@ -81,12 +81,12 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       poolCount: valueOf(scan.liquidity.poolCount),
       ...(lpBurnedPct === null ? {} : { lpBurnedPct })
     },
-    holders: {
+    holders: insiderHoldersOf(scan, {
       holderCount: valueOf(scan.holders.count),
       top: top.map((holder) => ({ address: holder.address, pct: holder.pct, kind: holder.kind })),
       creatorPct: valueOf(scan.holders.creatorPct),
       bundledLaunchPct: valueOf(scan.holders.bundledLaunchPct)
-    },
+    }),
     deployer: {
       address: deployer?.address ?? null,
       priorLaunches: scan.deployerRecord.priorLaunches,
@@ -104,6 +104,26 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
     verified: scan.issuerVerified !== null,
     ...(scan.listed.length === 0 ? {} : { listed: scan.listed }),
     outcome: scan.outcome
+  }
+}
+
+// The insiders block feeds the ownership rules (docs/scoring-model.md): a holder in a deployer_funded or
+// common_funder cluster is an insider (insider_holding), and the supply bought in the creation slot is
+// the bundled launch share (bundled_launch) when the scan has no other figure for it.
+const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]): ScanEvidence["holders"] => {
+  const insiders = scan.insiders
+  if (insiders === undefined) return holders
+  const linked = new Set<string>(
+    valueOf(insiders.clusters)
+      ?.filter((cluster) => cluster.reason !== "same_slot")
+      .flatMap((cluster) => cluster.members.map((member) => member.owner)) ?? []
+  )
+  return {
+    ...holders,
+    top: holders.top.map((holder) =>
+      holder.kind === "holder" && linked.has(holder.address) ? { ...holder, kind: "insider" } : holder
+    ),
+    bundledLaunchPct: holders.bundledLaunchPct ?? valueOf(insiders.launchBuyers)?.sameSlotPct ?? null
   }
 }
 

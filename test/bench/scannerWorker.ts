@@ -3,6 +3,7 @@ import { createSolanaRpc } from "@solana/kit"
 import type { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
 import { makeRpcClient } from "../../src/workers/Scanner/Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "../../src/workers/Scanner/Scan.ts"
+import { defaultInsiderSettings, memoryFunderBook } from "../../src/workers/Scanner/stages/FunderBook.ts"
 
 // The scanning side of the scanner bench: what one full scan costs in calls and round trips (and
 // whether it really was full), scans per second on one core, and the same server answering raw
@@ -17,8 +18,12 @@ if (typeof referencePool !== "string" || referencePool === "")
   throw new Error("BENCH_RPC has no referencePool: the scan could not price SOL")
 const seconds = Number(process.env.SECONDS ?? 10)
 const concurrency = Number(process.env.CONCURRENCY ?? 16)
-// The production defaults (src/workers/Scanner/Config.ts): SCANNER_CALL_BUDGET 64, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
-const budget = Number(process.env.SCANNER_CALL_BUDGET ?? 64)
+// The production defaults (src/workers/Scanner/Config.ts): SCANNER_CALL_BUDGET 128, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
+const budget = Number(process.env.SCANNER_CALL_BUDGET ?? 128)
+// BENCH_INSIDERS=1 turns the insiders stage on, with its funder book in memory: the first scan of each mint
+// is cold, the loop's scans warm, as the worker's with wallet_funders.
+const insiders =
+  process.env.BENCH_INSIDERS === "1" ? { ...defaultInsiderSettings, book: memoryFunderBook() } : undefined
 const client = makeRpcClient({
   urls: [url],
   timeoutMs: 5_000,
@@ -36,7 +41,8 @@ const settings: ScanSettings = {
   exchangeLabels: new Map(),
   referencePool: referencePool as never,
   maxPools: 30,
-  maxLpPools: 4
+  maxLpPools: 4,
+  ...(insiders === undefined ? {} : { insiders })
 }
 const scanOnce = (mint: string): Promise<ScanEvidenceV2> => {
   const { counter, rpc } = client.forScan(budget)

@@ -26,7 +26,8 @@ const OWNERS: Readonly<Record<string, string>> = {
   webhook_events: "src/features/Webhooks/",
   webhook_attempts: "src/features/Webhooks/",
   market_figures: "src/features/Market/",
-  stream_events: "src/workers/Stream/"
+  stream_events: "src/workers/Stream/",
+  wallet_funders: "src/features/Insiders/"
 }
 
 const root = `${import.meta.dir}/../..`

@@ -14,6 +14,7 @@ import scanRetention from "../../../sql/0009_scan_retention.sql" with { type: "t
 import scanPriceAndMarket from "../../../sql/0010_scan_price_and_market.sql" with { type: "text" }
 import quotaReservations from "../../../sql/0011_quota_reservations.sql" with { type: "text" }
 import stream from "../../../sql/0012_stream.sql" with { type: "text" }
+import funders from "../../../sql/0013_funders.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -28,7 +29,8 @@ const migrations: Record<string, string> = {
   "0009_scan_retention": scanRetention,
   "0010_scan_price_and_market": scanPriceAndMarket,
   "0011_quota_reservations": quotaReservations,
-  "0012_stream": stream
+  "0012_stream": stream,
+  "0013_funders": funders
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

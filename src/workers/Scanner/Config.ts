@@ -24,7 +24,7 @@ export const ScannerConfig = Config.all({
   ),
   concurrency: bounded("SCANNER_CONCURRENCY", 1, 256, 8),
   requestsPerSecond: bounded("SCANNER_RPC_RPS", 1, 100_000, 50),
-  callBudget: bounded("SCANNER_CALL_BUDGET", 6, 500, 64),
+  callBudget: bounded("SCANNER_CALL_BUDGET", 6, 500, 128),
   batch: Config.boolean("SCANNER_RPC_BATCH").pipe(Config.withDefault(true)),
   referencePool: Config.option(
     Config.string("SCANNER_REFERENCE_POOL").pipe(
@@ -42,7 +42,12 @@ export const ScannerConfig = Config.all({
   pollMs: bounded("SCANNER_POLL_MS", 10, 60_000, 250),
   leaseMs: bounded("SCANNER_LEASE_MS", 1_000, 3_600_000, 60_000),
   maxAttempts: bounded("SCANNER_MAX_ATTEMPTS", 1, 100, 5),
-  issuersFile: Config.option(Config.string("SCANNER_ISSUERS_FILE"))
+  issuersFile: Config.option(Config.string("SCANNER_ISSUERS_FILE")),
+  // The insiders stage (docs/scan-evidence.md, "insiders"): 0 funder calls reads no funders.
+  insiders: Config.boolean("SCANNER_INSIDERS").pipe(Config.withDefault(true)),
+  funderCalls: bounded("SCANNER_FUNDER_CALLS", 0, 400, 40),
+  launchWindowSlots: bounded("SCANNER_LAUNCH_WINDOW_SLOTS", 0, 1_000, 10),
+  launchTransactions: bounded("SCANNER_LAUNCH_TRANSACTIONS", 1, 200, 25)
 })
 export type ScannerConfig = Config.Config.Success<typeof ScannerConfig>
 

@@ -29,6 +29,19 @@ import { liquidityFactsOf, lpPoolsOf, readLpAccounts, readLpLargest, readLpOwner
 import { quoteAccountsOf, quoteOwnersOf, readSellPath, sellFactsOf, sellProbeOf } from "./stages/Sell.ts"
 import { swapTargetOf } from "./stages/SwapTarget.ts"
 import { Gaps, ours, reasonOf, type ScanContext, type ScanSettings } from "./stages/Context.ts"
+import {
+  deployerAccountOf,
+  deployerNowOf,
+  insidersOf,
+  readFundersHop2,
+  readInsidersRound4,
+  readInsidersRound5,
+  readSignaturesHop2,
+  rememberFunders,
+  secondHopOf,
+  startInsiders,
+  walletsOf
+} from "./stages/Insiders.ts"
 
 export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
 
@@ -110,10 +123,12 @@ export const scanMint = async (
   const venues = await venueIndexOf()
   const vaults = new Set(poolStates.flatMap((state) => [state.vaultA, state.vaultB]).filter((at) => at !== null))
   const quoteOwners = quoteOwnersOf(rows, vaults, venues)
-  const [ownerRead, firstTransaction, lpLargest] = await Promise.all([
+  const insiderRun = await startInsiders(settings, rows, vaults, venues)
+  const [ownerRead, firstTransaction, lpLargest, insiderRound4] = await Promise.all([
     settle(readOwners(ctx, rows, quoteAccountsOf(target, quoteOwners))),
     settle(readFirstTransaction(ctx, history)),
-    readLpLargest(ctx, lpPools)
+    readLpLargest(ctx, lpPools),
+    readInsidersRound4(ctx, insiderRun, history)
   ])
   if (ownerRead.status === "rejected") gaps.note(reasonOf("holder owners", ownerRead.reason))
   const deployer = deployerOf(ctx, history, firstTransaction)
@@ -142,11 +157,39 @@ export const scanMint = async (
     quoteOwners,
     ownerRead
   }
-  const [[transfer, swap], lpAccounts] = await Promise.all([
+  const deployerAccount = await deployerAccountOf(insiderRun, mint, token.info.owner, classified, deployerAddress)
+  const [[transfer, swap], lpAccounts, insiderRound5] = await Promise.all([
     readSellPath(ctx, sellInput),
-    readLpAccounts(ctx, lpLargest)
+    readLpAccounts(ctx, lpLargest),
+    readInsidersRound5(ctx, insiderRun, insiderRound4.signatures, classified, deployerAccount)
   ])
-  const lpOwners = await readLpOwners(ctx, lpAccounts)
+  const secondHop = await secondHopOf(insiderRun, insiderRound5.hop1, deployerAddress, settings)
+  const [lpOwners, hop2Signatures] = await Promise.all([
+    readLpOwners(ctx, lpAccounts),
+    readSignaturesHop2(ctx, insiderRun, secondHop.unknown)
+  ])
+  const hop2 = await readFundersHop2(ctx, insiderRun, hop2Signatures, secondHop.cached)
+  await rememberFunders(insiderRun, insiderRound5.hop1, hop2)
+  const insiders =
+    insiderRun === undefined
+      ? undefined
+      : insidersOf({
+          mint,
+          supplyRaw: token.supplyRaw,
+          deployer: deployerAddress,
+          classified,
+          vaults,
+          wallets: walletsOf(classified, insiderRun.candidates),
+          hop1: insiderRound5.hop1,
+          hop2,
+          budget: insiderRun.budget,
+          launch: insiderRound4.launch,
+          first: firstTransaction,
+          deployerNow: deployerNowOf(classified, deployerAddress, insiderRound5.deployerAccount, mint),
+          settings,
+          insiders: insiderRun.insiders,
+          classify: insiderRun.classify
+        })
   const sell = sellFactsOf(transfer, swap)
   const liquidity = liquidityFactsOf(
     ctx,
@@ -190,6 +233,7 @@ export const scanMint = async (
     holders,
     deployer,
     deployerRecord: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null },
+    ...(insiders === undefined ? {} : { insiders }),
     liquidity,
     market: {
       status: "not_observed",

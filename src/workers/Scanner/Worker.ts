@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { address } from "@solana/kit"
-import { Duration, Effect, Option, Schedule } from "effect"
+import { Duration, Effect, Option, Runtime, Schedule } from "effect"
 import { hostname } from "node:os"
 import type { Address } from "../../domain/Address.ts"
 import type { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
+import { makeFundersRepo } from "../../features/Insiders/FundersRepo.ts"
 import { makeMarketFiguresRepo } from "../../features/Market/MarketFiguresRepo.ts"
 import { MarketMaxAgeSeconds, withMarketFigures } from "../../features/Market/Merge.ts"
 import { ListingsRepo } from "../../features/Scans/ListingsRepo.ts"
@@ -19,6 +20,7 @@ import { oldestPending, queueDepth, scanDuration, scansTotal } from "./Metrics.t
 import { defaultReferencePool } from "./PoolScan.ts"
 import { makeRpcClient } from "./Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "./Scan.ts"
+import type { FunderBook } from "./stages/FunderBook.ts"
 
 // The worker that fills the cache: it drains the scan queue (rescan requests first, then due watches,
 // then stale mints people read, most read first), scans each mint over JSON-RPC and appends the
@@ -138,6 +140,27 @@ export const makeScanner = (config: ScannerConfig) =>
     const marketFigures = yield* makeMarketFiguresRepo
     const marketMaxAgeSeconds = yield* MarketMaxAgeSeconds
     const labels = yield* exchangeLabelsOf
+    // First funders are kept in wallet_funders: a wallet read once is never read again, by any scan.
+    const funders = yield* makeFundersRepo
+    const runtime = yield* Effect.runtime<never>()
+    const book: FunderBook = {
+      lookup: (wallets) =>
+        Runtime.runPromise(runtime)(
+          funders.lookup(wallets).pipe(Effect.tapError((error) => Effect.logWarning("funders not read", error.message)))
+        ),
+      remember: (rows) =>
+        Runtime.runPromise(runtime)(
+          funders.remember(rows).pipe(Effect.tapError((error) => Effect.logWarning("funders not kept", error.message)))
+        )
+    }
+    const insiders = config.insiders
+      ? {
+          funderCalls: config.funderCalls,
+          launchWindowSlots: config.launchWindowSlots,
+          launchTransactions: config.launchTransactions,
+          book
+        }
+      : undefined
     const settings = (): ScanSettings => ({
       signaturePages: config.signaturePages,
       scannerVersion: VERSION,
@@ -145,7 +168,8 @@ export const makeScanner = (config: ScannerConfig) =>
       exchangeLabels: labels.current(),
       referencePool,
       maxPools: config.maxPools,
-      maxLpPools: config.maxLpPools
+      maxLpPools: config.maxLpPools,
+      ...(insiders === undefined ? {} : { insiders })
     })
 
     /** One scan, measured: the evidence, or why there is none. */

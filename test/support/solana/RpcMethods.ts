@@ -405,8 +405,8 @@ export const makeRpcMethods = (world: World, view: () => AccountView) => {
         postBalances: tx.postBalances,
         innerInstructions: tx.innerInstructions ?? [],
         logMessages: tx.logs,
-        preTokenBalances: [],
-        postTokenBalances: [],
+        preTokenBalances: tx.preTokenBalances,
+        postTokenBalances: tx.postTokenBalances,
         rewards: [],
         loadedAddresses: { writable: [], readonly: [] },
         computeUnitsConsumed: tx.computeUnitsConsumed

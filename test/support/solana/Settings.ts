@@ -37,5 +37,9 @@ export const testScannerConfig = (url: string, overrides: Partial<ScannerConfig>
   leaseMs: 30_000,
   maxAttempts: 3,
   issuersFile: Option.none(),
+  insiders: false,
+  funderCalls: 40,
+  launchWindowSlots: 10,
+  launchTransactions: 25,
   ...overrides
 })

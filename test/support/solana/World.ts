@@ -8,6 +8,7 @@ import {
   createTransactionMessage,
   flattenInstructionPlan,
   generateKeyPairSigner,
+  getAddressDecoder,
   getAddressEncoder,
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,
@@ -43,6 +44,7 @@ import {
   tokenMetadataField
 } from "@solana-program/token-2022"
 import { getMintEncoder, getSyncNativeInstruction } from "@solana-program/token"
+import { getTransferSolInstruction } from "@solana-program/system"
 import { FailedTransactionMetadata, LiteSVM } from "litesvm"
 import { type MetaplexMetadata, encodeMetaplexMetadata } from "../../../src/workers/Scanner/Metaplex.ts"
 import {
@@ -150,6 +152,22 @@ export interface RecordedTransaction {
   readonly computeUnitsConsumed: bigint
   /** getTransaction's meta.innerInstructions ("json" encoding); empty for what LiteSVM ran. */
   readonly innerInstructions?: ReadonlyArray<InnerInstructions>
+  /** Token accounts among the keys before and after, in getTransaction's meta shape (amounts as strings). */
+  readonly preTokenBalances: ReadonlyArray<TokenBalance>
+  readonly postTokenBalances: ReadonlyArray<TokenBalance>
+}
+
+export interface TokenBalance {
+  readonly accountIndex: number
+  readonly mint: Address
+  readonly owner: Address
+  readonly programId: Address
+  readonly uiTokenAmount: {
+    readonly amount: string
+    readonly decimals: number
+    readonly uiAmount: number | null
+    readonly uiAmountString: string
+  }
 }
 
 /** One top-level instruction's inner instructions, as getTransaction's meta lists them. */
@@ -203,6 +221,8 @@ export class World {
   readonly #listeners = new Set<(change: WorldChange) => void>()
   #slot = START_SLOT
   #time = START_TIME
+  /** While set, sends stay in the current slot (several transactions of one block, a launch bundle). */
+  #holdSlot = false
 
   constructor() {
     this.#setClock()
@@ -273,7 +293,7 @@ export class World {
     instructions: ReadonlyArray<Instruction>,
     emulated: Emulated | undefined
   ): Promise<RecordedTransaction> {
-    this.advance(2n, 1)
+    if (!this.#holdSlot) this.advance(2n, 1)
     this.svm.expireBlockhash()
     const message = pipe(
       createTransactionMessage({ version: 0 }),
@@ -286,6 +306,7 @@ export class World {
     if (compiled.version !== 0) throw new Error(`unexpected message version ${String(compiled.version)}`)
     const balances = () => compiled.staticAccounts.map((key) => this.svm.getBalance(key) ?? 0n)
     const preBalances = balances()
+    const preTokenBalances = this.#tokenBalances(compiled.staticAccounts)
     const result = emulated === undefined ? this.svm.sendTransaction(transaction) : undefined
     if (result instanceof FailedTransactionMetadata) {
       throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().logs().join("\n")}`)
@@ -330,12 +351,56 @@ export class World {
           data: base58.decode(entry.data),
           stackHeight: 2
         }))
-      }))
+      })),
+      preTokenBalances,
+      postTokenBalances: this.#tokenBalances(compiled.staticAccounts)
     }
     this.transactions.push(recorded)
     this.version++
     this.#emit({ kind: "transaction", transaction: recorded })
     return recorded
+  }
+
+  /** The token accounts among `keys` (SPL Token or Token-2022, 165 bytes or more), as getTransaction's meta lists them. */
+  #tokenBalances(keys: ReadonlyArray<Address>): ReadonlyArray<TokenBalance> {
+    const balances: Array<TokenBalance> = []
+    keys.forEach((key, accountIndex) => {
+      const account = this.svm.getAccount(key)
+      if (!account.exists) return
+      const program = account.programAddress
+      if (program !== TOKEN_PROGRAM_ADDRESS && program !== TOKEN_2022_PROGRAM_ADDRESS) return
+      if (account.data.length < 165) return
+      const mint = getAddressDecoder().decode(account.data.subarray(0, 32))
+      const owner = getAddressDecoder().decode(account.data.subarray(32, 64))
+      const amount = new DataView(account.data.buffer, account.data.byteOffset + 64, 8).getBigUint64(0, true)
+      const mintAccount = this.svm.getAccount(mint)
+      const decimals = mintAccount.exists ? (mintAccount.data[44] ?? 0) : 0
+      const ui = Number(amount) / 10 ** decimals
+      balances.push({
+        accountIndex,
+        mint,
+        owner,
+        programId: program,
+        uiTokenAmount: { amount: amount.toString(), decimals, uiAmount: ui, uiAmountString: String(ui) }
+      })
+    })
+    return balances
+  }
+
+  /** Runs `build` with every send in one slot: the transactions of one block (the creation slot, a bundle). */
+  async inOneSlot<A>(build: () => Promise<A>): Promise<A> {
+    this.advance(2n, 1)
+    this.#holdSlot = true
+    try {
+      return await build()
+    } finally {
+      this.#holdSlot = false
+    }
+  }
+
+  /** A system-program transfer of `sol` SOL (whole or fractional lamports/1e9) from `from` to `to`, recorded. */
+  async transferSol(from: KeyPairSigner, to: Address, lamportsAmount: bigint): Promise<RecordedTransaction> {
+    return this.send(from, [getTransferSolInstruction({ source: from, destination: to, amount: lamportsAmount })])
   }
 
   /** Transactions that name this address among their account keys, newest first. */

@@ -2,6 +2,7 @@ import { type Address, type Slot } from "@solana/kit"
 import type { Address as EvidenceAddress } from "../../../domain/Address.ts"
 import { type Fact, notObserved } from "../../../domain/EvidenceV2.ts"
 import { CallBudgetExhausted, type ScanRpc } from "../Rpc.ts"
+import type { FunderBook, InsiderSettings } from "./FunderBook.ts"
 
 // What every stage of a scan shares: the RPC of this scan, the mint, the settings, the slot the first read
 // pinned, and the record of what could not be read (the evidence's provenance.partial, in the order found).
@@ -19,6 +20,8 @@ export interface ScanSettings {
   /** Pools whose reserves a scan reads (SCANNER_MAX_POOLS), and LP pools whose holders it reads (SCANNER_MAX_LP_POOLS). */
   readonly maxPools: number
   readonly maxLpPools: number
+  /** The insiders stage (funders, launch buyers) and its funder book; off when absent. */
+  readonly insiders?: InsiderSettings & { readonly book: FunderBook }
 }
 
 /** The mint cannot be scanned now (no account, not a token mint, RPC down): nothing is stored, the request is retried. */

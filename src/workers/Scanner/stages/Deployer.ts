@@ -9,12 +9,16 @@ export interface History {
   /** Whether the paging reached the first signature within the budget of pages. */
   readonly complete: boolean
   readonly oldest: { readonly signature: string; readonly slot: bigint; readonly blockTime: bigint | null } | undefined
+  /** The oldest signatures read (the last two pages), oldest first: the launch window's transactions (stage Launch). */
+  readonly earliest?: ReadonlyArray<{ readonly signature: string; readonly slot: bigint }>
 }
 
 /** Round 2: the mint's signatures back to the oldest, within the budget of pages. */
 export const readHistory = async ({ rpc, mint, slot, settings }: ScanContext): Promise<History> => {
   let before: string | undefined
   let oldest: History["oldest"]
+  let pages: Array<ReadonlyArray<{ readonly signature: string; readonly slot: bigint }>> = []
+  const earliest = () => pages.flat().reverse()
   for (let page = 0; page < settings.signaturePages; page++) {
     const batch = await rpc
       .getSignaturesForAddress(mint, {
@@ -24,6 +28,7 @@ export const readHistory = async ({ rpc, mint, slot, settings }: ScanContext): P
         ...(before === undefined ? {} : { before: before as never })
       })
       .send()
+    pages = [...pages.slice(-1), batch.map((entry) => ({ signature: entry.signature, slot: entry.slot }))]
     const last = batch.at(-1)
     if (last !== undefined) {
       oldest = {
@@ -33,9 +38,9 @@ export const readHistory = async ({ rpc, mint, slot, settings }: ScanContext): P
       }
       before = last.signature
     }
-    if (batch.length < 1_000) return { complete: true, oldest }
+    if (batch.length < 1_000) return { complete: true, oldest, earliest: earliest() }
   }
-  return { complete: false, oldest }
+  return { complete: false, oldest, earliest: earliest() }
 }
 
 /** Round 4: the first transaction, when the history reached it (null when there is none to read). */

@@ -1,0 +1,114 @@
+import type { Signature } from "@solana/kit"
+import type { ScanRpc } from "../Rpc.ts"
+import { COMMITMENT, describe, type ScanContext } from "./Context.ts"
+import type { History } from "./Deployer.ts"
+
+// Stage "launch buyers": the mint's transactions in its creation slot and the next `windowSlots` slots
+// (from the deployer stage's signature pages), read in round 4 alongside the first transaction. Each
+// transaction's token balances (meta.pre/postTokenBalances) give every owner's change in this mint: a rise
+// is a buy (or a mint to it), whatever program sold it. No more than `maxTransactions` are read; a busier
+// window is not observed rather than read in part.
+
+export interface LaunchSettings {
+  readonly windowSlots: number
+  readonly maxTransactions: number
+}
+
+const readTransaction = (rpc: ScanRpc, signature: string) =>
+  rpc
+    .getTransaction(signature as Signature, {
+      commitment: COMMITMENT,
+      encoding: "json",
+      maxSupportedTransactionVersion: 0
+    })
+    .send()
+
+export type LaunchTransaction = NonNullable<Awaited<ReturnType<typeof readTransaction>>>
+
+/** The window's transactions, or why they are not read. */
+export type LaunchRead =
+  | { readonly kind: "read"; readonly creationSlot: bigint; readonly transactions: ReadonlyArray<LaunchTransaction> }
+  | { readonly kind: "skipped"; readonly reason: string }
+
+/** Round 4: every transaction of the launch window but the first (the deployer stage reads that one). */
+export const readLaunch = async (
+  { rpc }: ScanContext,
+  history: PromiseSettledResult<History>,
+  settings: LaunchSettings
+): Promise<LaunchRead> => {
+  if (history.status === "rejected") return { kind: "skipped", reason: "signature history not read" }
+  const { complete, oldest, earliest } = history.value
+  if (!complete || oldest === undefined || earliest === undefined)
+    return { kind: "skipped", reason: "the mint's first transaction was not reached" }
+  const last = oldest.slot + BigInt(settings.windowSlots)
+  const window = earliest.filter((entry) => entry.slot <= last && entry.signature !== oldest.signature)
+  if (window.length + 1 > settings.maxTransactions)
+    return {
+      kind: "skipped",
+      reason: `more than ${settings.maxTransactions} transactions in the launch window of ${settings.windowSlots} slots; not read`
+    }
+  try {
+    const transactions = await Promise.all(window.map((entry) => readTransaction(rpc, entry.signature)))
+    if (transactions.some((transaction) => transaction === null))
+      return { kind: "skipped", reason: "a launch-window transaction was not found" }
+    return { kind: "read", creationSlot: oldest.slot, transactions: transactions.filter((tx) => tx !== null) }
+  } catch (error) {
+    return { kind: "skipped", reason: `launch-window transactions: ${describe(error)}` }
+  }
+}
+
+/** Each owner's change in the mint's balance over one transaction. */
+export const balanceChanges = (transaction: LaunchTransaction, mint: string): ReadonlyMap<string, bigint> => {
+  const changes = new Map<string, bigint>()
+  const add = (
+    balances: ReadonlyArray<{
+      readonly mint: string
+      readonly owner?: string | undefined
+      readonly uiTokenAmount: { readonly amount: string }
+    }>,
+    sign: bigint
+  ) => {
+    for (const balance of balances) {
+      if (balance.mint !== mint || balance.owner === undefined) continue
+      changes.set(balance.owner, (changes.get(balance.owner) ?? 0n) + sign * BigInt(balance.uiTokenAmount.amount))
+    }
+  }
+  add(transaction.meta?.preTokenBalances ?? [], -1n)
+  add(transaction.meta?.postTokenBalances ?? [], 1n)
+  return changes
+}
+
+export interface LaunchFigures {
+  readonly creationSlot: bigint
+  /** Raw amounts bought (net rise) by each owner other than the deployer in the creation slot and after it. */
+  readonly sameSlot: ReadonlyMap<string, bigint>
+  readonly snipers: ReadonlyMap<string, bigint>
+  /** The deployer's net change over the window: what it held when the window closed. */
+  readonly deployerInitial: bigint
+}
+
+/** The window's buyers from its transactions (the first one included). */
+export const launchFiguresOf = (
+  mint: string,
+  creationSlot: bigint,
+  transactions: ReadonlyArray<LaunchTransaction>,
+  deployer: string | undefined
+): LaunchFigures => {
+  const sameSlot = new Map<string, bigint>()
+  const later = new Map<string, bigint>()
+  let deployerInitial = 0n
+  for (const transaction of transactions) {
+    const into = BigInt(transaction.slot) === creationSlot ? sameSlot : later
+    for (const [owner, change] of balanceChanges(transaction, mint)) {
+      if (owner === deployer) deployerInitial += change
+      else into.set(owner, (into.get(owner) ?? 0n) + change)
+    }
+  }
+  const bought = (changes: Map<string, bigint>) => new Map([...changes].filter(([, change]) => change > 0n))
+  return {
+    creationSlot,
+    sameSlot: bought(sameSlot),
+    snipers: bought(later),
+    deployerInitial: deployerInitial > 0n ? deployerInitial : 0n
+  }
+}

@@ -459,7 +459,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       lpLockPercentage: valueOf(scan.liquidity.lpLockedPct),
       lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
       poolCount: valueOf(scan.liquidity.poolCount),
-      ...(lpBurnedPct === null ? {} : { lpBurnedPct })
+      ...(lpBurnedPct === null ? {} : { lpBurnedPct }),
+      ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {})
     },
     holders: {
       holderCount: valueOf(scan.holders.count),
@@ -494,6 +495,11 @@ const pausableOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["extensions"], "pau
   const paused = pausable.settings["paused"]
   return { pausableAuthority: pausable.addresses["authority"] ?? null, paused: typeof paused === "boolean" ? paused : null }
 }
+
+// Model 2.1: liquidity held only by bonding curves has no LP anyone could pull.
+const bondingCurveOnly = (scan: ScanEvidenceV2): boolean =>
+  scan.liquidity.pools.status === "observed" && scan.liquidity.pools.value.length > 0 &&
+  scan.liquidity.pools.value.every((pool) => pool.shape === "bonding_curve")
 
 // The LP share burned across pools, weighted equally (per-pool LP comes from the pool scanner).
 const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {

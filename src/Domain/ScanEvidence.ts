@@ -73,6 +73,9 @@ export const Liquidity = Schema.Struct({
   lpBurnedPct: Schema.optional(Schema.NullOr(Percent)).annotations({ description: "Share of the LP supply burned (model 2.0)." }),
   peak24hUsd: Schema.optional(Schema.NullOr(NonNegative)).annotations({
     description: "Highest liquidity of the mint's scans in the 24 hours before this one (model 2.0; filled from the scan history)."
+  }),
+  bondingCurveOnly: Schema.optional(Schema.Boolean).annotations({
+    description: "Every pool is a bonding curve: there is no LP that anyone could pull (model 2.1)."
   })
 }).annotations({ identifier: "LiquidityEvidence" })
 

@@ -233,7 +233,8 @@ describe("edge summary", () => {
       market: { liquidityUsd: null, volume24h: null },
       deployer: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null }
     })).edge_summary
-    const required = ["liquidity not observed", "24h volume not observed", "deployer evidence not observed", "no hard caps"]
+    // 2.1: unobserved liquidity is thin evidence, capped at 59.
+    const required = ["liquidity not observed", "24h volume not observed", "deployer evidence not observed", "hard caps Thin Evidence:59"]
     expect(required.filter((fragment) => !summary.includes(fragment))).toEqual([])
   })
 })

@@ -96,7 +96,8 @@ describe("assembling the assessment", () => {
     expect(thin.summary).toBe(
       "Safety score 59/100: high risk, recommended action caution (only 3% of the weighted evidence was observed). " +
         "Main reasons: Thin evidence: evidence completeness 3% < 60%; no sell simulation and no static equivalent " +
-        "(freeze authority or a transfer-blocking extension not ruled out); the token cannot be rated ok on it. " +
+        "(freeze authority or a transfer-blocking extension not ruled out); pools and liquidity not observed; LP lock not observed; " +
+        "holders not observed; the token cannot be rated ok on it. " +
         "Capped at 59 by Thin Evidence."
     )
     expect(thin.verdict).toBe("warn")

@@ -409,6 +409,7 @@ const stringSetting = (ext: MintExtension | undefined, key: string): string | nu
  */
 export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const lpBurnedPct = lpBurnedPctOf(scan)
+  const lpTopWalletsPct = lpTopWalletsPctOf(scan)
   const program = valueOf(scan.token.program) ?? "spl-token"
   const metadata = valueOf(scan.metadata)
   const transferFee = scan.transferFee.status === "observed"
@@ -460,6 +461,7 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
       poolCount: valueOf(scan.liquidity.poolCount),
       ...(lpBurnedPct === null ? {} : { lpBurnedPct }),
+      ...(lpTopWalletsPct === null ? {} : { lpTopWalletsPct }),
       ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {})
     },
     holders: {
@@ -494,6 +496,18 @@ const pausableOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["extensions"], "pau
   if (pausable === undefined) return {}
   const paused = pausable.settings["paused"]
   return { pausableAuthority: pausable.addresses["authority"] ?? null, paused: typeof paused === "boolean" ? paused : null }
+}
+
+// Model 2.1: the share of a pool's LP the 3 largest wallets hold (who could pull it), the highest across pools.
+const LP_WALLET_KINDS: ReadonlyArray<string> = ["holder", "creator", "insider", "exchange"]
+const lpTopWalletsPctOf = (scan: ScanEvidenceV2): number | null => {
+  if (scan.liquidity.pools.status !== "observed") return null
+  const shares = scan.liquidity.pools.value.flatMap((pool) => {
+    if (pool.lpHolders?.status !== "observed") return []
+    const wallets = pool.lpHolders.value.filter((holder) => LP_WALLET_KINDS.includes(holder.kind)).map((holder) => holder.pct)
+    return [Math.min(100, wallets.sort((a, b) => b - a).slice(0, 3).reduce((a, b) => a + b, 0))]
+  })
+  return shares.length === 0 ? null : Math.round(Math.max(...shares) * 100) / 100
 }
 
 // Model 2.1: liquidity held only by bonding curves has no LP anyone could pull.

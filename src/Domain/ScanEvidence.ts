@@ -74,6 +74,9 @@ export const Liquidity = Schema.Struct({
   peak24hUsd: Schema.optional(Schema.NullOr(NonNegative)).annotations({
     description: "Highest liquidity of the mint's scans in the 24 hours before this one (model 2.0; filled from the scan history)."
   }),
+  lpTopWalletsPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description: "Share of a pool's LP supply held by its 3 largest wallets (burn, locker and pool accounts excluded), the highest across pools (model 2.1)."
+  }),
   bondingCurveOnly: Schema.optional(Schema.Boolean).annotations({
     description: "Every pool is a bonding curve: there is no LP that anyone could pull (model 2.1)."
   })

@@ -44,7 +44,8 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ["a buy under a hard cap", inputOf({ deployer: { priorRugs: 2 } }), "reject", "hard_cap"],
   [
     "a buy of a blocked token without caps",
-    inputOf({ mintAuthority: WALLETS[5], freezeAuthority: WALLETS[5], extensions: { permanentDelegate: WALLETS[5] }, liquidity: { lpLocked: false } }),
+    // 2.1: a permanent delegate caps at 25 (a hard cap that rejects): a transfer hook instead, and LP widely held.
+    inputOf({ mintAuthority: WALLETS[5], freezeAuthority: WALLETS[5], extensions: { transferHook: WALLETS[5] }, liquidity: { lpLocked: false, lpTopWalletsPct: 12 } }),
     "reject",
     "verdict_block"
   ],
@@ -61,8 +62,9 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ["a critical wallet", inputOf({}, { wallet: { riskLevel: "critical", hasEvidence: true } }), "review_required", "wallet_high_risk"],
   [
     "a partial scan just above 60",
-    // 2.0: a live mint authority would cap at 59; an unlocked LP (-30) and mutable metadata (-5) leave 65.
-    inputOf({ scanDepth: "partial", liquidity: { lpLocked: false }, metadata: { mutable: true } }),
+    // 2.0: a live mint authority would cap at 59; an unlocked LP (-30) and mutable metadata (-5) leave 65
+    // (2.1: with the LP observed to be widely held, or Pullable Liquidity caps it at 59).
+    inputOf({ scanDepth: "partial", liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } }),
     "review_required",
     "borderline_partial_scan"
   ],
@@ -74,7 +76,7 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
     "proceed_with_caution",
     "verdict_warn"
   ],
-  ["an ok token with a caution flag", inputOf({ liquidity: { lpLocked: false } }), "proceed_with_caution", "caution_flags"],
+  ["an ok token with a caution flag", inputOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 } }), "proceed_with_caution", "caution_flags"],
   ["a medium-risk wallet", inputOf({}, { wallet: { riskLevel: "medium", hasEvidence: true } }), "proceed_with_caution", "wallet_medium_risk"],
   ["an ok token with nothing else", inputOf(), "proceed", "clear"],
   ["a sell of an ok token", inputOf({}, { side: "sell", sizeUsd: 1_000 }), "proceed", "clear"]
@@ -103,7 +105,7 @@ describe("pre-trade decision table", () => {
   })
 
   test("a full scan with the same borderline score is not sent to review", () => {
-    const decision = preTradeDecision(inputOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }))
+    const decision = preTradeDecision(inputOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } }))
     expect(outcome(decision)).toEqual({ decision: "proceed_with_caution", action: "execute_reduced_size", rule: "caution_flags" })
   })
 
@@ -268,7 +270,7 @@ describe("next check", () => {
   test("comes sooner the riskier the token", () => {
     const got = [
       nextOf({}),
-      nextOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }),
+      nextOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } }),
       nextOf({ holders: { top: SPREAD_HOLDERS }, createdAt: minutesBefore(30) }),
       nextOf({ trading: { isHoneypot: true } })
     ]

@@ -47,7 +47,7 @@ describe("assembling the assessment", () => {
     }))
     expect(assessment.safetyScore).toBe(0)
     expect(assessment.scoreBreakdown.at(-1)).toEqual({ name: "score_floor", points: 70, reason: "The score does not go below 0" })
-    expect(assessment.hardCaps).toEqual(["Honeypot:5", "Rugged:5"])
+    expect(assessment.hardCaps).toEqual(["Honeypot:5", "Rugged:5", "Pullable Liquidity:59"])
   })
 
   test("a facet loses twice its rules' points and is held under its caps", () => {

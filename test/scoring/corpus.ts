@@ -41,7 +41,7 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
   // Live powers on unverified tokens.
   { note: "freeze authority kept by an anonymous deployer", expect: "warn", because: "Freeze Authority:59", evidence: { freezeAuthority: WALLETS[5] } },
   { note: "mint authority kept: supply can be inflated", expect: "warn", because: "Mint Authority:59", evidence: { mintAuthority: WALLETS[5] } },
-  { note: "Token-2022 permanent delegate: can take any balance", expect: "warn", because: "Permanent Delegate:45", evidence: { ...t22, extensions: { permanentDelegate: WALLETS[5], nonTransferable: false, defaultAccountStateFrozen: false } } },
+  { note: "Token-2022 permanent delegate: can take any balance (2.1: worse than a 25% fee, so a block)", expect: "block", because: "Permanent Delegate:25", evidence: { ...t22, extensions: { permanentDelegate: WALLETS[5], nonTransferable: false, defaultAccountStateFrozen: false } } },
   { note: "Token-2022 transfer hook to an unknown program", expect: "warn", because: "Transfer Hook:59", evidence: { ...t22, extensions: { transferHook: WALLETS[1], nonTransferable: false, defaultAccountStateFrozen: false } } },
   { note: "Token-2022 pausable by the deployer", expect: "warn", because: "Pausable:59", evidence: { ...t22, extensions: { pausableAuthority: WALLETS[5], paused: false, nonTransferable: false, defaultAccountStateFrozen: false } } },
   { note: "accounts start frozen (default state frozen), unverified", expect: "block", because: "Default Frozen:25", evidence: { ...t22, freezeAuthority: WALLETS[5], extensions: { defaultAccountStateFrozen: true, nonTransferable: false } } },

@@ -1,15 +1,33 @@
-import { Effect, type Stream } from "effect"
+import { Effect, Either, type Stream } from "effect"
 import { WalletRepo } from "../Wallet/WalletRepo.ts"
 import { ScansRepo } from "./ScansRepo.ts"
-import { importNdjson } from "./ImportNdjson.ts"
+import { type ImportReport, importNdjson, type ParseLine } from "./ImportNdjson.ts"
+import { checkIssuerClaim } from "./IssuerClaims.ts"
+import type { RecordedScan } from "./ScansRepo.ts"
 import { ListingsRepo } from "./ListingsRepo.ts"
 import { parseListingLine, parseScanLine, parseWalletLine } from "./ParseLine.ts"
 
 export { fileLines, type ImportReport } from "./ImportNdjson.ts"
 
-/** Scans from NDJSON lines into the append-only history. */
+export interface ScanImportReport extends ImportReport {
+  /** Lines that claimed issuer verification for a mint not on the curated list: stored as not verified. */
+  readonly unverifiedIssuerClaims: number
+}
+
+/** Scans from NDJSON lines into the append-only history; issuer-verified claims checked against the curated list. */
 export const importScans = (lines: Stream.Stream<string, Error>) =>
-  Effect.flatMap(ScansRepo, (scans) => importNdjson(lines, parseScanLine, scans.record))
+  Effect.flatMap(ScansRepo, (scans) =>
+    Effect.suspend(() => {
+      let unverified = 0
+      const parse: ParseLine<RecordedScan> = (text, line, now) =>
+        Either.map(parseScanLine(text, line, now), (record) => {
+          if (record === undefined) return record
+          const checked = checkIssuerClaim(record)
+          if (checked !== record) unverified++
+          return checked
+        })
+      return Effect.map(importNdjson(lines, parse, scans.record), (report): ScanImportReport => ({ ...report, unverifiedIssuerClaims: unverified }))
+    }))
 
 /** Wallet labels and exposures from NDJSON lines; a newer observation replaces an older one. */
 export const importWalletEvidence = (lines: Stream.Stream<string, Error>) =>

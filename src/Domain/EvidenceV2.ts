@@ -63,8 +63,19 @@ export const TransferFee = Schema.Struct({
   withdrawAuthority: Schema.NullOr(Address),
   scheduledBps: Schema.NullOr(Count.pipe(Schema.lessThanOrEqualTo(10_000))).annotations({
     description: "A different fee that takes effect at a later epoch, else null."
+  }),
+  // Model 2.1 (optional: lines written before it have none).
+  scheduledEpoch: Schema.optionalWith(Schema.NullOr(Count), { exact: true }).annotations({
+    description: "The epoch from which scheduledBps applies (TransferFeeConfig's newer fee epoch); null when unread."
   })
 }).annotations({ identifier: "TransferFee" })
+
+/** The program a TransferHook extension calls, and who can change it (model 2.1). */
+export const TransferHookProgram = Schema.Struct({
+  programId: Address,
+  upgradeable: Schema.Boolean.annotations({ description: "false: the program is immutable (no upgrade authority), so the hook cannot change." }),
+  upgradeAuthority: Schema.NullOr(Address).annotations({ description: "Who can replace the program; null when immutable." })
+}).annotations({ identifier: "TransferHookProgram" })
 
 export const TradingTax = Schema.Struct({
   buyPct: Schema.NullOr(Percent),
@@ -90,7 +101,10 @@ export const HolderV2 = Schema.Struct({
   pct: Percent,
   kind: HolderKindV2,
   label: Schema.NullOr(Text(100)).annotations({ description: "e.g. raydium-amm-v4, jupiter-lock, incinerator, Binance." }),
-  labelSource: Schema.NullOr(Text(200)).annotations({ description: "Where the label came from: a program id's package, a label list." })
+  labelSource: Schema.NullOr(Text(200)).annotations({ description: "Where the label came from: a program id's package, a label list." }),
+  unlockAt: Schema.optionalWith(Schema.NullOr(Timestamp), { exact: true }).annotations({
+    description: "For a token locker: when the locked tokens release (model 2.1); null or absent when permanent or unread."
+  })
 }).annotations({ identifier: "HolderV2" })
 export type HolderV2 = typeof HolderV2.Type
 
@@ -258,9 +272,14 @@ export const ScanEvidenceV2 = Schema.Struct({
   transferFee: Fact(TransferFee).annotations({ description: "The Token-2022 transfer fee; not_applicable without the extension." }),
   tradingTax: Fact(TradingTax).annotations({ description: "A tax charged by a pool or program on buys and sells, separate from the transfer fee." }),
   honeypot: Fact(Schema.Boolean).annotations({ description: "true when a simulated sell failed." }),
+  transferHookProgram: Schema.optionalWith(Fact(TransferHookProgram), { exact: true }).annotations({
+    description: "The transfer hook's program and its upgrade authority (model 2.1); not_applicable without a hook."
+  }),
   sellPath: Schema.optionalWith(SellPath, { exact: true }).annotations({ description: "The sell-path simulations behind `honeypot`, marked by which ran." }),
   metadata: Fact(TokenMetadataV2),
-  copycatOf: Fact(Text(100)),
+  copycatOf: Fact(Schema.NullOr(Text(100))).annotations({
+    description: "The well-known token this one imitates; observed null: checked, not a copycat (model 2.1)."
+  }),
   holders: Schema.Struct({
     count: Fact(Count),
     top: Fact(Schema.Array(HolderV2).pipe(Schema.maxItems(100))),
@@ -332,11 +351,21 @@ export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
       ? notObserved(V1_REASON)
       : e.transferFeeBps === 0
       ? notApplicable("no transfer fee")
-      : observed({ bps: e.transferFeeBps, maxFee: "0", configAuthority: null, withdrawAuthority: null, scheduledBps: null }),
+      : observed({
+        bps: e.transferFeeNowBps ?? e.transferFeeBps,
+        maxFee: "0",
+        configAuthority: null,
+        withdrawAuthority: null,
+        scheduledBps: e.transferFeeNowBps === undefined || e.transferFeeNowBps === null ? null : e.transferFeeBps,
+        ...(e.transferFeeScheduledEpoch === undefined ? {} : { scheduledEpoch: e.transferFeeScheduledEpoch })
+      }),
     tradingTax: scan.trading.buyTax === null && scan.trading.sellTax === null
       ? notObserved(V1_REASON)
       : observed({ buyPct: scan.trading.buyTax, sellPct: scan.trading.sellTax, method: "imported" }),
     honeypot: fromNullable(scan.trading.isHoneypot),
+    ...(e.transferHook === null || e.transferHookUpgradeable === undefined || e.transferHookUpgradeable === null
+      ? {}
+      : { transferHookProgram: observed({ programId: e.transferHook, upgradeable: e.transferHookUpgradeable, upgradeAuthority: e.transferHookAuthority ?? null }) }),
     metadata: scan.name === null && scan.symbol === null && scan.metadata.uri === null && scan.metadata.mutable === null
       ? notObserved(V1_REASON)
       : observed({
@@ -359,7 +388,8 @@ export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
           pct: holder.pct,
           kind: holder.kind,
           label: null,
-          labelSource: creator || holder.kind !== "holder" ? "import" : null
+          labelSource: creator || holder.kind !== "holder" ? "import" : null,
+          ...(holder.unlockAt === undefined ? {} : { unlockAt: holder.unlockAt })
         }))),
       creatorPct: fromNullable(scan.holders.creatorPct),
       bundledLaunchPct: fromNullable(scan.holders.bundledLaunchPct)
@@ -420,6 +450,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const tax = valueOf(scan.tradingTax)
   const top = valueOf(scan.holders.top) ?? []
   const hook = extension(scan, "TransferHook")
+  const fee = valueOf(scan.transferFee)
+  const hookProgram = scan.transferHookProgram === undefined ? null : valueOf(scan.transferHookProgram)
   const defaultState = extension(scan, "DefaultAccountState")
   const deployer = valueOf(scan.deployer)
   return {
@@ -447,7 +479,12 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
         : stringSetting(defaultState, "state") === "frozen",
       nonTransferable: program !== "token-2022" ? null : hasExtension(scan, "NonTransferable"),
       mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses["closeAuthority"] ?? null,
-      ...pausableOf(scan)
+      ...pausableOf(scan),
+      // Model 2.1: a scheduled fee apart from the one in effect, and the hook program's upgradeability.
+      ...(fee === null || fee.scheduledBps === null || fee.scheduledBps === fee.bps
+        ? {}
+        : { transferFeeNowBps: fee.bps, transferFeeScheduledEpoch: fee.scheduledEpoch ?? null }),
+      ...(hookProgram === null ? {} : { transferHookUpgradeable: hookProgram.upgradeable, transferHookAuthority: hookProgram.upgradeAuthority })
     },
     trading: {
       isHoneypot: valueOf(scan.honeypot),
@@ -466,7 +503,12 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
     },
     holders: {
       holderCount: valueOf(scan.holders.count),
-      top: top.map((holder) => ({ address: holder.address, pct: holder.pct, kind: holder.kind })),
+      top: top.map((holder) => ({
+        address: holder.address,
+        pct: holder.pct,
+        kind: holder.kind,
+        ...(holder.unlockAt === undefined || holder.unlockAt === null ? {} : { unlockAt: holder.unlockAt })
+      })),
       creatorPct: valueOf(scan.holders.creatorPct),
       bundledLaunchPct: valueOf(scan.holders.bundledLaunchPct)
     },

@@ -40,6 +40,9 @@ export const Holder = Schema.Struct({
   pct: Percent.annotations({ description: "Share of total supply, 0 to 100." }),
   kind: Schema.optionalWith(HolderKind, { default: () => "holder" as const }).annotations({
     description: "pool, locker and burn accounts are excluded from holder concentration."
+  }),
+  unlockAt: Schema.optional(Schema.NullOr(Timestamp)).annotations({
+    description: "For a locker: when its tokens release (model 2.1). A lock releasing within 7 days of the scan counts as held."
   })
 }).annotations({ identifier: "Holder" })
 export type Holder = typeof Holder.Type
@@ -55,7 +58,16 @@ export const Extensions = Schema.Struct({
   mintCloseAuthority: Nullable(Address),
   // Model 2.0 additions: optional, absent in scans stored before them (read as not observed).
   pausableAuthority: Schema.optional(Schema.NullOr(Address)).annotations({ description: "Pausable extension: who can pause every transfer." }),
-  paused: Schema.optional(Schema.NullOr(Schema.Boolean))
+  paused: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  // Model 2.1 additions.
+  transferFeeNowBps: Schema.optional(Schema.NullOr(Count.pipe(Schema.lessThanOrEqualTo(10_000)))).annotations({
+    description: "The fee in effect at the scan, when a different fee is scheduled (transferFeeBps is then the higher of the two)."
+  }),
+  transferFeeScheduledEpoch: Schema.optional(Schema.NullOr(Count)).annotations({ description: "The epoch from which the scheduled fee applies." }),
+  transferHookUpgradeable: Schema.optional(Schema.NullOr(Schema.Boolean)).annotations({
+    description: "The transfer hook's program can be upgraded (false: immutable); null or absent when not read."
+  }),
+  transferHookAuthority: Schema.optional(Schema.NullOr(Address)).annotations({ description: "The hook program's upgrade authority." })
 }).annotations({ identifier: "Token2022Extensions", description: "Token-2022 extensions; null when not present or not observed." })
 
 export const Trading = Schema.Struct({

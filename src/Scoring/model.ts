@@ -106,6 +106,9 @@ export const LP_LOCK_EXPIRING_POINTS = -12
 // wallets (burn, locker and pool accounts excluded) of some pool hold under this share of its LP supply.
 export const LP_FEW_WALLETS = 3
 export const LP_WIDELY_HELD_PCT = 50
+// 2.1: a token lock (a locker among the top holders) that releases within this window after the scan counts
+// toward concentration: its tokens are about to be free to sell.
+export const TOKEN_LOCK_RELEASE_WINDOW_HOURS = 7 * 24
 // Burned LP cannot be pulled: at or above this share the LP counts as locked for good.
 export const LP_BURNED_LOCKED_PCT = 95
 // Liquidity against market cap, in percent: a market cap far above what can be sold into.

@@ -1,7 +1,7 @@
 import { epochMillisOf, type Holder, type ScanEvidence } from "../Domain/ScanEvidence.ts"
 import { evidenceCompletenessOf } from "./completeness.ts"
 import { impersonatedBy } from "./impersonation.ts"
-import { CONCENTRATION_EXCLUDED_KINDS, type Tier } from "./model.ts"
+import { CONCENTRATION_EXCLUDED_KINDS, type Tier, TOKEN_LOCK_RELEASE_WINDOW_HOURS } from "./model.ts"
 
 /** A buy or sell's total cost in percent: the transfer fee plus the trading tax (null parts not observed). */
 export interface EffectiveTax {
@@ -71,8 +71,13 @@ const HOUR_MS = 60 * 60 * 1000
 
 const hoursBetween = (from: string, to: string): number => (epochMillisOf(to) - epochMillisOf(from)) / HOUR_MS
 
-const countsTowardConcentration = (holder: Holder): boolean =>
-  !(CONCENTRATION_EXCLUDED_KINDS as ReadonlyArray<string>).includes(holder.kind)
+// 2.1: a token lock that releases within the window counts as held (a vesting lock is not a permanent one).
+const releasesSoon = (holder: Holder, scannedAt: string): boolean =>
+  holder.kind === "locker" && holder.unlockAt !== undefined && holder.unlockAt !== null &&
+  hoursBetween(scannedAt, holder.unlockAt) <= TOKEN_LOCK_RELEASE_WINDOW_HOURS
+
+const countsTowardConcentration = (holder: Holder, scannedAt: string): boolean =>
+  !(CONCENTRATION_EXCLUDED_KINDS as ReadonlyArray<string>).includes(holder.kind) || releasesSoon(holder, scannedAt)
 
 const sumPct = (holders: ReadonlyArray<Holder>): number =>
   Math.min(100, holders.reduce((total, holder) => total + holder.pct, 0))
@@ -84,12 +89,12 @@ const top10PctOf = (holders: ReadonlyArray<Holder>): number => {
 
 export const observe = (evidence: ScanEvidence): Observed => {
   const top = evidence.holders.top
-  const concentrated = top.filter(countsTowardConcentration)
+  const concentrated = top.filter((holder) => countsTowardConcentration(holder, evidence.scannedAt))
   const holdersObserved = top.length > 0
   const lockExpiresAt = evidence.liquidity.lpLockExpiresAt
   const liquidityUsd = evidence.liquidity.liquidityUsd ?? evidence.market.liquidityUsd
   const excluded = (kind: (typeof CONCENTRATION_EXCLUDED_KINDS)[number]) =>
-    Math.round(sumPct(top.filter((holder) => holder.kind === kind)) * 100) / 100
+    Math.round(sumPct(top.filter((holder) => holder.kind === kind && !releasesSoon(holder, evidence.scannedAt))) * 100) / 100
   return {
     evidence,
     buy: effectiveTax(evidence.extensions.transferFeeBps, evidence.trading.buyTax),

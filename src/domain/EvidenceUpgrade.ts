@@ -58,17 +58,27 @@ export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
         : e.transferFeeBps === 0
           ? notApplicable("no transfer fee")
           : observed({
-              bps: e.transferFeeBps,
+              bps: e.transferFeeNowBps ?? e.transferFeeBps,
               maxFee: "0",
               configAuthority: null,
               withdrawAuthority: null,
-              scheduledBps: null
+              scheduledBps: e.transferFeeNowBps === undefined || e.transferFeeNowBps === null ? null : e.transferFeeBps,
+              ...(e.transferFeeScheduledEpoch === undefined ? {} : { scheduledEpoch: e.transferFeeScheduledEpoch })
             }),
     tradingTax:
       scan.trading.buyTax === null && scan.trading.sellTax === null
         ? notObserved(V1_REASON)
         : observed({ buyPct: scan.trading.buyTax, sellPct: scan.trading.sellTax, method: "imported" }),
     honeypot: fromNullable(scan.trading.isHoneypot),
+    ...(e.transferHook === null || e.transferHookUpgradeable === undefined || e.transferHookUpgradeable === null
+      ? {}
+      : {
+          transferHookProgram: observed({
+            programId: e.transferHook,
+            upgradeable: e.transferHookUpgradeable,
+            upgradeAuthority: e.transferHookAuthority ?? null
+          })
+        }),
     metadata:
       scan.name === null && scan.symbol === null && scan.metadata.uri === null && scan.metadata.mutable === null
         ? notObserved(V1_REASON)
@@ -94,7 +104,8 @@ export const upgradeV1 = (scan: ScanEvidence): ScanEvidenceV2 => {
                 pct: holder.pct,
                 kind: holder.kind,
                 label: null,
-                labelSource: creator || holder.kind !== "holder" ? "import" : null
+                labelSource: creator || holder.kind !== "holder" ? "import" : null,
+                ...(holder.unlockAt === undefined ? {} : { unlockAt: holder.unlockAt })
               }))
             ),
       creatorPct: fromNullable(scan.holders.creatorPct),

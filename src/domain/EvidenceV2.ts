@@ -60,8 +60,23 @@ export const TransferFee = Schema.Struct({
   withdrawAuthority: Schema.NullOr(Address),
   scheduledBps: Schema.NullOr(Count.pipe(Schema.lessThanOrEqualTo(10_000))).annotations({
     description: "A different fee that takes effect at a later epoch, else null."
+  }),
+  // Model 2.1 (optional: lines written before it have none).
+  scheduledEpoch: Schema.optionalWith(Schema.NullOr(Count), { exact: true }).annotations({
+    description: "The epoch from which scheduledBps applies (TransferFeeConfig's newer fee epoch); null when unread."
   })
 }).annotations({ identifier: "TransferFee" })
+
+/** The program a TransferHook extension calls, and who can change it (model 2.1). */
+export const TransferHookProgram = Schema.Struct({
+  programId: Address,
+  upgradeable: Schema.Boolean.annotations({
+    description: "false: the program is immutable (no upgrade authority), so the hook cannot change."
+  }),
+  upgradeAuthority: Schema.NullOr(Address).annotations({
+    description: "Who can replace the program; null when immutable."
+  })
+}).annotations({ identifier: "TransferHookProgram" })
 
 export const TradingTax = Schema.Struct({
   buyPct: Schema.NullOr(Percent),
@@ -91,6 +106,10 @@ export const HolderV2 = Schema.Struct({
   }),
   labelSource: Schema.NullOr(Text(200)).annotations({
     description: "Where the label came from: a program id's package, a label list."
+  }),
+  unlockAt: Schema.optionalWith(Schema.NullOr(Timestamp), { exact: true }).annotations({
+    description:
+      "For a token locker: when the locked tokens release (model 2.1); null or absent when permanent or unread."
   })
 }).annotations({ identifier: "HolderV2" })
 export type HolderV2 = typeof HolderV2.Type
@@ -363,11 +382,16 @@ export const ScanEvidenceV2 = Schema.Struct({
     description: "A tax charged by a pool or program on buys and sells, separate from the transfer fee."
   }),
   honeypot: Fact(Schema.Boolean).annotations({ description: "true when a simulated sell failed." }),
+  transferHookProgram: Schema.optionalWith(Fact(TransferHookProgram), { exact: true }).annotations({
+    description: "The transfer hook's program and its upgrade authority (model 2.1); not_applicable without a hook."
+  }),
   sellPath: Schema.optionalWith(SellPath, { exact: true }).annotations({
     description: "The sell-path simulations behind `honeypot`, marked by which ran."
   }),
   metadata: Fact(TokenMetadataV2),
-  copycatOf: Fact(Text(100)),
+  copycatOf: Fact(Schema.NullOr(Text(100))).annotations({
+    description: "The well-known token this one imitates; observed null: checked, not a copycat (model 2.1)."
+  }),
   holders: Schema.Struct({
     count: Fact(Count),
     top: Fact(Schema.Array(HolderV2).pipe(Schema.maxItems(100))),

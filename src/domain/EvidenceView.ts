@@ -23,6 +23,7 @@ const stringSetting = (ext: MintExtension | undefined, key: string): string | nu
  */
 export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const lpBurnedPct = lpBurnedPctOf(scan)
+  const lpTopWalletsPct = lpTopWalletsPctOf(scan)
   const program = valueOf(scan.token.program) ?? "spl-token"
   const metadata = valueOf(scan.metadata)
   const transferFee =
@@ -36,6 +37,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const tax = valueOf(scan.tradingTax)
   const top = valueOf(scan.holders.top) ?? []
   const hook = extension(scan, "TransferHook")
+  const fee = valueOf(scan.transferFee)
+  const hookProgram = scan.transferHookProgram === undefined ? null : valueOf(scan.transferHookProgram)
   const defaultState = extension(scan, "DefaultAccountState")
   const deployer = valueOf(scan.deployer)
   return {
@@ -66,7 +69,14 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
             : stringSetting(defaultState, "state") === "frozen",
       nonTransferable: program !== "token-2022" ? null : hasExtension(scan, "NonTransferable"),
       mintCloseAuthority: extension(scan, "MintCloseAuthority")?.addresses.closeAuthority ?? null,
-      ...pausableOf(scan)
+      ...pausableOf(scan),
+      // Model 2.1: a scheduled fee apart from the one in effect, and the hook program's upgradeability.
+      ...(fee === null || fee.scheduledBps === null || fee.scheduledBps === fee.bps
+        ? {}
+        : { transferFeeNowBps: fee.bps, transferFeeScheduledEpoch: fee.scheduledEpoch ?? null }),
+      ...(hookProgram === null
+        ? {}
+        : { transferHookUpgradeable: hookProgram.upgradeable, transferHookAuthority: hookProgram.upgradeAuthority })
     },
     trading: {
       isHoneypot: valueOf(scan.honeypot),
@@ -79,11 +89,18 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       lpLockPercentage: valueOf(scan.liquidity.lpLockedPct),
       lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
       poolCount: valueOf(scan.liquidity.poolCount),
-      ...(lpBurnedPct === null ? {} : { lpBurnedPct })
+      ...(lpBurnedPct === null ? {} : { lpBurnedPct }),
+      ...(lpTopWalletsPct === null ? {} : { lpTopWalletsPct }),
+      ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {})
     },
     holders: insiderHoldersOf(scan, {
       holderCount: valueOf(scan.holders.count),
-      top: top.map((holder) => ({ address: holder.address, pct: holder.pct, kind: holder.kind })),
+      top: top.map((holder) => ({
+        address: holder.address,
+        pct: holder.pct,
+        kind: holder.kind,
+        ...(holder.unlockAt === undefined || holder.unlockAt === null ? {} : { unlockAt: holder.unlockAt })
+      })),
       creatorPct: valueOf(scan.holders.creatorPct),
       bundledLaunchPct: valueOf(scan.holders.bundledLaunchPct)
     }),
@@ -137,6 +154,34 @@ const pausableOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["extensions"], "pau
     paused: typeof paused === "boolean" ? paused : null
   }
 }
+
+// Model 2.1: the share of a pool's LP the 3 largest wallets hold (who could pull it), the highest across pools.
+const LP_WALLET_KINDS: ReadonlyArray<string> = ["holder", "creator", "insider", "exchange"]
+const lpTopWalletsPctOf = (scan: ScanEvidenceV2): number | null => {
+  if (scan.liquidity.pools.status !== "observed") return null
+  const shares = scan.liquidity.pools.value.flatMap((pool) => {
+    if (pool.lpHolders?.status !== "observed") return []
+    const wallets = pool.lpHolders.value
+      .filter((holder) => LP_WALLET_KINDS.includes(holder.kind))
+      .map((holder) => holder.pct)
+    return [
+      Math.min(
+        100,
+        wallets
+          .sort((a, b) => b - a)
+          .slice(0, 3)
+          .reduce((a, b) => a + b, 0)
+      )
+    ]
+  })
+  return shares.length === 0 ? null : Math.round(Math.max(...shares) * 100) / 100
+}
+
+// Model 2.1: liquidity held only by bonding curves has no LP anyone could pull.
+const bondingCurveOnly = (scan: ScanEvidenceV2): boolean =>
+  scan.liquidity.pools.status === "observed" &&
+  scan.liquidity.pools.value.length > 0 &&
+  scan.liquidity.pools.value.every((pool) => pool.shape === "bonding_curve")
 
 // The LP share burned across pools, weighted equally (per-pool LP comes from the pool scanner).
 const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {

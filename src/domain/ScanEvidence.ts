@@ -40,6 +40,10 @@ export const Holder = Schema.Struct({
   pct: Percent.annotations({ description: "Share of total supply, 0 to 100." }),
   kind: Schema.optionalWith(HolderKind, { default: () => "holder" as const }).annotations({
     description: "pool, locker and burn accounts are excluded from holder concentration."
+  }),
+  unlockAt: Schema.optional(Schema.NullOr(Timestamp)).annotations({
+    description:
+      "For a locker: when its tokens release (model 2.1). A lock releasing within 7 days of the scan counts as held."
   })
 }).annotations({ identifier: "Holder" })
 export type Holder = typeof Holder.Type
@@ -57,7 +61,21 @@ export const Extensions = Schema.Struct({
   pausableAuthority: Schema.optional(Schema.NullOr(Address)).annotations({
     description: "Pausable extension: who can pause every transfer."
   }),
-  paused: Schema.optional(Schema.NullOr(Schema.Boolean))
+  paused: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  // Model 2.1 additions.
+  transferFeeNowBps: Schema.optional(Schema.NullOr(Count.pipe(Schema.lessThanOrEqualTo(10_000)))).annotations({
+    description:
+      "The fee in effect at the scan, when a different fee is scheduled (transferFeeBps is then the higher of the two)."
+  }),
+  transferFeeScheduledEpoch: Schema.optional(Schema.NullOr(Count)).annotations({
+    description: "The epoch from which the scheduled fee applies."
+  }),
+  transferHookUpgradeable: Schema.optional(Schema.NullOr(Schema.Boolean)).annotations({
+    description: "The transfer hook's program can be upgraded (false: immutable); null or absent when not read."
+  }),
+  transferHookAuthority: Schema.optional(Schema.NullOr(Address)).annotations({
+    description: "The hook program's upgrade authority."
+  })
 }).annotations({
   identifier: "Token2022Extensions",
   description: "Token-2022 extensions; null when not present or not observed."
@@ -81,6 +99,13 @@ export const Liquidity = Schema.Struct({
   peak24hUsd: Schema.optional(Schema.NullOr(NonNegative)).annotations({
     description:
       "Highest liquidity of the mint's scans in the 24 hours before this one (model 2.0; filled from the scan history)."
+  }),
+  lpTopWalletsPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description:
+      "Share of a pool's LP supply held by its 3 largest wallets (burn, locker and pool accounts excluded), the highest across pools (model 2.1)."
+  }),
+  bondingCurveOnly: Schema.optional(Schema.Boolean).annotations({
+    description: "Every pool is a bonding curve: there is no LP that anyone could pull (model 2.1)."
   })
 }).annotations({ identifier: "LiquidityEvidence" })
 

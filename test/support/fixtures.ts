@@ -8,6 +8,9 @@ export const newAddress = (): Address => base58.encode(crypto.getRandomValues(ne
 
 export const minutesAgo = (minutes: number, now = Date.now()): string => new Date(now - minutes * 60_000).toISOString()
 
+const POOL_VAULT = "5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1"
+const SMALL_HOLDER = "HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH"
+
 /** A clean, liquid, mature token scan; override what a test is about. */
 export const cleanScan = (mint: string, overrides: Partial<ScanEvidenceEncoded> = {}): ScanEvidenceEncoded => ({
   mint,
@@ -32,7 +35,16 @@ export const cleanScan = (mint: string, overrides: Partial<ScanEvidenceEncoded> 
   },
   trading: { isHoneypot: false, buyTax: 0, sellTax: 0 },
   liquidity: { liquidityUsd: 2_500_000, lpLocked: true, lpLockPercentage: 100, lpLockExpiresAt: null, poolCount: 3 },
-  holders: { holderCount: 25_000, top: [], creatorPct: 0.5, bundledLaunchPct: 0 },
+  // Observed holders (model 2.1: unread holders keep a token at warn at best): pool vaults and small wallets.
+  holders: {
+    holderCount: 25_000,
+    top: [
+      { address: POOL_VAULT, pct: 18, kind: "pool" },
+      { address: SMALL_HOLDER, pct: 1.5, kind: "holder" }
+    ],
+    creatorPct: 0.5,
+    bundledLaunchPct: 0
+  },
   deployer: { address: newAddress(), priorLaunches: 1, priorRugs: 0, priorHoneypots: 0, flagged: false },
   market: {
     priceUsd: 1.2,

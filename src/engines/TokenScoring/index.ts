@@ -1,3 +1,4 @@
+export { type Answer, answerOf } from "./answer.ts"
 export { evidenceCompletenessOf, EVIDENCE_WEIGHTS } from "./completeness.ts"
 export { confidenceOf } from "./confidence.ts"
 export { recommendedActionOf, riskLevelOf } from "./levels.ts"

@@ -1,7 +1,7 @@
 // Every number of the scoring model lives here, so that docs/scoring-model.md and the tests can be
 // checked against one source. Changing any of them changes MODEL_VERSION.
 
-export const MODEL_VERSION = "token-risk-2.0.0"
+export const MODEL_VERSION = "token-risk-2.1.0"
 
 export const FACETS = [
   "contract",
@@ -42,14 +42,17 @@ export const CAPS = {
   // 2.0: a live power over holders keeps a token that no issuer vouches for out of `ok` (below 60).
   mintAuthority: { name: "Mint Authority", ceiling: 59 },
   freezeAuthority: { name: "Freeze Authority", ceiling: 59 },
-  permanentDelegate: { name: "Permanent Delegate", ceiling: 45 },
+  // 2.1: a delegate that can take any balance is worse than a 25% fee (Severe Tax:29): a `block`.
+  permanentDelegate: { name: "Permanent Delegate", ceiling: 25 },
   transferHook: { name: "Transfer Hook", ceiling: 59 },
   pausable: { name: "Pausable", ceiling: 59 },
   highTax: { name: "High Tax", ceiling: 59 },
   severeTax: { name: "Severe Tax", ceiling: 29 },
   thinEvidence: { name: "Thin Evidence", ceiling: 59 },
   impersonation: { name: "Impersonation", ceiling: 20 },
-  liquidityPull: { name: "Liquidity Pull", ceiling: 20 }
+  liquidityPull: { name: "Liquidity Pull", ceiling: 20 },
+  // 2.1: LP a few wallets can withdraw at will is a standing power over every holder, like a mint authority.
+  pullableLiquidity: { name: "Pullable Liquidity", ceiling: 59 }
 } as const satisfies Record<string, HardCap>
 
 // Powers an issuer keeps over holders. A verified issuer (e.g. a regulated stablecoin) keeps them by design,
@@ -108,6 +111,13 @@ export const LP_LOCKED_PCT_TIERS: ReadonlyArray<Tier> = [
 ]
 export const LP_LOCK_EXPIRY_WINDOW_HOURS = 7 * 24
 export const LP_LOCK_EXPIRING_POINTS = -12
+// 2.1: unlocked LP is pullable at will unless it is observed to be widely held: the LP_FEW_WALLETS largest
+// wallets (burn, locker and pool accounts excluded) of some pool hold under this share of its LP supply.
+export const LP_FEW_WALLETS = 3
+export const LP_WIDELY_HELD_PCT = 50
+// 2.1: a token lock (a locker among the top holders) that releases within this window after the scan counts
+// toward concentration: its tokens are about to be free to sell.
+export const TOKEN_LOCK_RELEASE_WINDOW_HOURS = 7 * 24
 // Burned LP cannot be pulled: at or above this share the LP counts as locked for good.
 export const LP_BURNED_LOCKED_PCT = 95
 // Liquidity against market cap, in percent: a market cap far above what can be sold into.

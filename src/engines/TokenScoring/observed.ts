@@ -1,7 +1,7 @@
 import { epochMillisOf, type Holder, type ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { evidenceCompletenessOf } from "./completeness.ts"
 import { impersonatedBy } from "./impersonation.ts"
-import { CONCENTRATION_EXCLUDED_KINDS, type Tier } from "./model.ts"
+import { CONCENTRATION_EXCLUDED_KINDS, type Tier, TOKEN_LOCK_RELEASE_WINDOW_HOURS } from "./model.ts"
 
 /** A buy or sell's total cost in percent: the transfer fee plus the trading tax (null parts not observed). */
 export interface EffectiveTax {
@@ -25,6 +25,11 @@ export interface Observed {
   readonly completenessPct: number
   /** A sell simulation ran, or its static equivalent holds (docs/scoring-model.md, thin evidence). */
   readonly sellPathObserved: boolean
+  /**
+   * 2.1: the facts that decide whether the token can be sold into a market and were not observed (pools and
+   * liquidity, the LP lock, the holders), each described. Missing, they keep the token at `warn` at best.
+   */
+  readonly unobservedMarket: ReadonlyArray<string>
   /** Supply held by accounts that are not holders (pools, lockers, burn, exchanges), by kind. */
   readonly excludedPct: Readonly<Record<(typeof CONCENTRATION_EXCLUDED_KINDS)[number], number>> | null
   /** The issuer-verified token this one's name or symbol imitates, if any. */
@@ -54,12 +59,36 @@ const staticallySellable = (e: ScanEvidence): boolean => {
   )
 }
 
+// A market is observed when liquidity was valued or no pool was found (no_market); its LP lock when any lock,
+// burn or LP fact was read, or there is nothing to lock (no market, a bonding curve only); the holders when
+// the top accounts were read. An issuer-verified asset's liquidity is not one team's pool: its LP lock is moot.
+const unobservedMarketOf = (e: ScanEvidence, liquidityUsd: number | null): ReadonlyArray<string> => {
+  const noMarket = e.liquidity.poolCount === 0 || liquidityUsd === 0
+  const lpRead =
+    e.liquidity.lpLocked !== null ||
+    e.liquidity.lpLockPercentage !== null ||
+    (e.liquidity.lpBurnedPct ?? null) !== null ||
+    e.liquidity.bondingCurveOnly === true
+  return [
+    !noMarket && liquidityUsd === null ? "pools and liquidity not observed" : null,
+    !noMarket && !lpRead && !e.verified ? "LP lock not observed" : null,
+    e.holders.top.length === 0 ? "holders not observed" : null
+  ].filter((reason): reason is string => reason !== null)
+}
+
 const HOUR_MS = 60 * 60 * 1000
 
 const hoursBetween = (from: string, to: string): number => (epochMillisOf(to) - epochMillisOf(from)) / HOUR_MS
 
-const countsTowardConcentration = (holder: Holder): boolean =>
-  !(CONCENTRATION_EXCLUDED_KINDS as ReadonlyArray<string>).includes(holder.kind)
+// 2.1: a token lock that releases within the window counts as held (a vesting lock is not a permanent one).
+const releasesSoon = (holder: Holder, scannedAt: string): boolean =>
+  holder.kind === "locker" &&
+  holder.unlockAt !== undefined &&
+  holder.unlockAt !== null &&
+  hoursBetween(scannedAt, holder.unlockAt) <= TOKEN_LOCK_RELEASE_WINDOW_HOURS
+
+const countsTowardConcentration = (holder: Holder, scannedAt: string): boolean =>
+  !(CONCENTRATION_EXCLUDED_KINDS as ReadonlyArray<string>).includes(holder.kind) || releasesSoon(holder, scannedAt)
 
 const sumPct = (holders: ReadonlyArray<Holder>): number =>
   Math.min(
@@ -74,22 +103,26 @@ const top10PctOf = (holders: ReadonlyArray<Holder>): number => {
 
 export const observe = (evidence: ScanEvidence): Observed => {
   const top = evidence.holders.top
-  const concentrated = top.filter(countsTowardConcentration)
+  const concentrated = top.filter((holder) => countsTowardConcentration(holder, evidence.scannedAt))
   const holdersObserved = top.length > 0
   const lockExpiresAt = evidence.liquidity.lpLockExpiresAt
+  const liquidityUsd = evidence.liquidity.liquidityUsd ?? evidence.market.liquidityUsd
   const excluded = (kind: (typeof CONCENTRATION_EXCLUDED_KINDS)[number]) =>
-    Math.round(sumPct(top.filter((holder) => holder.kind === kind)) * 100) / 100
+    Math.round(
+      sumPct(top.filter((holder) => holder.kind === kind && !releasesSoon(holder, evidence.scannedAt))) * 100
+    ) / 100
   return {
     evidence,
     buy: effectiveTax(evidence.extensions.transferFeeBps, evidence.trading.buyTax),
     sell: effectiveTax(evidence.extensions.transferFeeBps, evidence.trading.sellTax),
     completenessPct: Math.round(evidenceCompletenessOf(evidence) * 100),
     sellPathObserved: evidence.trading.isHoneypot !== null || staticallySellable(evidence),
+    unobservedMarket: unobservedMarketOf(evidence, liquidityUsd),
     excludedPct: holdersObserved
       ? { pool: excluded("pool"), locker: excluded("locker"), burn: excluded("burn"), exchange: excluded("exchange") }
       : null,
     impersonates: evidence.verified ? null : impersonatedBy(evidence.mint, evidence.name, evidence.symbol),
-    liquidityUsd: evidence.liquidity.liquidityUsd ?? evidence.market.liquidityUsd,
+    liquidityUsd,
     top10Pct: holdersObserved ? top10PctOf(concentrated) : null,
     largestHolderPct: holdersObserved ? Math.max(0, ...concentrated.map((holder) => holder.pct)) : null,
     insiderPct: holdersObserved ? sumPct(top.filter((holder) => holder.kind === "insider")) : null,

@@ -1,6 +1,5 @@
 import type { ScanEvidence } from "../../domain/ScanEvidence.ts"
-import { verdictOf } from "../../domain/Verdict.ts"
-import { recommendedActionOf, riskLevelOf } from "./levels.ts"
+import { answerOf } from "./answer.ts"
 import { type Facet, FACET_PENALTY_MULTIPLIER, type HardCap, MODEL_VERSION } from "./model.ts"
 import type { Flag } from "./flags.ts"
 import { observe } from "./observed.ts"
@@ -76,17 +75,15 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
   const bindingCap = caps[0] ?? null
   const penalised = MAX_SCORE + sumPoints(findings)
   const safetyScore = Math.min(Math.max(0, penalised), bindingCap?.ceiling ?? MAX_SCORE)
-  const riskLevel = riskLevelOf(safetyScore)
-  const recommendedAction = recommendedActionOf(safetyScore)
+  const answer = answerOf(safetyScore)
+  const { riskLevel, recommendedAction } = answer
   const risks = bySeverity(findings).map((f) => f.risk)
   const evidenceCompleteness = observed.completenessPct / 100
-  const flags = flagsOf(findings)
-  const scored = verdictOf(safetyScore)
   return {
     modelVersion: MODEL_VERSION,
     safetyScore,
-    verdict: scored === "ok" && flags.includes("thin_evidence") ? "warn" : scored,
-    riskScore: MAX_SCORE - safetyScore,
+    verdict: answer.verdict,
+    riskScore: answer.riskScore,
     riskLevel,
     recommendedAction,
     summary: summaryOf({ safetyScore, riskLevel, recommendedAction, risks, bindingCap, evidenceCompleteness }),
@@ -94,7 +91,7 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
     hardCaps: caps.map((cap) => `${cap.name}:${cap.ceiling}`),
     risks,
     scoreBreakdown: [...findings.map(ruleEntry), ...adjustments(penalised, bindingCap)],
-    flags,
+    flags: flagsOf(findings),
     evidenceCompleteness
   }
 }

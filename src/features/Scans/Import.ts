@@ -1,8 +1,9 @@
-import { Effect, type Stream } from "effect"
+import { Effect, Either, type Stream } from "effect"
 import { ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
 import { ListingLine } from "../../domain/Listing.ts"
 import { ScanEvidence } from "../../domain/ScanEvidence.ts"
-import { importNdjson, lineParser, type ParseLine } from "../../platform/Import/Ndjson.ts"
+import { type ImportReport, importNdjson, lineParser, type ParseLine } from "../../platform/Import/Ndjson.ts"
+import { checkIssuerClaim } from "./IssuerClaims.ts"
 import { ListingsRepo } from "./ListingsRepo.ts"
 import { type RecordedScan, ScansRepo } from "./ScansRepo.ts"
 
@@ -21,9 +22,29 @@ const parseScanLine: ParseLine<RecordedScan> = (text, line, now) =>
 
 const parseListingLine = lineParser(ListingLine, () => [])
 
-/** Scans from NDJSON lines into the append-only history. */
+export interface ScanImportReport extends ImportReport {
+  /** Lines that claimed issuer verification for a mint not on the curated list: stored as not verified. */
+  readonly unverifiedIssuerClaims: number
+}
+
+/** Scans from NDJSON lines into the append-only history; issuer-verified claims checked against the curated list. */
 export const importScans = (lines: Stream.Stream<string, Error>) =>
-  Effect.flatMap(ScansRepo, (scans) => importNdjson(lines, parseScanLine, scans.record))
+  Effect.flatMap(ScansRepo, (scans) =>
+    Effect.suspend(() => {
+      let unverified = 0
+      const parse: ParseLine<RecordedScan> = (text, line, now) =>
+        Either.map(parseScanLine(text, line, now), (record) => {
+          if (record === undefined) return record
+          const checked = checkIssuerClaim(record)
+          if (checked !== record) unverified++
+          return checked
+        })
+      return Effect.map(
+        importNdjson(lines, parse, scans.record),
+        (report): ScanImportReport => ({ ...report, unverifiedIssuerClaims: unverified })
+      )
+    })
+  )
 
 /** Community list memberships from NDJSON lines (`{mint, list, source}`). */
 export const importListings = (lines: Stream.Stream<string, Error>) =>

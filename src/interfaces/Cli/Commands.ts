@@ -104,6 +104,14 @@ const reportImport = (file: string, report: ImportReport) =>
     yield* Console.log(
       `${file}: ${report.lines} lines, ${report.inserted} imported, ${report.duplicates} already present, ${report.invalid} invalid`
     )
+    const claims =
+      "unverifiedIssuerClaims" in report && typeof report.unverifiedIssuerClaims === "number"
+        ? report.unverifiedIssuerClaims
+        : 0
+    if (claims > 0)
+      yield* Console.log(
+        `${file}: ${claims} lines claimed issuer verification for a mint not on the curated list: stored as not verified`
+      )
     return report.invalid === 0
   })
 

@@ -44,11 +44,12 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ["a buy under a hard cap", inputOf({ deployer: { priorRugs: 2 } }), "reject", "hard_cap"],
   [
     "a buy of a blocked token without caps",
+    // 2.1: a permanent delegate caps at 25 (a hard cap that rejects): a transfer hook instead, and LP widely held.
     inputOf({
       mintAuthority: WALLETS[5],
       freezeAuthority: WALLETS[5],
-      extensions: { permanentDelegate: WALLETS[5] },
-      liquidity: { lpLocked: false }
+      extensions: { transferHook: WALLETS[5] },
+      liquidity: { lpLocked: false, lpTopWalletsPct: 12 }
     }),
     "reject",
     "verdict_block"
@@ -86,8 +87,9 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ],
   [
     "a partial scan just above 60",
-    // 2.0: a live mint authority would cap at 59; an unlocked LP (-30) and mutable metadata (-5) leave 65.
-    inputOf({ scanDepth: "partial", liquidity: { lpLocked: false }, metadata: { mutable: true } }),
+    // 2.0: a live mint authority would cap at 59; an unlocked LP (-30) and mutable metadata (-5) leave 65
+    // (2.1: with the LP observed to be widely held, or Pullable Liquidity caps it at 59).
+    inputOf({ scanDepth: "partial", liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } }),
     "review_required",
     "borderline_partial_scan"
   ],
@@ -106,7 +108,7 @@ const TABLE: ReadonlyArray<readonly [string, PreTradeInput, PreTradeDecision["de
   ],
   [
     "an ok token with a caution flag",
-    inputOf({ liquidity: { lpLocked: false } }),
+    inputOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 } }),
     "proceed_with_caution",
     "caution_flags"
   ],
@@ -143,7 +145,9 @@ describe("pre-trade decision table", () => {
   })
 
   test("a full scan with the same borderline score is not sent to review", () => {
-    const decision = preTradeDecision(inputOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }))
+    const decision = preTradeDecision(
+      inputOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } })
+    )
     expect(outcome(decision)).toEqual({
       decision: "proceed_with_caution",
       action: "execute_reduced_size",
@@ -293,11 +297,12 @@ describe("edge summary", () => {
         deployer: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null }
       })
     ).edge_summary
+    // 2.1: unobserved liquidity is thin evidence, capped at 59.
     const required = [
       "liquidity not observed",
       "24h volume not observed",
       "deployer evidence not observed",
-      "no hard caps"
+      "hard caps Thin Evidence:59"
     ]
     expect(required.filter((fragment) => !summary.includes(fragment))).toEqual([])
   })
@@ -332,7 +337,7 @@ describe("next check", () => {
   test("comes sooner the riskier the token", () => {
     const got = [
       nextOf({}),
-      nextOf({ liquidity: { lpLocked: false }, metadata: { mutable: true } }),
+      nextOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } }),
       nextOf({ holders: { top: SPREAD_HOLDERS }, createdAt: minutesBefore(30) }),
       nextOf({ trading: { isHoneypot: true } })
     ]

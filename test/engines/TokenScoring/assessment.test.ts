@@ -58,7 +58,7 @@ describe("assembling the assessment", () => {
       points: 70,
       reason: "The score does not go below 0"
     })
-    expect(assessment.hardCaps).toEqual(["Honeypot:5", "Rugged:5"])
+    expect(assessment.hardCaps).toEqual(["Honeypot:5", "Rugged:5", "Pullable Liquidity:59"])
   })
 
   test("a facet loses twice its rules' points and is held under its caps", () => {
@@ -114,7 +114,8 @@ describe("assembling the assessment", () => {
     expect(thin.summary).toBe(
       "Safety score 59/100: high risk, recommended action caution (only 3% of the weighted evidence was observed). " +
         "Main reasons: Thin evidence: evidence completeness 3% < 60%; no sell simulation and no static equivalent " +
-        "(freeze authority or a transfer-blocking extension not ruled out); the token cannot be rated ok on it. " +
+        "(freeze authority or a transfer-blocking extension not ruled out); pools and liquidity not observed; LP lock not observed; " +
+        "holders not observed; the token cannot be rated ok on it. " +
         "Capped at 59 by Thin Evidence."
     )
     expect(thin.verdict).toBe("warn")

@@ -4,8 +4,8 @@ import { CORPUS } from "./corpus.ts"
 import { evidenceWith } from "./fixtures.ts"
 
 describe(`scenario corpus (${CORPUS.length} cases written from public patterns)`, () => {
-  test("has at least 40 cases, each with a note", () => {
-    expect(CORPUS.length).toBeGreaterThanOrEqual(40)
+  test("has at least 60 cases, each with a note", () => {
+    expect(CORPUS.length).toBeGreaterThanOrEqual(60)
     expect(CORPUS.filter((item) => item.note.length < 10)).toEqual([])
   })
   for (const item of CORPUS) {

@@ -141,9 +141,9 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
     evidence: { mintAuthority: WALLETS[5] }
   },
   {
-    note: "Token-2022 permanent delegate: can take any balance",
-    expect: "warn",
-    because: "Permanent Delegate:45",
+    note: "Token-2022 permanent delegate: can take any balance (2.1: worse than a 25% fee, so a block)",
+    expect: "block",
+    because: "Permanent Delegate:25",
     evidence: {
       ...t22,
       extensions: { permanentDelegate: WALLETS[5], nonTransferable: false, defaultAccountStateFrozen: false }
@@ -418,5 +418,218 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
     note: "no simulation, but an SPL token with no freeze authority: statically sellable",
     expect: "ok",
     evidence: { trading: { isHoneypot: null, buyTax: null, sellTax: null } }
+  },
+
+  // 2.1: missing is never better.
+  {
+    note: "scanner call budget ran out before pool discovery finished: pools and liquidity not observed",
+    expect: "warn",
+    because: "Thin Evidence:59",
+    evidence: {
+      scanDepth: "partial",
+      liquidity: { liquidityUsd: null, poolCount: null },
+      market: { liquidityUsd: null }
+    }
+  },
+  {
+    note: "more pools than the scanner reads: 120 pools found, their liquidity not valued",
+    expect: "warn",
+    because: "thin_evidence",
+    evidence: { liquidity: { liquidityUsd: null, poolCount: 120 }, market: { liquidityUsd: null } }
+  },
+  {
+    note: "getTokenLargestAccounts failed: the holder list was not read",
+    expect: "warn",
+    because: "thin_evidence",
+    evidence: { holders: { top: [] } }
+  },
+  {
+    note: "Raydium AMM pool found, its LP lock status not read",
+    expect: "warn",
+    because: "thin_evidence",
+    evidence: { liquidity: { lpLocked: null, lpLockPercentage: null } }
+  },
+  {
+    note: "Orca Whirlpool (CLMM) only: no LP mint, position owners not read",
+    expect: "warn",
+    because: "thin_evidence",
+    evidence: { liquidity: { lpLocked: null, lpLockPercentage: null, poolCount: 1 } }
+  },
+  {
+    note: "pump.fun token still on its bonding curve: no LP anyone could pull",
+    expect: "ok",
+    evidence: {
+      ...memecoin,
+      createdAt: fresh(30),
+      liquidity: { lpLocked: null, lpLockPercentage: null, bondingCurveOnly: true, poolCount: 1 }
+    }
+  },
+  {
+    note: "verified stablecoin with hundreds of pools, LP lock not read",
+    expect: "ok",
+    evidence: {
+      mint: USDC,
+      symbol: "USDC",
+      name: "USD Coin",
+      verified: true,
+      mintAuthority: ISSUER,
+      freezeAuthority: ISSUER,
+      liquidity: { lpLocked: null, lpLockPercentage: null, poolCount: 400 }
+    }
+  },
+  {
+    note: "partial scan: the sell was simulated, holders and deployer record not read",
+    expect: "warn",
+    because: "thin_evidence",
+    evidence: {
+      scanDepth: "partial",
+      holders: { top: [], holderCount: null, creatorPct: null, bundledLaunchPct: null },
+      deployer: { priorRugs: null, priorHoneypots: null, flagged: null }
+    }
+  },
+  {
+    note: "deployer history longer than the scanner's budget: record not read, otherwise clean",
+    expect: "ok",
+    evidence: { deployer: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null } }
+  },
+
+  // 2.1: standing powers.
+  {
+    note: "Raydium pool whose LP sits unlocked in the deployer's wallet (the classic pull setup)",
+    expect: "warn",
+    because: "Pullable Liquidity:59",
+    evidence: { ...memecoin, liquidity: { lpLocked: false, lpLockPercentage: 0, lpTopWalletsPct: 100 } }
+  },
+  {
+    note: "LP unlocked, LP holders not read: an unknown few can pull it",
+    expect: "warn",
+    because: "Pullable Liquidity:59",
+    evidence: { ...memecoin, liquidity: { lpLocked: false, lpLockPercentage: 0 } }
+  },
+  {
+    note: "LP unlocked but spread over many liquidity providers (3 largest hold 12%)",
+    expect: "ok",
+    because: "lp_unlocked",
+    evidence: { ...memecoin, liquidity: { lpLocked: false, lpLockPercentage: 0, lpTopWalletsPct: 12 } }
+  },
+  {
+    note: "a 30-day LP lock that expired yesterday, LP still in the team wallet",
+    expect: "warn",
+    because: "Pullable Liquidity:59",
+    evidence: {
+      ...memecoin,
+      liquidity: { lpLocked: true, lpLockPercentage: 100, lpLockExpiresAt: fresh(24), lpTopWalletsPct: 95 }
+    }
+  },
+  {
+    note: "pump.fun graduate: LP burned on migration",
+    expect: "ok",
+    evidence: { ...memecoin, liquidity: { lpLocked: false, lpLockPercentage: 0, lpBurnedPct: 100 } }
+  },
+  {
+    note: "freeze authority kept and LP unlocked in the same hands",
+    expect: "warn",
+    because: "Freeze Authority:59",
+    evidence: {
+      ...memecoin,
+      freezeAuthority: WALLETS[5],
+      liquidity: { lpLocked: false, lpLockPercentage: 0, lpTopWalletsPct: 100 }
+    }
+  },
+  {
+    note: "serial rugger's new launch with LP unlocked",
+    expect: "block",
+    because: "Serial Rugger:20",
+    evidence: {
+      ...memecoin,
+      createdAt: fresh(3),
+      deployer: { priorLaunches: 4, priorRugs: 3 },
+      liquidity: { lpLocked: false, lpLockPercentage: 0 }
+    }
+  },
+  {
+    note: "Token-2022 'compliance' token, not on the issuer list, with a permanent delegate and a freeze authority",
+    expect: "block",
+    because: "Permanent Delegate:25",
+    evidence: {
+      ...t22,
+      freezeAuthority: WALLETS[5],
+      extensions: { permanentDelegate: WALLETS[5], nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+
+  // 2.1: evidence the format can now say.
+  {
+    note: "fee bait-and-switch: 1% transfer fee now, 30% scheduled from epoch 812",
+    expect: "block",
+    because: "Severe Tax:29",
+    evidence: {
+      ...t22,
+      extensions: {
+        transferFeeBps: 3_000,
+        transferFeeNowBps: 100,
+        transferFeeScheduledEpoch: 812,
+        nonTransferable: false,
+        defaultAccountStateFrozen: false
+      }
+    }
+  },
+  {
+    note: "transfer hook to an immutable program, sell simulated fine",
+    expect: "ok",
+    because: "transfer_hook",
+    evidence: {
+      ...t22,
+      extensions: {
+        transferHook: WALLETS[1],
+        transferHookUpgradeable: false,
+        nonTransferable: false,
+        defaultAccountStateFrozen: false
+      }
+    }
+  },
+  {
+    note: "transfer hook program the deployer can upgrade at will",
+    expect: "warn",
+    because: "Transfer Hook:59",
+    evidence: {
+      ...t22,
+      extensions: {
+        transferHook: WALLETS[1],
+        transferHookUpgradeable: true,
+        transferHookAuthority: WALLETS[5],
+        nonTransferable: false,
+        defaultAccountStateFrozen: false
+      }
+    }
+  },
+  {
+    note: "honeypot through a transfer hook: the simulated sell fails",
+    expect: "block",
+    because: "Honeypot:5",
+    evidence: {
+      ...t22,
+      trading: { isHoneypot: true },
+      extensions: { transferHook: WALLETS[1], nonTransferable: false, defaultAccountStateFrozen: false }
+    }
+  },
+  {
+    note: "team vesting lock of 40% releasing in 2 days: counted as held, not as a permanent lock",
+    expect: "ok",
+    because: "single_holder_concentration",
+    evidence: {
+      holders: {
+        top: [
+          { address: WALLETS[3]!, pct: 40, kind: "locker", unlockAt: fresh(-48) },
+          { address: WALLETS[1]!, pct: 3, kind: "holder" }
+        ]
+      }
+    }
+  },
+  {
+    note: "12% sell tax measured by a swap simulation",
+    expect: "warn",
+    because: "High Tax:59",
+    evidence: { trading: { isHoneypot: false, buyTax: 0, sellTax: 12 } }
   }
 ]

@@ -53,7 +53,11 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   impersonation: [`| ${M.IMPERSONATION_POINTS} |`, `${cap(M.CAPS.impersonation)} (not when listed)`],
   no_market: [`| ${M.NO_MARKET_POINTS} |`, cap(M.CAPS.noMarket)],
   low_liquidity: [below(M.LIQUIDITY_USD_TIERS)],
-  lp_unlocked: [`| ${M.LP_UNLOCKED_POINTS} |`],
+  lp_unlocked: [
+    `| ${M.LP_UNLOCKED_POINTS} |`,
+    `${cap(M.CAPS.pullableLiquidity)} (not when verified`,
+    `under ${M.LP_WIDELY_HELD_PCT})`
+  ],
   lp_partially_locked: [below(M.LP_LOCKED_PCT_TIERS)],
   lp_lock_expiring: [`within ${M.LP_LOCK_EXPIRY_WINDOW_HOURS} hours`, `| ${M.LP_LOCK_EXPIRING_POINTS} |`],
   rugged: [`| ${M.RUGGED_POINTS} |`, cap(M.CAPS.rugged)],

@@ -41,12 +41,14 @@ describe("a verified stablecoin that keeps mint and freeze authority", () => {
 
   test("would be penalised in full without the verification", () => {
     const unverified = assessToken(evidenceWith({ ...stablecoin, verified: false }))
-    // 2.0: unverified, the same symbol under another mint is also an impersonation.
+    // 2.0: unverified, the same symbol under another mint is also an impersonation. 2.1: and its unread LP
+    // lock is thin evidence (a verified asset's liquidity is not one team's pool; an unverified one's may be).
     expect(unverified.flags).toEqual([
       "mint_authority_active",
       "freeze_authority_active",
       "mutable_metadata",
-      "impersonation"
+      "impersonation",
+      "thin_evidence"
     ])
     expect(unverified.safetyScore).toBeLessThan(assessment.safetyScore)
   })

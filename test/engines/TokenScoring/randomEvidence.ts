@@ -280,13 +280,17 @@ export const randomScan = (random: Random): ScanEvidenceEncoded => {
 
 export const randomEvidence = (random: Random): ScanEvidence => decodeEvidence(randomScan(random))
 
-// Each turns one signal worse (or leaves it as is); none may raise the score.
+// Each turns one observed signal worse (or leaves it as is); none may raise the score. 2.1: a red flag worsens
+// a fact already observed; turning a missing fact into an observed one is the "missing is never better"
+// property's business (missing reads no better than the best observed value, so observing can lift a score).
 export interface RedFlag {
   readonly name: string
   readonly apply: (evidence: ScanEvidence, random: Random) => ScanEvidence
 }
 
 const address = (random: Random) => random.pick(ADDRESSES)
+const lpObserved = (e: ScanEvidence): boolean =>
+  e.liquidity.lpLocked !== null || e.liquidity.lpLockPercentage !== null || (e.liquidity.lpBurnedPct ?? null) !== null
 const lower = (value: number | null, random: Random): number | null =>
   value === null ? null : value * random.pick([0, random.next()])
 const raise = (value: number | null, random: Random, max: number): number =>
@@ -334,11 +338,13 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
   },
   {
     name: "higher buy tax",
-    apply: (e, r) => ({ ...e, trading: { ...e.trading, buyTax: raise(e.trading.buyTax, r, 100) } })
+    apply: (e, r) =>
+      e.trading.buyTax === null ? e : { ...e, trading: { ...e.trading, buyTax: raise(e.trading.buyTax, r, 100) } }
   },
   {
     name: "higher sell tax",
-    apply: (e, r) => ({ ...e, trading: { ...e.trading, sellTax: raise(e.trading.sellTax, r, 100) } })
+    apply: (e, r) =>
+      e.trading.sellTax === null ? e : { ...e, trading: { ...e.trading, sellTax: raise(e.trading.sellTax, r, 100) } }
   },
   {
     name: "lower liquidity",
@@ -349,13 +355,13 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
     })
   },
   { name: "no pool", apply: (e) => ({ ...e, liquidity: { ...e.liquidity, poolCount: 0 } }) },
-  { name: "LP unlocked", apply: (e) => ({ ...e, liquidity: { ...e.liquidity, lpLocked: false } }) },
+  { name: "LP unlocked", apply: (e) => (lpObserved(e) ? { ...e, liquidity: { ...e.liquidity, lpLocked: false } } : e) },
   {
     name: "less LP locked",
-    apply: (e, r) => ({
-      ...e,
-      liquidity: { ...e.liquidity, lpLockPercentage: lower(e.liquidity.lpLockPercentage ?? 100, r) }
-    })
+    apply: (e, r) =>
+      lpObserved(e)
+        ? { ...e, liquidity: { ...e.liquidity, lpLockPercentage: lower(e.liquidity.lpLockPercentage ?? 100, r) } }
+        : e
   },
   {
     name: "LP lock expires sooner",
@@ -390,21 +396,30 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
   },
   {
     name: "new whale",
-    apply: (e, r) => ({
-      ...e,
-      holders: {
-        ...e.holders,
-        top: [...e.holders.top, { address: address(r), pct: r.float(0, 60), kind: "holder" as const }]
-      }
-    })
+    apply: (e, r) =>
+      e.holders.top.length === 0
+        ? e
+        : {
+            ...e,
+            holders: {
+              ...e.holders,
+              top: [...e.holders.top, { address: address(r), pct: r.float(0, 60), kind: "holder" as const }]
+            }
+          }
   },
   {
     name: "creator holds more",
-    apply: (e, r) => ({ ...e, holders: { ...e.holders, creatorPct: raise(e.holders.creatorPct, r, 100) } })
+    apply: (e, r) =>
+      e.holders.creatorPct === null
+        ? e
+        : { ...e, holders: { ...e.holders, creatorPct: raise(e.holders.creatorPct, r, 100) } }
   },
   {
     name: "more bundled",
-    apply: (e, r) => ({ ...e, holders: { ...e.holders, bundledLaunchPct: raise(e.holders.bundledLaunchPct, r, 100) } })
+    apply: (e, r) =>
+      e.holders.bundledLaunchPct === null
+        ? e
+        : { ...e, holders: { ...e.holders, bundledLaunchPct: raise(e.holders.bundledLaunchPct, r, 100) } }
   },
   {
     name: "fewer holders",
@@ -418,16 +433,22 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
   },
   {
     name: "prior rug",
-    apply: (e, r) => ({ ...e, deployer: { ...e.deployer, priorRugs: (e.deployer.priorRugs ?? 0) + r.int(1, 3) } })
+    apply: (e, r) =>
+      e.deployer.priorRugs === null
+        ? e
+        : { ...e, deployer: { ...e.deployer, priorRugs: e.deployer.priorRugs + r.int(1, 3) } }
   },
   {
     name: "prior honeypot",
-    apply: (e, r) => ({
-      ...e,
-      deployer: { ...e.deployer, priorHoneypots: (e.deployer.priorHoneypots ?? 0) + r.int(1, 3) }
-    })
+    apply: (e, r) =>
+      e.deployer.priorHoneypots === null
+        ? e
+        : { ...e, deployer: { ...e.deployer, priorHoneypots: e.deployer.priorHoneypots + r.int(1, 3) } }
   },
-  { name: "deployer flagged", apply: (e) => ({ ...e, deployer: { ...e.deployer, flagged: true } }) },
+  {
+    name: "deployer flagged",
+    apply: (e) => (e.deployer.flagged === null ? e : { ...e, deployer: { ...e.deployer, flagged: true } })
+  },
   {
     name: "younger token",
     apply: (e, r) => (e.createdAt === null ? e : { ...e, createdAt: later(e.createdAt, r, 24 * 30) })
@@ -444,7 +465,10 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
   },
   {
     name: "more sells",
-    apply: (e, r) => ({ ...e, market: { ...e.market, sellCount24h: (e.market.sellCount24h ?? 0) + r.int(1, 500) } })
+    apply: (e, r) =>
+      e.market.sellCount24h === null
+        ? e
+        : { ...e, market: { ...e.market, sellCount24h: e.market.sellCount24h + r.int(1, 500) } }
   },
   {
     name: "wilder price",
@@ -467,19 +491,28 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
       }
     }
   },
-  { name: "mutable metadata", apply: (e) => ({ ...e, metadata: { ...e.metadata, mutable: true } }) },
+  {
+    name: "mutable metadata",
+    apply: (e) => (e.metadata.mutable === null ? e : { ...e, metadata: { ...e.metadata, mutable: true } })
+  },
   { name: "copycat", apply: (e) => ({ ...e, metadata: { ...e.metadata, copycatOf: "USDC" } }) },
   // An impersonating name ("USD Coin") blanked trades one red flag for another (impersonation is the worse):
   // only a harmless name is blanked.
-  { name: "blank name", apply: (e) => (e.name === "USD Coin" ? e : { ...e, name: "" }) },
+  { name: "blank name", apply: (e) => (e.name === "USD Coin" || e.name === null ? e : { ...e, name: "" }) },
 
   {
     name: "more flagged holders",
-    apply: (e, r) => ({ ...e, aml: { ...e.aml, flaggedHolderCount: (e.aml.flaggedHolderCount ?? 0) + r.int(1, 4) } })
+    apply: (e, r) =>
+      e.aml.flaggedHolderCount === null
+        ? e
+        : { ...e, aml: { ...e.aml, flaggedHolderCount: e.aml.flaggedHolderCount + r.int(1, 4) } }
   },
   {
     name: "flagged holders hold more",
-    apply: (e, r) => ({ ...e, aml: { ...e.aml, flaggedHolderPct: raise(e.aml.flaggedHolderPct, r, 100) } })
+    apply: (e, r) =>
+      e.aml.flaggedHolderPct === null
+        ? e
+        : { ...e, aml: { ...e.aml, flaggedHolderPct: raise(e.aml.flaggedHolderPct, r, 100) } }
   },
   { name: "abandoned", apply: (e) => (e.outcome === "rugged" ? e : { ...e, outcome: "abandoned" }) },
   { name: "rugged", apply: (e) => ({ ...e, outcome: "rugged" }) },

@@ -247,7 +247,7 @@ const single: ReadonlyArray<RuleCase> = [
     rule: "permanent_delegate",
     flag: "permanent_delegate",
     points: issuer.permanentDelegate.points,
-    cap: "Permanent Delegate:45",
+    cap: "Permanent Delegate:25",
     evidence: { tokenProgram: "token-2022", extensions: { permanentDelegate: WALLETS[5] } }
   },
   {
@@ -337,11 +337,13 @@ const single: ReadonlyArray<RuleCase> = [
     points: -30,
     evidence: { liquidity: { liquidityUsd: null }, market: { liquidityUsd: 2_500 } }
   },
+  // 2.1: LP holders not read: an unknown few can pull it (Pullable Liquidity:59).
   {
     title: "LP unlocked",
     rule: "lp_unlocked",
     flag: "lp_unlocked",
     points: Model.LP_UNLOCKED_POINTS,
+    cap: "Pullable Liquidity:59",
     evidence: { liquidity: { lpLocked: false } }
   },
   {
@@ -349,7 +351,30 @@ const single: ReadonlyArray<RuleCase> = [
     rule: "lp_unlocked",
     flag: "lp_unlocked",
     points: Model.LP_UNLOCKED_POINTS,
+    cap: "Pullable Liquidity:59",
     evidence: { liquidity: { lpLockExpiresAt: hoursAfterScan(-2) } }
+  },
+  {
+    title: "LP unlocked, 3 wallets hold 80% of it",
+    rule: "lp_unlocked",
+    flag: "lp_unlocked",
+    points: Model.LP_UNLOCKED_POINTS,
+    cap: "Pullable Liquidity:59",
+    evidence: { liquidity: { lpLocked: false, lpTopWalletsPct: 80 } }
+  },
+  {
+    title: "LP unlocked but widely held",
+    rule: "lp_unlocked",
+    flag: "lp_unlocked",
+    points: Model.LP_UNLOCKED_POINTS,
+    evidence: { liquidity: { lpLocked: false, lpTopWalletsPct: 12 } }
+  },
+  {
+    title: "LP unlocked on a verified asset",
+    rule: "lp_unlocked",
+    flag: "lp_unlocked",
+    points: Model.LP_UNLOCKED_POINTS,
+    evidence: { verified: true, liquidity: { lpLocked: false } }
   },
   {
     title: "LP lock expiring",

@@ -73,7 +73,8 @@ describe("rules that overlap", () => {
         liquidity: { lpLocked: false, lpLockPercentage: 10, lpLockExpiresAt: hoursAfterScan(24) }
       })
     )
-    expect(assessment.scoreBreakdown.map((entry) => entry.name)).toEqual(["lp_unlocked"])
+    // 2.1: and, the LP holders unread, caps at 59 (Pullable Liquidity).
+    expect(assessment.scoreBreakdown.map((entry) => entry.name)).toEqual(["lp_unlocked", "hard_cap"])
   })
 
   test("unlocking costs at least as much as every lock finding together", () => {

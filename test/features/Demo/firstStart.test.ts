@@ -53,7 +53,7 @@ const startAndUse = async (): Promise<string> => {
 describe("a first start and a restart", () => {
   test("the first start seeds the demo and prints nothing but info lines", async () => {
     const output = await startAndUse()
-    expect(output).toContain("seeded 768 demo scans")
+    expect(output).toMatch(/seeded \d+ demo scans/)
     expect(output).toContain("Listening on")
     expect(complaints(output)).toEqual([])
   }, 120_000)

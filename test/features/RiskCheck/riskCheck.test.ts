@@ -50,7 +50,7 @@ describe(`GET /api/risk-check/{address} on ${databaseKind}`, () => {
       symbol: "CLEAN",
       verdict: "ok",
       score: 100,
-      confidence: 90, // the fixture lists no top holders: less evidence, less confidence
+      confidence: 100, // every weighted fact observed (the fixture lists its top holders since model 2.1)
       flags: [],
       freshness: "fresh",
       scan_depth: "full",

@@ -63,6 +63,33 @@ describe(`NDJSON import on ${databaseKind}`, () => {
       expect(Option.isSome(yield* ScansRepo.latest(c))).toBe(true)
     }))
 
+  it("a claim to be issuer-verified without a match on the curated list is stored as not verified and counted", () =>
+    Effect.gen(function* () {
+      const [v1Claim, v2Claim] = [newAddress(), newAddress()]
+      const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+      const v2 = Schema.encodeSync(ScanEvidenceV2)(
+        upgradeV1(Schema.decodeUnknownSync(ScanEvidence)(cleanScan(v2Claim, { verified: true })))
+      )
+      const report = yield* importScans(
+        lines(
+          JSON.stringify(cleanScan(v1Claim, { verified: true })),
+          JSON.stringify(v2),
+          JSON.stringify(cleanScan(USDC, { verified: true, scannedAt: minutesAgo(4) }))
+        )
+      )
+      expect({ inserted: report.inserted, unverifiedIssuerClaims: report.unverifiedIssuerClaims }).toEqual({
+        inserted: 3,
+        unverifiedIssuerClaims: 2
+      })
+      const verifiedOf = (mint: string) =>
+        Effect.map(ScansRepo.latest(mint as never), (scan) => Option.map(scan, (found) => found.evidence.verified))
+      expect([yield* verifiedOf(v1Claim), yield* verifiedOf(v2Claim), yield* verifiedOf(USDC)]).toEqual([
+        Option.some(false),
+        Option.some(false),
+        Option.some(true)
+      ])
+    }))
+
   it("re-importing the same lines changes nothing", () =>
     Effect.gen(function* () {
       const file = [JSON.stringify(cleanScan(newAddress())), JSON.stringify(cleanScan(newAddress()))]

@@ -88,16 +88,36 @@ export const permanentDelegate = issuerControlRule({
   holder: (evidence) => evidence.extensions.permanentDelegate
 })
 
-export const transferHook = issuerControlRule({
+const transferHookControl = issuerControlRule({
   rule: "transfer_hook",
   flag: "transfer_hook",
   points: ISSUER_CONTROL.transferHook,
-  describe: (evidence) => addressDescription("extensions.transferHook", evidence.extensions.transferHook),
+  describe: (evidence) => {
+    const described = addressDescription("extensions.transferHook", evidence.extensions.transferHook)
+    const upgradeable = evidence.extensions.transferHookUpgradeable ?? null
+    const authority = evidence.extensions.transferHookAuthority ?? null
+    return described === null
+      ? null
+      : upgradeable === null
+        ? `${described}; its program's upgradeability not observed`
+        : upgradeable
+          ? `${described}; its program is upgradeable${authority === null ? "" : ` by ${shortAddress(authority)}`}`
+          : `${described}; its program is immutable`
+  },
   risk: "Transfer hook runs a custom program on every transfer and can block sells",
-  // The hook program's upgradeability is not observed: an unknown program counts as one that can change.
+  // A program whose upgradeability is not observed counts as one that can change.
   cap: CAPS.transferHook,
   holder: (evidence) => evidence.extensions.transferHook
 })
+
+// 2.1: an immutable hook program cannot change what it does; the sell simulation shows whether it blocks
+// (without one the token is thin evidence). It costs its points without the cap.
+export const transferHook: Rule = (observed) => {
+  const found = transferHookControl(observed)
+  return found !== null && observed.evidence.extensions.transferHookUpgradeable === false
+    ? { ...found, cap: null, risk: `${found.risk.replace(/ \(held by .*\)$/, "")} (its program is immutable)` }
+    : found
+}
 
 const pausableControl = issuerControlRule({
   rule: "pausable",
@@ -173,32 +193,48 @@ export const honeypot: Rule = ({ evidence }) =>
       })
     : null
 
+// 2.1: a scheduled fee is not the fee in effect: "x% now, y% from epoch N". The taxes count the higher one
+// (a scheduled increase is a certainty to come), and say so.
+const scheduledFee = (evidence: ScanEvidence): string | null => {
+  const now = evidence.extensions.transferFeeNowBps ?? null
+  const bps = evidence.extensions.transferFeeBps
+  if (now === null || bps === null || now === bps) return null
+  const epoch = evidence.extensions.transferFeeScheduledEpoch ?? null
+  return `${formatPct(now / 100)} now, ${formatPct(bps / 100)} from ${epoch === null ? "a later epoch" : `epoch ${epoch}`}`
+}
+
 // The fee's cost is counted in the effective buy and sell taxes; this rule names it.
 export const transferFee: Rule = ({ evidence }) => {
   const bps = evidence.extensions.transferFeeBps
   if (bps === null || bps === 0) return null
+  const scheduled = scheduledFee(evidence)
   return finding({
     rule: "transfer_fee",
     facet: "contract",
     points: TRANSFER_FEE_POINTS,
-    reason: `extensions.transferFeeBps ${bps} > 0 (its cost is in the effective taxes)`,
-    risk: `Token-2022 transfer fee of ${formatPct(bps / 100)} on every transfer`,
+    reason: `extensions.transferFeeBps ${bps} > 0 (its cost is in the effective taxes)${scheduled === null ? "" : `; ${scheduled}`}`,
+    risk:
+      scheduled === null
+        ? `Token-2022 transfer fee of ${formatPct(bps / 100)} on every transfer`
+        : `Token-2022 transfer fee of ${scheduled} on every transfer`,
     flag: "transfer_fee"
   })
 }
 
-const taxParts = (tax: EffectiveTax): string =>
-  `transfer fee ${formatPct(tax.transferFeePct ?? 0)} + trading tax ${formatPct(tax.tradingPct ?? 0)}`
+const taxParts = (tax: EffectiveTax, evidence: ScanEvidence): string => {
+  const scheduled = scheduledFee(evidence)
+  return `transfer fee ${formatPct(tax.transferFeePct ?? 0)}${scheduled === null ? "" : ` (${scheduled})`} + trading tax ${formatPct(tax.tradingPct ?? 0)}`
+}
 
-export const buyTax: Rule = ({ buy }) => {
+export const buyTax: Rule = ({ buy, evidence }) => {
   const tier = buy.totalPct === null ? undefined : tierAtLeast(buy.totalPct, BUY_TAX_TIERS)
   if (buy.totalPct === null || tier === undefined) return null
   return finding({
     rule: "buy_tax",
     facet: "contract",
     points: tier.points,
-    reason: `effective buy tax ${formatPct(buy.totalPct)} (${taxParts(buy)}) >= ${tier.threshold}%`,
-    risk: `Buy tax of ${formatPct(buy.totalPct)} (${taxParts(buy)})`,
+    reason: `effective buy tax ${formatPct(buy.totalPct)} (${taxParts(buy, evidence)}) >= ${tier.threshold}%`,
+    risk: `Buy tax of ${formatPct(buy.totalPct)} (${taxParts(buy, evidence)})`,
     flag: "buy_tax"
   })
 }
@@ -212,15 +248,15 @@ const taxCap = (pct: number): HardCap | null =>
         ? CAPS.highTax
         : null
 
-export const sellTax: Rule = ({ sell }) => {
+export const sellTax: Rule = ({ sell, evidence }) => {
   const tier = sell.totalPct === null ? undefined : tierAtLeast(sell.totalPct, SELL_TAX_TIERS)
   if (sell.totalPct === null || tier === undefined) return null
   return finding({
     rule: "sell_tax",
     facet: "contract",
     points: tier.points,
-    reason: `effective sell tax ${formatPct(sell.totalPct)} (${taxParts(sell)}) >= ${tier.threshold}%`,
-    risk: `Sell tax of ${formatPct(sell.totalPct)} (${taxParts(sell)})`,
+    reason: `effective sell tax ${formatPct(sell.totalPct)} (${taxParts(sell, evidence)}) >= ${tier.threshold}%`,
+    risk: `Sell tax of ${formatPct(sell.totalPct)} (${taxParts(sell, evidence)})`,
     flag: "sell_tax",
     cap: taxCap(sell.totalPct)
   })

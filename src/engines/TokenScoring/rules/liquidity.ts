@@ -5,6 +5,8 @@ import {
   LIQUIDITY_TO_MCAP_PCT,
   LIQUIDITY_USD_TIERS,
   LP_BURNED_LOCKED_PCT,
+  LP_FEW_WALLETS,
+  LP_WIDELY_HELD_PCT,
   THIN_LIQUIDITY_FOR_CAP_POINTS,
   LP_LOCK_EXPIRING_POINTS,
   LP_LOCK_EXPIRY_WINDOW_HOURS,
@@ -56,16 +58,32 @@ const lpUnlockedReason = ({ evidence, lpLockHoursLeft }: Observed): string | nul
   return null
 }
 
+// 2.1: who can pull it. Unless the LP is observed to be widely held, a few wallets (an unknown party when the
+// LP holders were not read) can withdraw the pool at will: a standing power, capped like a mint authority.
+// An issuer-verified asset waives it, as it waives the authorities.
+const pullableBy = ({ evidence }: Observed): string | null => {
+  const top = evidence.liquidity.lpTopWalletsPct ?? null
+  if (evidence.verified || (top !== null && top < LP_WIDELY_HELD_PCT)) return null
+  return top === null
+    ? "LP holders not observed"
+    : `the ${LP_FEW_WALLETS} largest LP wallets hold ${formatPct(top)} (>= ${LP_WIDELY_HELD_PCT}%)`
+}
+
 export const lpUnlocked: Rule = (observed) => {
   const reason = lpUnlockedReason(observed)
   if (reason === null) return null
+  const pullable = pullableBy(observed)
   return finding({
     rule: "lp_unlocked",
     facet: "liquidity",
     points: LP_UNLOCKED_POINTS,
-    reason,
-    risk: "LP tokens are not locked: liquidity can be pulled at any time",
-    flag: "lp_unlocked"
+    reason: pullable === null ? reason : `${reason}; ${pullable}`,
+    risk:
+      pullable === null
+        ? "LP tokens are not locked: liquidity can be pulled at any time"
+        : "LP tokens are not locked and a few wallets hold them: liquidity can be pulled at any time",
+    flag: "lp_unlocked",
+    cap: pullable === null ? null : CAPS.pullableLiquidity
   })
 }
 

@@ -1,5 +1,6 @@
 import type { ScanEvidence } from "../../../domain/ScanEvidence.ts"
 import {
+  LIQUIDITY_TO_MCAP_PCT,
   LOW_ORGANIC_VOLUME_POINTS,
   MARKET_CAP_USD_TIERS,
   SELL_PRESSURE_MIN_TRADES,
@@ -88,16 +89,30 @@ export const sellPressure: Rule = ({ evidence }) => {
   })
 }
 
-export const microMarketCap: Rule = ({ evidence }) => {
+// 2.1: an unobserved market cap is no better than the best observed one. With liquidity L, a cap above
+// L × 100 / LIQUIDITY_TO_MCAP_PCT is thin for its liquidity, so the best cap is that bound: under the micro
+// tiers, it costs what the bound would.
+const bestCapFor = (liquidityUsd: number | null): number | null =>
+  liquidityUsd === null || liquidityUsd === 0 ? null : (liquidityUsd * 100) / LIQUIDITY_TO_MCAP_PCT
+
+export const microMarketCap: Rule = ({ evidence, liquidityUsd }) => {
   const cap = evidence.market.marketCap
-  const tier = cap === null ? undefined : tierBelow(cap, MARKET_CAP_USD_TIERS)
-  if (cap === null || tier === undefined) return null
+  const bound = cap === null ? bestCapFor(liquidityUsd) : null
+  const value = cap ?? bound
+  const tier = value === null ? undefined : tierBelow(value, MARKET_CAP_USD_TIERS)
+  if (value === null || tier === undefined) return null
   return finding({
     rule: "micro_market_cap",
     facet: "market",
     points: tier.points,
-    reason: `market.marketCap ${formatUsd(cap)} < ${formatUsd(tier.threshold)}`,
-    risk: `Tiny market cap (${formatUsd(cap)})`,
+    reason:
+      cap === null
+        ? `market.marketCap not observed; with liquidity ${formatUsd(liquidityUsd ?? 0)} any cap above ${formatUsd(value)} is thin for it, and ${formatUsd(value)} < ${formatUsd(tier.threshold)}`
+        : `market.marketCap ${formatUsd(cap)} < ${formatUsd(tier.threshold)}`,
+    risk:
+      cap === null
+        ? `Tiny market (${formatUsd(liquidityUsd ?? 0)} liquidity, market cap not observed)`
+        : `Tiny market cap (${formatUsd(cap)})`,
     flag: "micro_market_cap"
   })
 }

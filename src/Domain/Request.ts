@@ -20,7 +20,7 @@ export const currentRequestId = FiberRef.get(CurrentRequestId)
 export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, string>() {}
 
 /**
- * The request as the Bun server sees it (Http/Server.ts provides it per request):
+ * The request as the Bun server sees it (Http/Edge.ts provides it per request):
  * - `commitBeforeDeadline()`: called by a transaction just before its COMMIT. `false`: the deadline has
  *   passed and the client was answered 503, so the work rolls back instead. `true`: the deadline will
  *   not answer any more; the request's own answer (its COMMIT's outcome) goes out, however late. Work
@@ -31,8 +31,15 @@ export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, s
  *   there, so a process killed before its answer was written has charged nothing.
  */
 export class RequestLifecycle extends Context.Tag("RequestLifecycle")<RequestLifecycle, {
+  /** The request's id, the one its answer and its log line carry, whichever path answers. */
+  readonly requestId: string
   readonly commitBeforeDeadline: () => boolean
   readonly defer: (settle: (answered: boolean) => void) => void
+  /**
+   * HttpApi's middleware reports what the request's record says beyond its status (the account, a
+   * failure's code); the server records the request once, when its answer goes out (Http/Edge.ts).
+   */
+  readonly report: (accountId: string | undefined, errorCode: string | undefined) => void
 }>() {}
 
 /** The exact media type the API takes: `application/json`, with at most a UTF-8 charset parameter. */

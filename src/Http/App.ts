@@ -24,6 +24,7 @@ import { ScanRequestsRepo } from "../Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../Scans/ScansRepo.ts"
 import { Transactions } from "../Sql/Transactions.ts"
 import { Health } from "../System/Health.ts"
+import { Lifecycle } from "../System/Lifecycle.ts"
 import { SystemHttp } from "../System/Http.ts"
 import { TokenHttp } from "../TokenRisk/Http.ts"
 import { WalletHttp } from "../Wallet/Http.ts"
@@ -60,7 +61,8 @@ export const ServicesLive = Layer.mergeAll(
   WebhookEndpointsRepo.Default,
   WebhookSettings.Live,
   Health.Default,
-  Transactions.Default
+  Transactions.Default,
+  Lifecycle.Default
 )
 
 /** What the HTTP app needs from its services. */

@@ -1,11 +1,10 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import { Cause, Effect, FiberRef } from "effect"
+import { Cause, Effect, FiberRef, Option } from "effect"
 import { corsHeadersOf, preflightHeadersOf } from "../Domain/Cors.ts"
-import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Domain/Request.ts"
+import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
 import { withMcp } from "../Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
-import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
 import { withValidators } from "./Cacheable.ts"
 import { AppConfig } from "./Config.ts"
 import { envelopeResponse, type Failure, renderCause } from "./Envelope.ts"
@@ -85,8 +84,12 @@ const routingRefusal = (method: string, path: string): Failure | undefined => {
     }
 }
 
-// The request's metrics, and its log line when info is logged.
-const observe = (record: RequestRecord) => {
+// The request's metrics, and its log line when info is logged. Behind the server's edge (Http/Edge.ts) the
+// request is recorded there, once its answer goes out (the deadline's 503 may go out instead): the
+// middleware only reports the account and failure code. A tool call of POST /mcp, nested in a request,
+// and a request handled without the edge (in-process tests) are recorded here.
+const observe = (record: RequestRecord, edge: Option.Option<typeof RequestLifecycle.Service>, nested: boolean) => {
+  if (Option.isSome(edge) && !nested) return Effect.sync(() => edge.value.report(record.accountId, record.errorCode))
   countRequest(record)
   return Effect.whenLogLevel(Effect.suspend(() => requestLine(record)), "Info")
 }
@@ -108,7 +111,9 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
   Effect.gen(function*() {
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
-    const requestId = requestIdFrom(request.headers["x-request-id"])
+    const edge = yield* Effect.serviceOption(RequestLifecycle)
+    const nested = (yield* FiberRef.get(CurrentRequestId)) !== ""
+    const requestId = Option.isSome(edge) && !nested ? edge.value.requestId : requestIdFrom(request.headers["x-request-id"])
     const path = request.url.split("?")[0] ?? request.url
     const origin = request.headers["origin"]
     const preflighted = request.method === "OPTIONS" ? preflight(path, origin, settings) : undefined
@@ -136,22 +141,20 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
       requestId,
       accountId,
       errorCode
-    })
-    const answered = HttpServerResponse.setHeaders(withValidators(request.method, path, request.headers["if-none-match"], response), {
+    }, edge, nested)
+    return HttpServerResponse.setHeaders(withValidators(request.method, path, request.headers["if-none-match"], response), {
       ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
       // Keyed answers are one account's: never stored by a shared cache.
       ...(path.startsWith("/api/v1/") && response.headers["cache-control"] === undefined ? { "cache-control": "no-store" } : {}),
       "x-request-id": requestId
     })
-    return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
   })
 
 /**
  * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
- * (Http/Envelope.ts), the request's metrics and log line, and in-flight counting for the shutdown drain.
+ * (Http/Envelope.ts), and the request's record (reported to the edge, or written here without one).
  */
-export const withEnvelope = (settings: Settings) => (app: HttpApp.Default): HttpApp.Default =>
-  Effect.suspend(() => Effect.ensuring(handle(app, settings), Effect.sync(requestInFlight())))
+export const withEnvelope = (settings: Settings) => (app: HttpApp.Default): HttpApp.Default => handle(app, settings)
 
 // POST /mcp is answered inside the envelope, and each of its tool calls re-enters the envelope (Mcp/Http.ts).
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(Effect.map(AppConfig, (settings) => (app: HttpApp.Default) => {

@@ -4,7 +4,7 @@ import { RiskApi } from "../Api.ts"
 import type { ReadyStatus } from "./Api.ts"
 import { Health, type Readiness } from "./Health.ts"
 import { VERSION } from "./Version.ts"
-import { lifecycle } from "./Lifecycle.ts"
+import { Lifecycle } from "./Lifecycle.ts"
 
 const startedAt = Date.now()
 
@@ -17,6 +17,7 @@ const notReady = (readiness: Omit<Readiness, "ready">): Effect.Effect<HttpServer
 export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
   Effect.gen(function*() {
     const health = yield* Health
+    const lifecycle = yield* Lifecycle
     return handlers
       .handle("health", () =>
         Effect.succeed({ status: "ok" as const, version: VERSION, uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000) }))
@@ -25,7 +26,7 @@ export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
           health.readiness,
           // A draining server answers not ready, so the load balancer stops sending it traffic.
           ({ ready, ...readiness }): Effect.Effect<typeof ReadyStatus.Type | HttpServerResponse.HttpServerResponse> =>
-            ready && !lifecycle.draining
+            ready && !lifecycle.draining()
               ? Effect.succeed({ status: "ready" as const, ...readiness })
               : notReady(readiness)
         ))

@@ -8,6 +8,7 @@ import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/Scans/ScanReques
 import { ScansRepo, ScansRepoMemory } from "../../src/Scans/ScansRepo.ts"
 import { Transactions, TransactionsNone } from "../../src/Sql/Transactions.ts"
 import { Health, HealthAlwaysReady } from "../../src/System/Health.ts"
+import { Lifecycle } from "../../src/System/Lifecycle.ts"
 import { WalletRepo, WalletRepoEmpty } from "../../src/Wallet/WalletRepo.ts"
 import { WalletRisk } from "../../src/Wallet/WalletRisk.ts"
 import { WatchesMemory, WatchesRepo } from "../../src/Watches/WatchesRepo.ts"
@@ -40,7 +41,8 @@ export const sqlServices = (options: ServiceOptions = {}) =>
     WebhookEndpointsRepo.Default,
     WebhookSettings.Live,
     Health.Default,
-    Transactions.Default
+    Transactions.Default,
+    Lifecycle.Default
   ).pipe(Layer.provide(ScansRepo.Default), Layer.provideMerge(TestDatabase))
 
 /**
@@ -65,5 +67,6 @@ export const memoryServices = (replaced: {
     WebhookEndpointsNone,
     WebhookSettings.Live,
     TransactionsNone,
-    replaced.health ?? HealthAlwaysReady
+    replaced.health ?? HealthAlwaysReady,
+    Lifecycle.Default
   ).pipe(Layer.provideMerge(replaced.scans ?? ScansRepoMemory))

@@ -10,7 +10,7 @@ export const lingerFor = (requestTimeoutMs: number) =>
 
 /** A body's reader, as Bun's Request gives it. */
 export interface BodyReader {
-  read(): Promise<{ readonly done: true; readonly value?: undefined } | { readonly done: false; readonly value: Uint8Array }>
+  read(): Promise<{ readonly done: true; readonly value?: Uint8Array | undefined } | { readonly done: false; readonly value: Uint8Array }>
   cancel(reason?: unknown): Promise<void>
 }
 

@@ -56,13 +56,21 @@ export const failureOf = (error: unknown): Option.Option<Failure> => {
   }))
 }
 
+/** The longest text the envelope carries in a message or a detail (the contract documents 4096). */
+export const MAX_ERROR_TEXT = 1_024
+
+// A message may echo what the client sent (an id, a value): cut, never echoed whole.
+const cut = (text: string): string => text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT - 1)}…` : text
+
 /** The envelope's JSON body: the same on every path that answers a failure. */
 export const envelopeBodyOf = (failure: Failure, requestId: string) => ({
   error: {
     code: failure.code,
-    message: failure.message,
+    message: cut(failure.message),
     requestId,
-    ...(failure.details === undefined ? {} : { details: failure.details })
+    ...(failure.details === undefined
+      ? {}
+      : { details: failure.details.map((detail) => ({ path: cut(detail.path), message: cut(detail.message) })) })
   }
 })
 

@@ -7,7 +7,7 @@ import { bound, boundRequests, refusals } from "../Observability/Metrics.ts"
 import type { RequestRecord } from "../Observability/RequestLog.ts"
 import type { Lifecycle } from "../System/Lifecycle.ts"
 import { type BodyReader, drainBody, lingerFor, measuredBody } from "./Linger.ts"
-import { routeOf } from "./Routes.ts"
+import { routeOf, routeTakesBody } from "./Routes.ts"
 
 // The edge: what Bun.serve calls for every request, and the one place that answers outside HttpApi. It
 // owns the request deadline, the body precheck (413), the envelope, CORS and draining headers, the
@@ -249,8 +249,8 @@ export const makeEdge = (options: EdgeOptions): ServerFetch => {
 
   return (request, peer) => {
     const exchange = new Exchange(request, pathOf(request.url), peer, performance.now(), edge)
-    // Only a method that takes a body has one read; any other's body is never read.
-    if (BODY_METHODS.has(request.method)) {
+    // Only a route that takes a body has one read; any other's body is never read, nor refused.
+    if (BODY_METHODS.has(request.method) && routeTakesBody(request.method, exchange.path)) {
       const declared = request.headers.get("content-length")
       if (declared !== null) {
         const length = Number(declared)

@@ -4,7 +4,7 @@ import { Cause, Effect, Option } from "effect"
 import { SqlError } from "@effect/sql"
 import { envelopeBodyOf, type Failure, failureOf } from "../Domain/Errors.ts"
 import { isUnreachable } from "../Sql/Unavailable.ts"
-import { allowedMethods } from "./Routes.ts"
+import { allowedMethods, routeOf } from "./Routes.ts"
 
 // The one place that turns any failure (typed error, schema failure, unknown route, defect) into the
 // JSON envelope. A typed error's code and status are annotations on its class (Domain/Errors.ts).
@@ -42,8 +42,20 @@ const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): Failure => {
   }
 }
 
+/**
+ * A path parameter the router cannot take (not valid percent-encoding, empty before another segment, longer
+ * than the router's bound) is the route's own 400: the code its contract lists for a bad parameter.
+ */
+export const parameterRefusal = (route: string, problem: string): Failure =>
+  route.startsWith("/api/risk-check/")
+    ? { status: 400, code: "invalid_address", message: `The address is not valid: ${problem}.` }
+    : { status: 400, code: "invalid_request", message: `path: ${problem}.`, details: [{ path: "path", message: problem }] }
+
 const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest): Failure => {
   const path = request.url.split("?")[0] ?? request.url
+  // Our table matches it but the router did not: a parameter over the router's length bound (100).
+  const route = routeOf(request.method, path)
+  if (route !== "unmatched") return parameterRefusal(route, "a path parameter is too long")
   const allowed = allowedMethods(path)
   return allowed.length === 0
     ? { status: 404, code: "not_found", message: `No route for ${request.method} ${path}.` }

@@ -7,8 +7,17 @@ import { withMcp } from "../Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
 import { withValidators } from "./Cacheable.ts"
 import { AppConfig } from "./Config.ts"
-import { envelopeResponse, type Failure, renderCause } from "./Envelope.ts"
-import { allowedMethods, routeOf } from "./Routes.ts"
+import { envelopeResponse, type Failure, parameterRefusal, renderCause } from "./Envelope.ts"
+import { allowedMethods, routeOf, routeTakesBody, routeWithEmptyParameter } from "./Routes.ts"
+
+const decodes = (path: string): boolean => {
+  try {
+    decodeURIComponent(path)
+    return true
+  } catch {
+    return false
+  }
+}
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
@@ -34,7 +43,9 @@ const precheck = (
   request: HttpServerRequest.HttpServerRequest,
   maxBodyBytes: number
 ): Effect.Effect<Failure | undefined> => {
-  if (!BODY_METHODS.has(request.method)) return Effect.succeed(undefined)
+  if (!BODY_METHODS.has(request.method) || !routeTakesBody(request.method, request.url.split("?")[0] ?? request.url)) {
+    return Effect.succeed(undefined)
+  }
   const declared = request.headers["content-length"]
   const chunked = request.headers["transfer-encoding"] !== undefined
   const hasBody = chunked || (declared !== undefined && Number(declared) > 0)
@@ -61,16 +72,16 @@ const precheck = (
 }
 
 /**
- * Refusals before routing: a path that is not valid percent-encoding (400), a path that matches no route
+ * Refusals before routing: a path parameter that is not valid percent-encoding or is empty (400), a path that matches no route
  * exactly, letter case included (404 or 405: the router alone would match case-insensitively), and HEAD on
  * the keyed routes, which are metered GETs (405).
  */
 const routingRefusal = (method: string, path: string): Failure | undefined => {
-  try {
-    decodeURIComponent(path)
-  } catch {
-    return { status: 400, code: "invalid_request", message: "The path is not valid percent-encoding.", details: [{ path: "path", message: "invalid percent-encoding" }] }
-  }
+  // A parameter that is not valid percent-encoding, or left empty before another segment, is the route's
+  // own 400: the code its contract lists for a bad parameter (an address route's invalid_address).
+  const decoded = decodes(path)
+  const route = decoded ? routeWithEmptyParameter(method, path) ?? "unmatched" : routeOf(method, path)
+  if (route !== "unmatched") return parameterRefusal(route, decoded ? "a path parameter is empty" : "the path is not valid percent-encoding")
   const keyedHead = method === "HEAD" && path.startsWith("/api/v1/")
   if (!keyedHead && routeOf(method, path) !== "unmatched") return undefined
   const allowed = allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD"))

@@ -56,6 +56,23 @@ export const failureOf = (error: unknown): Option.Option<Failure> => {
   }))
 }
 
+/**
+ * The failure of an API error instance, with what its class does not carry: a 400's details, a 405's
+ * Allow header. Every failure the service answers is built from an error class, here or by failureOf.
+ */
+export const failureFrom = (
+  error: { readonly message: string },
+  extra: { readonly details?: ReadonlyArray<typeof ErrorDetail.Type>; readonly headers?: Readonly<Record<string, string>> } = {}
+): Failure => {
+  const failure = Option.getOrThrow(failureOf(error))
+  const headers = extra.headers === undefined ? failure.headers : { ...failure.headers, ...extra.headers }
+  return {
+    ...failure,
+    ...(extra.details === undefined ? {} : { details: extra.details }),
+    ...(headers === undefined ? {} : { headers })
+  }
+}
+
 /** The longest text the envelope carries in a message or a detail (the contract documents 4096). */
 export const MAX_ERROR_TEXT = 1_024
 
@@ -187,6 +204,13 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   "ServiceUnavailable",
   fields,
   apiError("service_unavailable", 503, "The database is unreachable; retry after the Retry-After seconds.")
+) {}
+
+/** Never read by anyone: the client closed the connection first (nginx's 499), for the request's record. */
+export class ClientClosedRequest extends Schema.TaggedError<ClientClosedRequest>()(
+  "ClientClosedRequest",
+  fields,
+  apiError("client_closed_request", 499, "The client closed the connection before the answer was ready.")
 ) {}
 
 /** The 503 of a request not answered by REQUEST_TIMEOUT_MS, the same wherever the deadline is kept. */

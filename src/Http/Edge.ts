@@ -137,10 +137,10 @@ export const makeEdge = (options: EdgeOptions): ServerFetch => {
   const { fastPaths, handler, lifecycle, log, logError, settings } = options
   const linger = lingerFor(settings.requestTimeoutMs)
   const counters = new Map<string, (status: number, seconds: number) => void>()
-  const refusalCounts: Readonly<Record<string, ReturnType<typeof bound>>> = {
-    rate_limited: bound(refusals, { reason: "rate_limited" }),
-    quota_exceeded: bound(refusals, { reason: "quota_exceeded" })
-  }
+  const refusalCounts = new Map([
+    ["rate_limited", bound(refusals, { reason: "rate_limited" })],
+    ["quota_exceeded", bound(refusals, { reason: "quota_exceeded" })]
+  ])
 
   /** The request's metrics and log line, for the answer that goes out now. */
   const record = (exchange: Exchange, answered: Answered): void => {
@@ -152,7 +152,7 @@ export const makeEdge = (options: EdgeOptions): ServerFetch => {
     let count = counters.get(key)
     if (count === undefined) counters.set(key, count = boundRequests(method, route))
     count(status, seconds)
-    if (answered.errorCode !== undefined) refusalCounts[answered.errorCode]?.inc()
+    if (answered.errorCode !== undefined) refusalCounts.get(answered.errorCode)?.inc()
     log?.({ method, path: exchange.path, route, status, seconds, requestId: exchange.requestId, accountId: answered.accountId, errorCode: answered.errorCode })
   }
 

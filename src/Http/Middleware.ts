@@ -2,12 +2,13 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import type { HttpApp } from "@effect/platform"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import { corsHeadersOf, preflightHeadersOf } from "../Domain/Cors.ts"
+import { failureFrom, InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "../Domain/Errors.ts"
 import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
 import { withMcp } from "../Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
 import { withValidators } from "./Cacheable.ts"
 import { AppConfig } from "./Config.ts"
-import { envelopeResponse, type Failure, parameterRefusal, renderCause } from "./Envelope.ts"
+import { envelopeResponse, type Failure, noRoute, parameterRefusal, renderCause } from "./Envelope.ts"
 import { allowedMethods, routeOf, routeTakesBody, routeWithEmptyParameter } from "./Routes.ts"
 
 const decodes = (path: string): boolean => {
@@ -24,18 +25,12 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 /** Deepest JSON nesting a body may have: the contract's bodies need 3; decoding a deeper one only costs. */
 export const MAX_JSON_DEPTH = 32
 
-const tooDeep: Failure = {
-  status: 400,
-  code: "invalid_request",
-  message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`,
+const tooDeep = failureFrom(new InvalidRequest({ message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` }), {
   details: [{ path: "body", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]
-}
-
-const tooLarge = (length: number, maxBodyBytes: number): Failure => ({
-  status: 413,
-  code: "payload_too_large",
-  message: `The body is ${length} bytes or more; the limit is ${maxBodyBytes}.`
 })
+
+const tooLarge = (length: number, maxBodyBytes: number): Failure =>
+  failureFrom(new PayloadTooLarge({ message: `The body is ${length} bytes or more; the limit is ${maxBodyBytes}.` }))
 
 // Reject what must not reach a handler: oversize and non-JSON bodies. A declared length is checked
 // before reading; a chunked body is read here (the request caches it for the handler) and measured.
@@ -51,11 +46,7 @@ const precheck = (
   const hasBody = chunked || (declared !== undefined && Number(declared) > 0)
   const contentType = request.headers["content-type"]
   if (hasBody && contentType !== undefined && !isJsonMediaType(contentType)) {
-    return Effect.succeed({
-      status: 415,
-      code: "unsupported_media_type",
-      message: `Content-Type ${contentType} is not accepted; send application/json.`
-    })
+    return Effect.succeed(failureFrom(new UnsupportedMediaType({ message: `Content-Type ${contentType} is not accepted; send application/json.` })))
   }
   if (declared !== undefined && Number(declared) > maxBodyBytes) return Effect.succeed(tooLarge(Number(declared), maxBodyBytes))
   if (!hasBody) return Effect.succeed(undefined)
@@ -84,15 +75,7 @@ const routingRefusal = (method: string, path: string): Failure | undefined => {
   if (route !== "unmatched") return parameterRefusal(route, decoded ? "a path parameter is empty" : "the path is not valid percent-encoding")
   const keyedHead = method === "HEAD" && path.startsWith("/api/v1/")
   if (!keyedHead && routeOf(method, path) !== "unmatched") return undefined
-  const allowed = allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD"))
-  return allowed.length === 0
-    ? { status: 404, code: "not_found", message: `No route for ${method} ${path}.` }
-    : {
-      status: 405,
-      code: "method_not_allowed",
-      message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
-      headers: { allow: allowed.join(", ") }
-    }
+  return noRoute(method, path, allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD")))
 }
 
 // The request's metrics, and its log line when info is logged. Behind the server's edge (Http/Edge.ts) the

@@ -2,7 +2,7 @@ import { Context, Option } from "effect"
 import { type Peer, peerAddress } from "../Accounts/PublicTraffic.ts"
 import { corsHeadersOf } from "../Domain/Cors.ts"
 import { envelopeBodyOf, type Failure, failureOf, InternalError, PayloadTooLarge, requestTimedOut } from "../Domain/Errors.ts"
-import { ClientAddress, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
+import { type Answered, ClientAddress, type EdgeRequest, type FastPath, RequestLifecycle, requestIdFrom } from "../Domain/Request.ts"
 import { bound, boundRequests, refusals } from "../Observability/Metrics.ts"
 import type { RequestRecord } from "../Observability/RequestLog.ts"
 import type { Lifecycle } from "../System/Lifecycle.ts"
@@ -14,38 +14,7 @@ import { routeOf, routeTakesBody } from "./Routes.ts"
 // request's metrics and log line, and in-flight counting; fast paths and HttpApi only produce answers.
 // A request is recorded once, with the status and duration of the answer that went out.
 
-/** An answer, and what the request's record says beyond its status. */
-export interface Answered {
-  readonly response: Response
-  /** The route template, when the answerer knows it; otherwise looked up from the path. */
-  readonly route?: string | undefined
-  readonly accountId?: string | undefined
-  /** The envelope code of a failure (the refusals metric counts rate_limited and quota_exceeded). */
-  readonly errorCode?: string | undefined
-}
-
-/** One request as a fast path sees it. */
-export interface EdgeRequest {
-  readonly request: Request
-  readonly path: string
-  readonly peer: Peer
-  /** performance.now() when the request arrived: a fast path stamps its answer's timing with it. */
-  readonly started: number
-  readonly requestId: string
-  /** The request's deadline, as HttpApi's handlers see it (Domain/Request.ts). */
-  readonly lifecycle: typeof RequestLifecycle.Service
-  /** HttpApi's answer to the request (or to a replay of its body), under the same deadline. */
-  readonly delegate: (request: Request) => Promise<Answered>
-}
-
-/**
- * A route answered straight from Bun when what it needs is in memory: an answer, or undefined to leave
- * the request to the next fast path and finally HttpApi.
- */
-export interface FastPath {
-  readonly name: string
-  readonly serve: (request: EdgeRequest) => Answered | Promise<Answered> | undefined
-}
+export type { Answered, EdgeRequest, FastPath }
 
 /** What Bun.serve calls for each request: the peer's address is looked up only when a limit needs it. */
 export type ServerFetch = (request: Request, peer: Peer) => Response | Promise<Response>

@@ -62,6 +62,9 @@ export const parameterRefusal = (route: string, problem: string): Failure =>
     ? failureFrom(new InvalidAddress({ message: `The address is not valid: ${problem}.` }))
     : failureFrom(new InvalidRequest({ message: `path: ${problem}.` }), { details: [{ path: "path", message: problem }] })
 
+// find-my-way's maxParamLength, which HttpApi's router keeps at its default.
+const MAX_PARAMETER_LENGTH = 100
+
 /** No route has the path (404), or not with this method (405, naming the methods it takes). */
 export const noRoute = (method: string, path: string, allowed: ReadonlyArray<string>): Failure =>
   allowed.length === 0
@@ -73,8 +76,10 @@ export const noRoute = (method: string, path: string, allowed: ReadonlyArray<str
 const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest): Failure => {
   const path = request.url.split("?")[0] ?? request.url
   // Our table matches it but the router did not: a parameter over the router's length bound (100).
-  const route = routeOf(request.method, path)
-  if (route !== "unmatched") return parameterRefusal(route, "a path parameter is too long")
+  if (path.split("/").some((segment) => segment.length > MAX_PARAMETER_LENGTH)) {
+    const route = routeOf(request.method, path)
+    if (route !== "unmatched") return parameterRefusal(route, "a path parameter is too long")
+  }
   return noRoute(request.method, path, allowedMethods(path))
 }
 

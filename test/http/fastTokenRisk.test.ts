@@ -145,7 +145,7 @@ describe(`keyed token risk fast path = HttpApi, on ${databaseKind}`, () => {
     const statuses = answers.map((answer) => answer.status)
     expect({ ok: statuses.filter((s) => s === 200).length, refused: statuses.filter((s) => s === 429).length }).toEqual({ ok: 20, refused: 40 })
     expect(await usedOnceSettled(accountId, 22)).toBe(22)
-  })
+  }, 30_000)
 
   test("what it does not answer from memory reaches HttpApi, body and all", async () => {
     const { key } = await newKey()

@@ -62,13 +62,41 @@ export const failureOf = (error: unknown): Option.Option<Failure> => {
   )
 }
 
+/**
+ * The failure of an API error instance, with what its class does not carry: a 400's details, a 405's
+ * Allow header. Every failure the service answers is built from an error class, here or by failureOf.
+ */
+export const failureFrom = (
+  error: { readonly message: string },
+  extra: {
+    readonly details?: ReadonlyArray<typeof ErrorDetail.Type>
+    readonly headers?: Readonly<Record<string, string>>
+  } = {}
+): Failure => {
+  const failure = Option.getOrThrow(failureOf(error))
+  const headers = extra.headers === undefined ? failure.headers : { ...failure.headers, ...extra.headers }
+  return {
+    ...failure,
+    ...(extra.details === undefined ? {} : { details: extra.details }),
+    ...(headers === undefined ? {} : { headers })
+  }
+}
+
+/** The longest text the envelope carries in a message or a detail (the contract documents 4096). */
+export const MAX_ERROR_TEXT = 1_024
+
+// A message may echo what the client sent (an id, a value): cut, never echoed whole.
+const cut = (text: string): string => (text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT - 1)}…` : text)
+
 /** The envelope's JSON body: the same on every path that answers a failure. */
 export const envelopeBodyOf = (failure: Failure, requestId: string) => ({
   error: {
     code: failure.code,
-    message: failure.message,
+    message: cut(failure.message),
     requestId,
-    ...(failure.details === undefined ? {} : { details: failure.details })
+    ...(failure.details === undefined
+      ? {}
+      : { details: failure.details.map((detail) => ({ path: cut(detail.path), message: cut(detail.message) })) })
   }
 })
 
@@ -198,6 +226,13 @@ export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()(
   "WebhookNotFound",
   fields,
   apiError("webhook_not_found", 404, "No webhook endpoint with this id belongs to the calling account.")
+) {}
+
+/** Never read by anyone: the client closed the connection first (nginx's 499), for the request's record. */
+export class ClientClosedRequest extends Schema.TaggedError<ClientClosedRequest>()(
+  "ClientClosedRequest",
+  fields,
+  apiError("client_closed_request", 499, "The client closed the connection before the answer was ready.")
 ) {}
 
 /** The 503 of a request not answered by REQUEST_TIMEOUT_MS, the same wherever the deadline is kept. */

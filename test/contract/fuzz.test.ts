@@ -1,8 +1,9 @@
 import { HttpApi } from "@effect/platform"
 import { describe, expect, test } from "bun:test"
-import { Arbitrary, Effect, FastCheck as fc, Option, Schema } from "effect"
+import { Arbitrary, Effect, FastCheck as fc, Logger, LogLevel, Option, Schema, Scope } from "effect"
 import { Accounts } from "../../src/features/Accounts/Accounts.ts"
 import { RiskApi } from "../../src/Api.ts"
+import { makeServerFetch } from "../../src/platform/Http/Server.ts"
 import { ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
 import { databaseKind } from "../support/database.ts"
 import { runtimeFor } from "../support/effect.ts"
@@ -12,15 +13,23 @@ import { sqlServices } from "../support/layers.ts"
 
 // Contract fuzzing: requests generated from the same HttpApi definition that /openapi.json is generated from
 // (valid ones with Effect's Arbitrary of each payload, path and query schema; invalid ones by mutating them
-// or sending arbitrary JSON) go to every operation of the real app. Every answer must be a documented
-// status, never a 5xx; a success must decode with its schema, a failure must be the envelope with a code
-// the document lists for that status. FUZZ_RUNS sets the requests per operation and kind (default 40).
+// or sending arbitrary JSON), some with a body where the method takes none, one over MAX_BODY_BYTES or one
+// not sent as JSON, go to every operation of the server's fetch (the edge, its fast paths and HttpApi).
+// Every answer must be a documented status, never a 5xx; a success must decode with its schema, a failure
+// must be the envelope with a code the document lists for that status and texts within the documented
+// maxLength. FUZZ_RUNS sets the requests per operation and kind (default 40).
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40)
 // A fixed seed keeps the suite's run the same every time; FUZZ_SEED explores others.
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123)
 
 const { run, runtime } = runtimeFor(sqlServices({ perMinute: 0 }))
-const app = testApp((await runtime.runtime()).context)
+const context = (await runtime.runtime()).context
+const app = testApp(context)
+const served = await Effect.runPromise(
+  Scope.extend(makeServerFetch(context, Logger.minimumLogLevel(LogLevel.Warning)), Effect.runSync(Scope.make()))
+)
+const MAX_BODY_BYTES = 65_536 // the default
+const call = (path: string, init: RequestInit) => served(new Request(`http://localhost${path}`, init), "10.0.0.1")
 const mints = Array.from({ length: 5 }, () => newAddress())
 await run(ScansRepo.record(mints.map((mint) => decodeScan(cleanScan(mint)))))
 const key = await run(
@@ -151,16 +160,54 @@ const queryOf = (params: unknown) =>
 
 const tally = { requests: 0, byStatus: new Map<number, number>() }
 
-const check = async (operation: Operation, request: { path: unknown; query: string; body: unknown }) => {
-  const init: RequestInit =
-    operation.method === "GET" || operation.method === "DELETE"
-      ? { method: operation.method, headers: { authorization: `Bearer ${key}` } }
-      : postJson(request.body === undefined ? "" : JSON.stringify(request.body), { authorization: `Bearer ${key}` })
-  const response = await app(`${pathOf(operation.path, request.path)}${request.query}`, init)
+/** How a request's body is sent besides its value: as JSON, declared over the limit, or not as JSON. */
+const framings = ["json", "json", "json", "oversize", "text"] as const
+type Framing = (typeof framings)[number]
+
+const initOf = (operation: Operation, body: unknown, framing: Framing): RequestInit => {
+  const authorization = { authorization: `Bearer ${key}` }
+  if (operation.method === "GET" || operation.method === "DELETE") {
+    // A method that takes no body: one declared anyway is never read, nor refused for its size or type.
+    if (framing === "json") return { method: operation.method, headers: authorization }
+    return {
+      method: operation.method,
+      headers: { ...authorization, "content-length": String(MAX_BODY_BYTES * 2), "content-type": "text/plain" }
+    }
+  }
+  const text = body === undefined ? "" : JSON.stringify(body)
+  if (framing === "oversize")
+    return {
+      method: operation.method,
+      headers: {
+        ...authorization,
+        "content-type": "application/json",
+        "content-length": String(MAX_BODY_BYTES + 1),
+        expect: "100-continue"
+      }
+    }
+  if (framing === "text")
+    return {
+      ...postJson(text, authorization),
+      headers: { ...authorization, "content-type": "text/plain", "content-length": String(Buffer.byteLength(text)) }
+    }
+  return postJson(text, authorization)
+}
+
+/** The documented maxLength of the envelope's message (components ErrorDetail and each error schema). */
+const MAX_MESSAGE = 4096
+
+const check = async (
+  operation: Operation,
+  request: { path: unknown; query: string; body: unknown; framing: Framing }
+) => {
+  const response = await call(
+    `${pathOf(operation.path, request.path)}${request.query}`,
+    initOf(operation, request.body, request.framing)
+  )
   tally.requests++
   tally.byStatus.set(response.status, (tally.byStatus.get(response.status) ?? 0) + 1)
   const text = await response.text()
-  const context = `${operation.name} ${JSON.stringify(request.path)} ${request.query} ${JSON.stringify(request.body)?.slice(0, 300)} -> ${response.status} ${text.slice(0, 300)}`
+  const context = `${operation.name} ${request.framing} ${JSON.stringify(request.path)} ${request.query} ${JSON.stringify(request.body)?.slice(0, 300)} -> ${response.status} ${text.slice(0, 300)}`
   expect([context, response.status < 500]).toEqual([context, true])
   expect([context, String(response.status) in operation.responses]).toEqual([context, true])
   const body = JSON.parse(text) as unknown
@@ -174,6 +221,14 @@ const check = async (operation: Operation, request: { path: unknown; query: stri
       "string",
       "string",
       response.headers.get("x-request-id")
+    ])
+    const texts = [
+      error?.message,
+      ...(Array.isArray(error?.details) ? error.details.flatMap((detail: Json) => [detail.path, detail.message]) : [])
+    ]
+    expect([context, texts.filter((text) => typeof text !== "string" || text.length > MAX_MESSAGE)]).toEqual([
+      context,
+      []
     ])
     expect([context, documentedCodes(operation.responses[String(response.status)])]).toEqual([
       context,
@@ -191,7 +246,8 @@ describe(`contract fuzzing on ${databaseKind} (${RUNS} valid and ${RUNS} invalid
             fc.record({
               path: pathParams(operation.pathParams),
               query: kind(operation.query).map(queryOf),
-              body: kind(operation.payload)
+              body: kind(operation.payload),
+              framing: fc.constantFrom(...framings)
             }),
             (request) => check(operation, request)
           ),
@@ -200,6 +256,35 @@ describe(`contract fuzzing on ${databaseKind} (${RUNS} valid and ${RUNS} invalid
       }
     }, 120_000)
   }
+
+  // A watchId that is not a uuid is refused as input (400), and the refusal does not echo the 10 kB whole.
+  test("input echoed in a message is cut, not echoed whole: a 10 kB watchId", async () => {
+    const response = await call(
+      "/api/v1/decision/monitor-position",
+      postJson({ mint: mints[0], watchId: "w".repeat(10_000) }, { authorization: `Bearer ${key}` })
+    )
+    const body = (await response.json()) as { error: { code: string; message: string } }
+    expect([response.status, body.error.code, body.error.message.length <= MAX_MESSAGE]).toEqual([
+      400,
+      "invalid_request",
+      true
+    ])
+  })
+
+  test("a path parameter over the router's length bound is the route's documented 400, not a 405", async () => {
+    const watch = await call(`/api/v1/decision/watches/${"w".repeat(10_000)}`, {
+      headers: { authorization: `Bearer ${key}` }
+    })
+    const check = await call(`/api/risk-check/${"1".repeat(200)}`, {})
+    expect([watch.status, ((await watch.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      "invalid_request"
+    ])
+    expect([check.status, ((await check.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      "invalid_address"
+    ])
+  })
 
   test("summary", () => {
     console.log(

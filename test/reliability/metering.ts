@@ -11,7 +11,10 @@ const setWatch = (server: RunningServer, key: string, mint: string) =>
   call("write", `${server.url}/api/v1/decision/set-watch`, jsonPost(watchBody(mint), key))
 
 const storedWatches = async (server: RunningServer, key: string): Promise<number> => {
-  const response = await fetch(`${server.url}/api/v1/decision/watches`, keyed(key))
+  // A server with a 100 ms deadline may answer the listing 503 on a busy machine: asked again a few times.
+  let response = await fetch(`${server.url}/api/v1/decision/watches`, keyed(key))
+  for (let tries = 1; response.status === 503 && tries < 20; tries++)
+    response = await fetch(`${server.url}/api/v1/decision/watches`, keyed(key))
   if (response.status !== 200) throw new Error(`listing watches answered ${response.status}`)
   return ((await response.json()) as { data: Array<unknown> }).data.length
 }

@@ -8,6 +8,7 @@ import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/features/Scans/S
 import { ScansRepo, ScansRepoMemory } from "../../src/features/Scans/ScansRepo.ts"
 import { Transactions, TransactionsNone } from "../../src/platform/Sql/Transactions.ts"
 import { Health, HealthAlwaysReady } from "../../src/features/System/Health.ts"
+import { Lifecycle } from "../../src/features/System/Lifecycle.ts"
 import { WalletRepo, WalletRepoEmpty } from "../../src/features/WalletRisk/WalletRepo.ts"
 import { WalletRisk } from "../../src/features/WalletRisk/WalletRisk.ts"
 import { WatchesMemory, WatchesRepo } from "../../src/features/Watches/WatchesRepo.ts"
@@ -42,7 +43,8 @@ export const sqlServices = (options: ServiceOptions = {}) =>
     WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsRepo.Default)),
     WebhookSettings.Live,
     Health.Default,
-    Transactions.Default
+    Transactions.Default,
+    Lifecycle.Default
   ).pipe(Layer.provide(ScansRepo.Default), Layer.provideMerge(TestDatabase))
 
 /**
@@ -70,5 +72,6 @@ export const memoryServices = (
     WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsNone)),
     WebhookSettings.Live,
     TransactionsNone,
-    replaced.health ?? HealthAlwaysReady
+    replaced.health ?? HealthAlwaysReady,
+    Lifecycle.Default
   ).pipe(Layer.provideMerge(replaced.scans ?? ScansRepoMemory))

@@ -1,22 +1,19 @@
 import { Cause, Exit, Option } from "effect"
 import { type Address, isSolanaAddress } from "../../domain/Address.ts"
 import { PUBLIC_CORS_HEADERS } from "../../platform/Request/Cors.ts"
-import { envelopeBodyOf, type Failure, failureOf, requestTimedOut, ServiceUnavailable } from "../../domain/Errors.ts"
-import { isJsonMediaType, requestIdFrom } from "../../platform/Request/Request.ts"
+import { envelopeBodyOf, type Failure, failureOf, InternalError } from "../../domain/Errors.ts"
+import { type Answered, type EdgeRequest, type FastPath, isJsonMediaType } from "../../platform/Request/Request.ts"
 import { rateLimitHeadersOf } from "../Accounts/RateLimitHeaders.ts"
 import {
   admitPublic,
-  type Peer,
   type PublicCaller,
   type PublicTraffic,
   publicRateLimited,
   publicStandingOf
 } from "../Accounts/PublicTraffic.ts"
-import { bound, boundRequests, refusals, scanCacheEvents } from "../../platform/Observability/Metrics.ts"
-import type { RequestRecord } from "../../platform/Observability/RequestLog.ts"
+import { bound, scanCacheEvents } from "../../platform/Observability/Metrics.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
 import type { StoredScan } from "../Scans/ScansRepo.ts"
-import { lifecycle, requestInFlight } from "../System/Lifecycle.ts"
 import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer } from "./Answer.ts"
 
 // The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
@@ -24,38 +21,27 @@ import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer 
 // mints memory holds. It calls what the HttpApi path calls (the cache's lookup, admitPublic, the answer
 // functions, the envelope body) and hands everything else to HttpApi (a bad address, a body that is not
 // exactly the contract's, a batch with a mint not in memory, a key to look up, a database that cannot
-// answer), so validation, errors and /openapi.json stay HttpApi's alone.
+// answer), so validation, errors and /openapi.json stay HttpApi's alone. The edge (Http/Edge.ts) keeps its
+// deadline, its draining header, its metrics and its log line.
 // test/features/RiskCheck/fastRiskCheck.test.ts holds both paths to the same status, headers and body.
 
 export interface FastPathSettings {
   readonly scans: LatestScans
   readonly traffic: PublicTraffic
   readonly maxBodyBytes: number
-  /** REQUEST_TIMEOUT_MS: a read through the cache that has not answered by then is a 503. */
-  readonly requestTimeoutMs: number
-  /** Writes a request's log line; undefined when LOG_LEVEL leaves request lines out. */
-  readonly log: ((record: RequestRecord) => void) | undefined
+  /** Writes an error line: a read through the cache that failed with a defect. */
+  readonly logError: (fields: Record<string, unknown>) => void
 }
-
-/** Answers from memory, or hands the request (or a replay of its body) to the HttpApi handler. */
-export type FastPath = (
-  request: Request,
-  peer: Peer,
-  delegate: (request: Request) => Promise<Response>
-) => Response | Promise<Response> | undefined
 
 const CHECK_PREFIX = "/api/risk-check/"
 const CHECK_ROUTE = "/api/risk-check/:address"
 const BATCH_PATH = "/api/risk-check/batch"
 
-// Metrics with their label sets bound once (Observability/Metrics.ts): the same series as countRequest.
-const countCheck = boundRequests("GET", CHECK_ROUTE)
-const countBatch = boundRequests("POST", BATCH_PATH)
 const cacheHits = bound(scanCacheEvents, { result: "hit" })
-const refusalCounts: Readonly<Record<string, ReturnType<typeof bound>>> = {
-  rate_limited: bound(refusals, { reason: "rate_limited" }),
-  quota_exceeded: bound(refusals, { reason: "quota_exceeded" })
-}
+
+const internal = Option.getOrThrow(
+  failureOf(new InternalError({ message: "An unexpected error occurred; quote the requestId to support." }))
+)
 
 // The headers every admitted answer of one Cache-Control carries, built once; each answer copies them and
 // adds its own (rate-limit standing, request id).
@@ -75,13 +61,6 @@ const answerHeadersOf = (cacheControl: string): Headers => {
   return headers
 }
 
-const pathOf = (url: string): string => {
-  const start = url.indexOf("/", url.indexOf("//") + 2)
-  if (start === -1) return "/"
-  const query = url.indexOf("?", start)
-  return query === -1 ? url.slice(start) : url.slice(start, query)
-}
-
 /** The contract's batch body and nothing else (anything unusual goes to HttpApi for its exact error). */
 const batchAddressesIn = (body: unknown): ReadonlyArray<string> | undefined => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined
@@ -96,11 +75,11 @@ const batchAddressesIn = (body: unknown): ReadonlyArray<string> | undefined => {
 }
 
 export const makeFastPath = (settings: FastPathSettings): FastPath => {
-  const { log, scans, traffic } = settings
+  const { scans, traffic } = settings
 
   // The caller and its admission, as PublicAccess admits it; undefined when its X-Api-Key must first be
   // looked up in the database, which HttpApi does.
-  const admit = (request: Request, peer: Peer): PublicCaller | undefined => {
+  const admit = ({ peer, request }: EdgeRequest): PublicCaller | undefined => {
     const apiKey = request.headers.get("x-api-key")
     const account = apiKey === null ? Option.none() : traffic.cachedAccountOf(apiKey)
     if (account === undefined) return undefined
@@ -108,15 +87,13 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
   }
 
   const respond = (
-    request: Request,
-    path: string,
+    edge: EdgeRequest,
     route: string,
-    started: number,
     caller: PublicCaller,
     answer: () => WireAnswer,
     failed?: Failure
-  ): Response => {
-    const requestId = requestIdFrom(request.headers.get("x-request-id") ?? undefined)
+  ): Answered => {
+    const requestId = edge.requestId
     const refusal = caller.decision.admitted ? failed : Option.getOrThrow(failureOf(publicRateLimited(caller.decision)))
     const wire =
       refusal === undefined
@@ -131,7 +108,6 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
         for (const name in rate) headers.set(name, rate[name]!)
       }
       headers.set("x-request-id", requestId)
-      if (lifecycle.draining) headers.set("connection", "close")
     } else {
       headers = {
         "content-type": "application/json",
@@ -141,78 +117,41 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
         ...PUBLIC_CORS_HEADERS,
         "x-request-id": requestId
       }
-      if (lifecycle.draining) headers.connection = "close"
     }
-    const status = refusal?.status ?? 200
-    const seconds = (performance.now() - started) / 1000
-    ;(route === CHECK_ROUTE ? countCheck : countBatch)(status, seconds)
-    if (refusal !== undefined) refusalCounts[refusal.code]?.inc()
-    if (log !== undefined) {
-      log({
-        method: request.method,
-        path,
-        route,
-        status,
-        seconds,
-        requestId,
-        accountId: caller.accountId,
-        errorCode: refusal?.code
-      })
-    }
-    return new Response(wire.body, { status, headers })
+    const response = new Response(wire.body, { status: refusal?.status ?? 200, headers })
+    return { response, route, accountId: caller.accountId, errorCode: refusal?.code }
   }
 
-  const check = (
-    request: Request,
-    path: string,
-    started: number,
-    peer: Peer,
-    delegate: (request: Request) => Promise<Response>
-  ): Response | Promise<Response> | undefined => {
+  const check = (edge: EdgeRequest): Answered | Promise<Answered> | undefined => {
+    const { path, started } = edge
     // Only addresses that passed validation are ever cached, so a hit needs no base58 decode.
     const address = path.slice(CHECK_PREFIX.length)
     const held = scans.peek(address)
     if (held === undefined && !isSolanaAddress(address)) return undefined
-    const caller = admit(request, peer)
+    const caller = admit(edge)
     if (caller === undefined) return undefined
     if (held !== undefined) {
-      return respond(request, path, CHECK_ROUTE, started, caller, () => {
+      return respond(edge, CHECK_ROUTE, caller, () => {
         cacheHits.inc()
         return checkAnswer(address, held, started)
       })
     }
     // Not in memory: a refused caller is answered without a read; otherwise the cache's own lookup reads
-    // through. A database that cannot answer is the same 503 envelope HttpApi gives (not a second wait
-    // there); anything else unexpected goes to HttpApi (admitted there again, so given back here).
-    if (!caller.decision.admitted)
-      return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, null, started))
-    return withinDeadline(scans.load(address as Address), settings.requestTimeoutMs).then((loaded) => {
+    // through (the edge's deadline bounds the wait; the read goes on for the requests that share it). A
+    // database that cannot answer is the same 503 envelope HttpApi gives; a defect is the 500 envelope,
+    // answered here: the caller was admitted once, and handing on would admit it again.
+    if (!caller.decision.admitted) return respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, null, started))
+    return scans.load(address as Address).then((loaded) => {
       if (Exit.isSuccess(loaded))
-        return respond(request, path, CHECK_ROUTE, started, caller, () => checkAnswer(address, loaded.value, started))
-      const unavailable = Option.flatMap(Cause.failureOption(loaded.cause), failureOf)
-      if (Option.isSome(unavailable)) {
-        return respond(
-          request,
-          path,
-          CHECK_ROUTE,
-          started,
-          caller,
-          () => checkAnswer(address, null, started),
-          unavailable.value
-        )
-      }
-      traffic.release(caller.client, caller.accountId)
-      return delegate(request)
+        return respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, loaded.value, started))
+      const failure = Option.getOrUndefined(Option.flatMap(Cause.failureOption(loaded.cause), failureOf))
+      if (failure === undefined) settings.logError({ requestId: edge.requestId, error: Cause.pretty(loaded.cause) })
+      return respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, null, started), failure ?? internal)
     })
   }
 
-  const batch = async (
-    request: Request,
-    path: string,
-    started: number,
-    peer: Peer,
-    delegate: (request: Request) => Promise<Response>
-  ): Promise<Response> => {
+  const batch = async (edge: EdgeRequest): Promise<Answered> => {
+    const { delegate, request, started } = edge
     const contentType = request.headers.get("content-type")
     const declared = request.headers.get("content-length")
     if (
@@ -241,38 +180,22 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
       if (scan !== undefined) held.set(address, scan)
       else if (isSolanaAddress(address)) return replay()
     }
-    const caller = admit(request, peer)
+    const caller = admit(edge)
     if (caller === undefined) return replay()
-    return respond(request, path, BATCH_PATH, started, caller, () => {
+    return respond(edge, BATCH_PATH, caller, () => {
       cacheHits.inc(held.size)
       return batchAnswer(distinct, (address) => held.get(address), started)
     })
   }
 
-  return (request, peer, delegate) => {
-    const path = pathOf(request.url)
-    if (!path.startsWith(CHECK_PREFIX)) return undefined
-    const started = performance.now()
-    if (request.method === "GET") return inFlightWhileAsync(check(request, path, started, peer, delegate))
-    if (request.method === "POST" && path === BATCH_PATH)
-      return inFlightWhileAsync(batch(request, path, started, peer, delegate))
-    return undefined
+  return {
+    name: "public risk check",
+    serve: (edge) => {
+      const { path, request } = edge
+      if (!path.startsWith(CHECK_PREFIX)) return undefined
+      if (request.method === "GET") return check(edge)
+      if (request.method === "POST" && path === BATCH_PATH) return batch(edge)
+      return undefined
+    }
   }
-}
-
-// The read keeps going for the requests that share it; this one stops waiting at the deadline.
-const withinDeadline = <A>(read: Promise<Exit.Exit<A, ServiceUnavailable>>, milliseconds: number) =>
-  new Promise<Exit.Exit<A, ServiceUnavailable>>((resolve) => {
-    const timer = setTimeout(() => resolve(Exit.fail(requestTimedOut(milliseconds))), milliseconds)
-    void read.then((exit) => {
-      clearTimeout(timer)
-      resolve(exit)
-    })
-  })
-
-// An answer that waits (a read, a body) is in flight like any HttpApi request: the shutdown drain waits
-// for it and the gauge shows it. One given synchronously is done before anything else runs.
-const inFlightWhileAsync = (answer: Response | Promise<Response> | undefined) => {
-  if (!(answer instanceof Promise)) return answer
-  return answer.finally(requestInFlight())
 }

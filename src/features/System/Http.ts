@@ -4,7 +4,7 @@ import { RiskApi } from "../../Api.ts"
 import type { ReadyStatus } from "./Api.ts"
 import { Health, type Readiness } from "./Health.ts"
 import { VERSION } from "./Version.ts"
-import { lifecycle } from "./Lifecycle.ts"
+import { Lifecycle } from "./Lifecycle.ts"
 
 const startedAt = Date.now()
 
@@ -22,6 +22,7 @@ const notReady = (readiness: Omit<Readiness, "ready">): Effect.Effect<HttpServer
 export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
   Effect.gen(function* () {
     const health = yield* Health
+    const lifecycle = yield* Lifecycle
     return handlers
       .handle("health", () =>
         Effect.succeed({
@@ -35,7 +36,7 @@ export const SystemHttp = HttpApiBuilder.group(RiskApi, "system", (handlers) =>
           health.readiness,
           // A draining server answers not ready, so the load balancer stops sending it traffic.
           ({ ready, ...readiness }): Effect.Effect<typeof ReadyStatus.Type | HttpServerResponse.HttpServerResponse> =>
-            ready && !lifecycle.draining
+            ready && !lifecycle.draining()
               ? Effect.succeed({ status: "ready" as const, ...readiness })
               : notReady(readiness)
         )

@@ -18,6 +18,7 @@ import { ScansRepo } from "../../features/Scans/ScansRepo.ts"
 import { Transactions } from "../Sql/Transactions.ts"
 import { DocsLive } from "../../features/System/Docs.ts"
 import { Health } from "../../features/System/Health.ts"
+import { Lifecycle } from "../../features/System/Lifecycle.ts"
 import { SystemHttp } from "../../features/System/Http.ts"
 import { TokenHttp } from "../../features/TokenRisk/Http.ts"
 import { WalletHttp } from "../../features/WalletRisk/Http.ts"
@@ -57,7 +58,8 @@ export const ServicesLive = Layer.mergeAll(
   WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsRepo.Default)),
   WebhookSettings.Live,
   Health.Default,
-  Transactions.Default
+  Transactions.Default,
+  Lifecycle.Default
 )
 
 /** What the HTTP app needs from its services. */

@@ -2,9 +2,22 @@ import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platf
 import type { HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { SqlError } from "@effect/sql"
-import { envelopeBodyOf, type Failure, failureOf } from "../../domain/Errors.ts"
+import {
+  ClientClosedRequest,
+  envelopeBodyOf,
+  type Failure,
+  failureFrom,
+  failureOf,
+  InternalError,
+  InvalidAddress,
+  InvalidRequest,
+  MalformedJson,
+  MethodNotAllowed,
+  NotFound,
+  ServiceUnavailable
+} from "../../domain/Errors.ts"
 import { isUnreachable } from "../Sql/Unavailable.ts"
-import { allowedMethods } from "./Routes.ts"
+import { allowedMethods, routeOf } from "./Routes.ts"
 
 // The one place that turns any failure (typed error, schema failure, unknown route, defect) into the
 // JSON envelope. A typed error's code and status are annotations on its class (Domain/Errors.ts).
@@ -35,45 +48,62 @@ const fromDecodeError = (error: HttpApiError.HttpApiDecodeError): Failure => {
   const details = error.issues.map((issue) => ({ path: formatPath(issue.path), message: shortened(issue.message) }))
   const first = details[0]
   const more = details.length > 1 ? ` (and ${details.length - 1} more, see details)` : ""
-  return {
-    status: 400,
-    code: "invalid_request",
-    message: first === undefined ? "The request does not match the schema." : `${first.path}: ${first.message}${more}`,
-    details
-  }
+  return failureFrom(
+    new InvalidRequest({
+      message: first === undefined ? "The request does not match the schema." : `${first.path}: ${first.message}${more}`
+    }),
+    { details }
+  )
 }
+
+/**
+ * A path parameter the router cannot take (not valid percent-encoding, empty before another segment, longer
+ * than the router's bound) is the route's own 400: the code its contract lists for a bad parameter.
+ */
+export const parameterRefusal = (route: string, problem: string): Failure =>
+  route.startsWith("/api/risk-check/")
+    ? failureFrom(new InvalidAddress({ message: `The address is not valid: ${problem}.` }))
+    : failureFrom(new InvalidRequest({ message: `path: ${problem}.` }), {
+        details: [{ path: "path", message: problem }]
+      })
+
+// find-my-way's maxParamLength, which HttpApi's router keeps at its default.
+const MAX_PARAMETER_LENGTH = 100
+
+/** No route has the path (404), or not with this method (405, naming the methods it takes). */
+export const noRoute = (method: string, path: string, allowed: ReadonlyArray<string>): Failure =>
+  allowed.length === 0
+    ? failureFrom(new NotFound({ message: `No route for ${method} ${path}.` }))
+    : failureFrom(
+        new MethodNotAllowed({ message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.` }),
+        {
+          headers: { allow: allowed.join(", ") }
+        }
+      )
 
 const fromRouteNotFound = (request: HttpServerRequest.HttpServerRequest): Failure => {
   const path = request.url.split("?")[0] ?? request.url
-  const allowed = allowedMethods(path)
-  return allowed.length === 0
-    ? { status: 404, code: "not_found", message: `No route for ${request.method} ${path}.` }
-    : {
-        status: 405,
-        code: "method_not_allowed",
-        message: `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
-        headers: { allow: allowed.join(", ") }
-      }
+  // Our table matches it but the router did not: a parameter over the router's length bound (100).
+  if (path.split("/").some((segment) => segment.length > MAX_PARAMETER_LENGTH)) {
+    const route = routeOf(request.method, path)
+    if (route !== "unmatched") return parameterRefusal(route, "a path parameter is too long")
+  }
+  return noRoute(request.method, path, allowedMethods(path))
 }
 
-const internal: Failure = {
-  status: 500,
-  code: "internal_error",
-  message: "Internal error; nothing was changed by this failure. Quote the requestId to support."
-}
+const internal = failureFrom(
+  new InternalError({ message: "Internal error; nothing was changed by this failure. Quote the requestId to support." })
+)
 
-export const unavailable: Failure = {
-  status: 503,
-  code: "service_unavailable",
-  message: "The evidence database is unreachable; retry shortly.",
-  headers: { "retry-after": "5" }
-}
+export const unavailable = failureFrom(
+  new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })
+)
 
 const fromValue = (value: unknown, request: HttpServerRequest.HttpServerRequest): Failure | undefined => {
   if (value instanceof HttpApiError.HttpApiDecodeError) return fromDecodeError(value)
   if (HttpServerError.isServerError(value) && value._tag === "RouteNotFound") return fromRouteNotFound(request)
   if (HttpServerError.isServerError(value) && value._tag === "RequestError" && value.reason === "Decode") {
-    return { status: 400, code: "malformed_json", message: "The body is not valid JSON." }
+    return failureFrom(new MalformedJson({ message: "The body is not valid JSON." }))
   }
   if (value instanceof SqlError.SqlError && isUnreachable(value)) return unavailable
   return Option.getOrUndefined(failureOf(value))
@@ -81,11 +111,9 @@ const fromValue = (value: unknown, request: HttpServerRequest.HttpServerRequest)
 
 // Only interruption: the client closed the connection before the answer (nginx's 499). Nobody reads the
 // envelope, but the request line and metrics record it, and it is not a defect.
-const clientClosed: Failure = {
-  status: 499,
-  code: "client_closed_request",
-  message: "The client closed the connection before the answer was ready."
-}
+const clientClosed = failureFrom(
+  new ClientClosedRequest({ message: "The client closed the connection before the answer was ready." })
+)
 
 /** The envelope for a cause, and whether it is a defect worth logging. */
 export const classify = (

@@ -1,33 +1,46 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import { Cause, Effect, FiberRef } from "effect"
+import { Cause, Effect, FiberRef, Option } from "effect"
 import { corsHeadersOf, preflightHeadersOf } from "../Request/Cors.ts"
-import { CurrentAccountId, CurrentRequestId, isJsonMediaType, jsonDepthOf, requestIdFrom } from "../Request/Request.ts"
+import { failureFrom, InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.ts"
+import {
+  CurrentAccountId,
+  CurrentRequestId,
+  isJsonMediaType,
+  jsonDepthOf,
+  RequestLifecycle,
+  requestIdFrom
+} from "../Request/Request.ts"
 import { withMcp } from "../../interfaces/Mcp/Http.ts"
 import { countRequest, type RequestRecord, requestLine } from "../Observability/RequestLog.ts"
-import { lifecycle, requestInFlight } from "../../features/System/Lifecycle.ts"
 import { withValidators } from "./Cacheable.ts"
 import { AppConfig } from "./Config.ts"
-import { envelopeResponse, type Failure, renderCause } from "./Envelope.ts"
-import { allowedMethods, routeOf } from "./Routes.ts"
+import { envelopeResponse, type Failure, noRoute, parameterRefusal, renderCause } from "./Envelope.ts"
+import { allowedMethods, routeOf, routeTakesBody, routeWithEmptyParameter } from "./Routes.ts"
+
+const decodes = (path: string): boolean => {
+  try {
+    decodeURIComponent(path)
+    return true
+  } catch {
+    return false
+  }
+}
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
 /** Deepest JSON nesting a body may have: the contract's bodies need 3; decoding a deeper one only costs. */
 export const MAX_JSON_DEPTH = 32
 
-const tooDeep: Failure = {
-  status: 400,
-  code: "invalid_request",
-  message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`,
-  details: [{ path: "body", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]
-}
+const tooDeep = failureFrom(
+  new InvalidRequest({ message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` }),
+  {
+    details: [{ path: "body", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]
+  }
+)
 
-const tooLarge = (length: number, maxBodyBytes: number): Failure => ({
-  status: 413,
-  code: "payload_too_large",
-  message: `The body is ${length} bytes or more; the limit is ${maxBodyBytes}.`
-})
+const tooLarge = (length: number, maxBodyBytes: number): Failure =>
+  failureFrom(new PayloadTooLarge({ message: `The body is ${length} bytes or more; the limit is ${maxBodyBytes}.` }))
 
 // Reject what must not reach a handler: oversize and non-JSON bodies. A declared length is checked
 // before reading; a chunked body is read here (the request caches it for the handler) and measured.
@@ -35,17 +48,19 @@ const precheck = (
   request: HttpServerRequest.HttpServerRequest,
   maxBodyBytes: number
 ): Effect.Effect<Failure | undefined> => {
-  if (!BODY_METHODS.has(request.method)) return Effect.succeed(undefined)
+  if (!BODY_METHODS.has(request.method) || !routeTakesBody(request.method, request.url.split("?")[0] ?? request.url)) {
+    return Effect.succeed(undefined)
+  }
   const declared = request.headers["content-length"]
   const chunked = request.headers["transfer-encoding"] !== undefined
   const hasBody = chunked || (declared !== undefined && Number(declared) > 0)
   const contentType = request.headers["content-type"]
   if (hasBody && contentType !== undefined && !isJsonMediaType(contentType)) {
-    return Effect.succeed({
-      status: 415,
-      code: "unsupported_media_type",
-      message: `Content-Type ${contentType} is not accepted; send application/json.`
-    })
+    return Effect.succeed(
+      failureFrom(
+        new UnsupportedMediaType({ message: `Content-Type ${contentType} is not accepted; send application/json.` })
+      )
+    )
   }
   if (declared !== undefined && Number(declared) > maxBodyBytes)
     return Effect.succeed(tooLarge(Number(declared), maxBodyBytes))
@@ -63,36 +78,32 @@ const precheck = (
 }
 
 /**
- * Refusals before routing: a path that is not valid percent-encoding (400), a path that matches no route
+ * Refusals before routing: a path parameter that is not valid percent-encoding or is empty (400), a path that matches no route
  * exactly, letter case included (404 or 405: the router alone would match case-insensitively), and HEAD on
  * the keyed routes, which are metered GETs (405).
  */
 const routingRefusal = (method: string, path: string): Failure | undefined => {
-  try {
-    decodeURIComponent(path)
-  } catch {
-    return {
-      status: 400,
-      code: "invalid_request",
-      message: "The path is not valid percent-encoding.",
-      details: [{ path: "path", message: "invalid percent-encoding" }]
-    }
-  }
+  // A parameter that is not valid percent-encoding, or left empty before another segment, is the route's
+  // own 400: the code its contract lists for a bad parameter (an address route's invalid_address).
+  const decoded = decodes(path)
+  const route = decoded ? (routeWithEmptyParameter(method, path) ?? "unmatched") : routeOf(method, path)
+  if (route !== "unmatched")
+    return parameterRefusal(route, decoded ? "a path parameter is empty" : "the path is not valid percent-encoding")
   const keyedHead = method === "HEAD" && path.startsWith("/api/v1/")
   if (!keyedHead && routeOf(method, path) !== "unmatched") return undefined
-  const allowed = allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD"))
-  return allowed.length === 0
-    ? { status: 404, code: "not_found", message: `No route for ${method} ${path}.` }
-    : {
-        status: 405,
-        code: "method_not_allowed",
-        message: `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
-        headers: { allow: allowed.join(", ") }
-      }
+  return noRoute(
+    method,
+    path,
+    allowedMethods(path).filter((allowed) => !(keyedHead && allowed === "HEAD"))
+  )
 }
 
-// The request's metrics, and its log line when info is logged.
-const observe = (record: RequestRecord) => {
+// The request's metrics, and its log line when info is logged. Behind the server's edge (Http/Edge.ts) the
+// request is recorded there, once its answer goes out (the deadline's 503 may go out instead): the
+// middleware only reports the account and failure code. A tool call of POST /mcp, nested in a request,
+// and a request handled without the edge (in-process tests) are recorded here.
+const observe = (record: RequestRecord, edge: Option.Option<typeof RequestLifecycle.Service>, nested: boolean) => {
+  if (Option.isSome(edge) && !nested) return Effect.sync(() => edge.value.report(record.accountId, record.errorCode))
   countRequest(record)
   return Effect.whenLogLevel(
     Effect.suspend(() => requestLine(record)),
@@ -120,7 +131,10 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
   Effect.gen(function* () {
     const started = performance.now()
     const request = yield* HttpServerRequest.HttpServerRequest
-    const requestId = requestIdFrom(request.headers["x-request-id"])
+    const edge = yield* Effect.serviceOption(RequestLifecycle)
+    const nested = (yield* FiberRef.get(CurrentRequestId)) !== ""
+    const requestId =
+      Option.isSome(edge) && !nested ? edge.value.requestId : requestIdFrom(request.headers["x-request-id"])
     const path = request.url.split("?")[0] ?? request.url
     const origin = request.headers.origin
     const preflighted = request.method === "OPTIONS" ? preflight(path, origin, settings) : undefined
@@ -146,17 +160,21 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
               Effect.locally(CurrentRequestId, requestId),
               Effect.locally(CurrentAccountId, undefined)
             )
-    yield* observe({
-      method: request.method,
-      path,
-      route: routeOf(request.method, path),
-      status: response.status,
-      seconds: (performance.now() - started) / 1000,
-      requestId,
-      accountId,
-      errorCode
-    })
-    const answered = HttpServerResponse.setHeaders(
+    yield* observe(
+      {
+        method: request.method,
+        path,
+        route: routeOf(request.method, path),
+        status: response.status,
+        seconds: (performance.now() - started) / 1000,
+        requestId,
+        accountId,
+        errorCode
+      },
+      edge,
+      nested
+    )
+    return HttpServerResponse.setHeaders(
       withValidators(request.method, path, request.headers["if-none-match"], response),
       {
         ...corsHeadersOf(path, origin, settings.corsAllowedOrigins),
@@ -167,17 +185,16 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
         "x-request-id": requestId
       }
     )
-    return lifecycle.draining ? HttpServerResponse.setHeader(answered, "connection", "close") : answered
   })
 
 /**
  * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
- * (Http/Envelope.ts), the request's metrics and log line, and in-flight counting for the shutdown drain.
+ * (Http/Envelope.ts), and the request's record (reported to the edge, or written here without one).
  */
 export const withEnvelope =
   (settings: Settings) =>
   (app: HttpApp.Default): HttpApp.Default =>
-    Effect.suspend(() => Effect.ensuring(handle(app, settings), Effect.sync(requestInFlight())))
+    handle(app, settings)
 
 // POST /mcp is answered inside the envelope, and each of its tool calls re-enters the envelope (Mcp/Http.ts).
 export const ApiMiddlewareLive = HttpApiBuilder.middleware(

@@ -1,4 +1,5 @@
 import { HttpApi } from "@effect/platform"
+import { Option } from "effect"
 import { RiskApi } from "../../Api.ts"
 
 // Path patterns of every route the server answers, to tell an unknown path (404) from a wrong method (405).
@@ -6,30 +7,49 @@ interface RoutePattern {
   readonly method: string
   readonly path: string
   readonly pattern: RegExp
+  /** The same path with a parameter left empty before another segment (`/webhooks/x/deliveries//redeliver`). */
+  readonly emptied: RegExp
+  /** Whether the route reads a body (a payload in the contract); one that does not never has it read. */
+  readonly takesBody: boolean
 }
 
-const compile = (path: string): RegExp =>
-  new RegExp(
-    `^${path
-      .split("/")
-      .map((segment) => (segment.startsWith(":") ? "[^/]+" : escape(segment)))
+// `emptyBeforeLast`: a parameter followed by another segment may be empty (to tell that case apart).
+const compile = (path: string, emptyBeforeLast = false): RegExp => {
+  const segments = path.split("/")
+  const last = segments.length - 1
+  return new RegExp(
+    `^${segments
+      .map((segment, i) =>
+        segment.startsWith(":") ? (emptyBeforeLast && i < last ? "[^/]*" : "[^/]+") : escape(segment)
+      )
       .join("/")}/?$`
   )
+}
+
+const routePattern = (method: string, path: string, takesBody = method !== "GET"): RoutePattern => ({
+  method,
+  path,
+  takesBody,
+  pattern: compile(path),
+  emptied: compile(path, true)
+})
 
 const escape = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const collect = (): ReadonlyArray<RoutePattern> => {
   const routes: Array<RoutePattern> = [
-    { method: "GET", path: "/openapi.json", pattern: compile("/openapi.json") },
-    { method: "GET", path: "/docs", pattern: compile("/docs") },
-    { method: "GET", path: "/metrics", pattern: compile("/metrics") },
-    { method: "GET", path: "/schemas/scan-evidence-v2.json", pattern: compile("/schemas/scan-evidence-v2.json") },
-    { method: "POST", path: "/mcp", pattern: compile("/mcp") }
+    routePattern("GET", "/openapi.json"),
+    routePattern("GET", "/docs"),
+    routePattern("GET", "/metrics"),
+    routePattern("GET", "/schemas/scan-evidence-v2.json"),
+    routePattern("POST", "/mcp")
   ]
   HttpApi.reflect(RiskApi, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
-      routes.push({ method: endpoint.method, path: endpoint.path, pattern: compile(endpoint.path) })
+      routes.push(
+        routePattern(endpoint.method, endpoint.path, Option.isSome(endpoint.payloadSchema as Option.Option<unknown>))
+      )
     }
   })
   return routes
@@ -67,4 +87,22 @@ export const routeOf = (method: string, path: string): string => {
     known.set(key, route)
   }
   return route
+}
+
+/**
+ * The route a path would match but for a parameter left empty before another segment (an empty segment is
+ * no route: the router answers 404, which such an operation does not document); undefined otherwise.
+ */
+export const routeWithEmptyParameter = (method: string, path: string): string | undefined => {
+  const wanted = method === "HEAD" ? "GET" : method
+  return routes.find((route) => route.method === wanted && !route.pattern.test(path) && route.emptied.test(path))?.path
+}
+
+// The route templates that read a body.
+const withBody = new Set(routes.filter((route) => route.takesBody).map((route) => `${route.method} ${route.path}`))
+
+/** Whether a request's route reads a body; a path no route takes is treated as one that does. */
+export const routeTakesBody = (method: string, path: string): boolean => {
+  const route = routeOf(method, path)
+  return route === "unmatched" || withBody.has(`${method} ${route}`)
 }

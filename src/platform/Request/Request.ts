@@ -20,7 +20,7 @@ export const currentRequestId = FiberRef.get(CurrentRequestId)
 export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, string>() {}
 
 /**
- * The request as the Bun server sees it (Http/Server.ts provides it per request):
+ * The request as the Bun server sees it (Http/Edge.ts provides it per request):
  * - `commitBeforeDeadline()`: called by a transaction just before its COMMIT. `false`: the deadline has
  *   passed and the client was answered 503, so the work rolls back instead. `true`: the deadline will
  *   not answer any more; the request's own answer (its COMMIT's outcome) goes out, however late. Work
@@ -33,8 +33,15 @@ export class ClientAddress extends Context.Tag("ClientAddress")<ClientAddress, s
 export class RequestLifecycle extends Context.Tag("RequestLifecycle")<
   RequestLifecycle,
   {
+    /** The request's id, the one its answer and its log line carry, whichever path answers. */
+    readonly requestId: string
     readonly commitBeforeDeadline: () => boolean
     readonly defer: (settle: (answered: boolean) => void) => void
+    /**
+     * HttpApi's middleware reports what the request's record says beyond its status (the account, a
+     * failure's code); the server records the request once, when its answer goes out (Http/Edge.ts).
+     */
+    readonly report: (accountId: string | undefined, errorCode: string | undefined) => void
   }
 >() {}
 
@@ -63,4 +70,41 @@ export const jsonDepthOf = (text: string): number => {
     else if (char === 93 || char === 125) depth--
   }
   return deepest
+}
+
+// What a fast path and the server's edge (Http/Edge.ts) exchange: a feature's fast path is given the
+// request as an EdgeRequest and answers with an Answered, or leaves it to HttpApi.
+
+/** An answer, and what the request's record says beyond its status. */
+export interface Answered {
+  readonly response: Response
+  /** The route template, when the answerer knows it; otherwise looked up from the path. */
+  readonly route?: string | undefined
+  readonly accountId?: string | undefined
+  /** The envelope code of a failure (the refusals metric counts rate_limited and quota_exceeded). */
+  readonly errorCode?: string | undefined
+}
+
+/** One request as a fast path sees it. */
+export interface EdgeRequest {
+  readonly request: Request
+  readonly path: string
+  /** The peer address, or how to look it up (only when a limit needs it). */
+  readonly peer: string | (() => string)
+  /** performance.now() when the request arrived: a fast path stamps its answer's timing with it. */
+  readonly started: number
+  readonly requestId: string
+  /** The request's deadline, as HttpApi's handlers see it (Domain/Request.ts). */
+  readonly lifecycle: typeof RequestLifecycle.Service
+  /** HttpApi's answer to the request (or to a replay of its body), under the same deadline. */
+  readonly delegate: (request: Request) => Promise<Answered>
+}
+
+/**
+ * A route answered straight from Bun when what it needs is in memory: an answer, or undefined to leave
+ * the request to the next fast path and finally HttpApi.
+ */
+export interface FastPath {
+  readonly name: string
+  readonly serve: (request: EdgeRequest) => Answered | Promise<Answered> | undefined
 }

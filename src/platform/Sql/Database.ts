@@ -1,5 +1,7 @@
+import { SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
+import Pg from "pg"
 import { DatabaseConfig, type DatabaseConfig as Settings } from "./Config.ts"
 import { embeddedPostgres } from "./Embedded.ts"
 import { claimOrFindOwner, recordOwner, releaseOwner } from "./EmbeddedLock.ts"
@@ -7,19 +9,16 @@ import { MigrationsLive } from "./Migrations.ts"
 
 export { embeddedPostgres } from "./Embedded.ts"
 
-// connectTimeout bounds both a new connection and the wait for a free one in the pool (node-postgres).
-const clientOptions = (settings: Settings) => ({
-  applicationName: "risk-api",
-  connectTimeout: Duration.millis(settings.connectTimeoutMs),
-  idleTimeout: Duration.seconds(30)
-})
-
-// The server's bound on every statement, on both sides: node-postgres's query_timeout fails a query the
-// database has not answered in time (a silent network included; the pool's connectionTimeoutMillis does the
-// same for a connection), and the session's statement_timeout makes PostgreSQL stop it too. A transaction
+// The server's bound on every statement, on both sides: the session's statement_timeout makes PostgreSQL stop
+// it (SQLSTATE 57014, a 503: Sql/Unavailable.ts), and node-postgres's query_timeout, half a second later,
+// fails a query a silent database never answers (the pool's connectionTimeoutMillis does the same for a
+// connection). The database's own cancel comes first, so its client stays usable; a client the
+// query_timeout gave up on still runs its query and is closed on release (closeBusyOnRelease). A transaction
 // left idle (a bug, a stalled process) is ended by PostgreSQL after the same bound plus a second, so it
 // cannot hold an account's quota row, and every keyed call of that account, for longer.
-const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: number) => {
+export const QUERY_TIMEOUT_MARGIN_MS = 500
+
+export const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: number) => {
   const parsed = new URL(Redacted.value(url))
   const options = [
     parsed.searchParams.get("options"),
@@ -29,9 +28,59 @@ const withStatementTimeout = (url: Redacted.Redacted<string>, milliseconds: numb
     .filter(Boolean)
     .join(" ")
   parsed.searchParams.set("options", options)
-  parsed.searchParams.set("query_timeout", String(milliseconds))
+  parsed.searchParams.set("query_timeout", String(milliseconds + QUERY_TIMEOUT_MARGIN_MS))
   return Redacted.make(parsed.toString())
 }
+
+// A client handed back to the pool while its query still runs (node-postgres's query_timeout answered the
+// caller, or an interrupted query whose cancel did not land on a hung database) would be given to the next
+// query while the first still holds it: the driver queues the second behind the first and warns ("Calling
+// client.query() when the client is already executing a query"). Such a client is closed instead, so the
+// pool opens a fresh one; a client released idle goes back to the pool as before.
+const activeQueryOf = (client: Pg.PoolClient): unknown =>
+  (client as unknown as { readonly _getActiveQuery?: () => unknown })._getActiveQuery?.() ?? null
+
+export const closeBusyOnRelease = (pool: Pg.Pool): Pg.Pool =>
+  pool.on("release", (_error: Error | undefined, client: Pg.PoolClient) => {
+    if (activeQueryOf(client) !== null) void client.end().catch(() => undefined)
+  })
+
+/** The pool PgClient.layer would build (same options), with closeBusyOnRelease; ended with the layer. */
+export const pooledClient = (
+  connection: { readonly url: Redacted.Redacted<string> } | { readonly host: string; readonly port: number },
+  options: { readonly maxConnections: number; readonly connectTimeoutMs: number }
+) =>
+  PgClient.layerFromPool({
+    applicationName: "risk-api",
+    acquire: Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const pool = closeBusyOnRelease(
+            new Pg.Pool({
+              ...("url" in connection
+                ? { connectionString: Redacted.value(connection.url) }
+                : { host: connection.host, port: connection.port, database: "postgres", user: "postgres" }),
+              // Bounds both a new connection and the wait for a free one in the pool.
+              connectionTimeoutMillis: options.connectTimeoutMs,
+              idleTimeoutMillis: 30_000,
+              max: options.maxConnections,
+              application_name: "risk-api"
+            })
+          )
+          pool.on("error", () => undefined) // an idle client's lost connection: the pool drops it
+          try {
+            await pool.query("SELECT 1") // reachable now, or the layer fails and is retried (connectRetries)
+          } catch (cause) {
+            await pool.end().catch(() => undefined)
+            throw cause
+          }
+          return pool
+        },
+        catch: (cause) => new SqlError.SqlError({ cause, message: "PgClient: Failed to connect" })
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    )
+  })
 
 /** The embedded database of `dataDir`: started here, or the one another process of ours already runs. */
 const embeddedOnDisk = (dataDir: string, sharedBuffersMb: number) =>
@@ -50,23 +99,15 @@ const embeddedOnDisk = (dataDir: string, sharedBuffersMb: number) =>
 const clientLayer = (settings: Settings, patience: "forever" | "brief") =>
   Option.match(settings.url, {
     onSome: (url) =>
-      PgClient.layer({
-        ...clientOptions(settings),
-        // The server's statements are bounded; an operator's command (an import) may run long ones.
-        url: patience === "forever" ? withStatementTimeout(url, settings.statementTimeoutMs) : url,
-        maxConnections: settings.poolSize
-      }),
+      // The server's statements are bounded; an operator's command (an import) may run long ones.
+      pooledClient(
+        { url: patience === "forever" ? withStatementTimeout(url, settings.statementTimeoutMs) : url },
+        { maxConnections: settings.poolSize, connectTimeoutMs: settings.connectTimeoutMs }
+      ),
     onNone: () =>
       Layer.unwrapScoped(
         Effect.map(embeddedOnDisk(settings.dataDir, settings.embeddedSharedBuffersMb), ({ host, port }) =>
-          PgClient.layer({
-            ...clientOptions(settings),
-            host,
-            port,
-            database: "postgres",
-            username: "postgres",
-            maxConnections: 1
-          })
+          pooledClient({ host, port }, { maxConnections: 1, connectTimeoutMs: settings.connectTimeoutMs })
         )
       )
   })

@@ -11,8 +11,10 @@ const NETWORK_CODES = new Set([
   "EHOSTUNREACH",
   "EAI_AGAIN"
 ])
-// SQLSTATE: 08 connection exceptions; 57P01-03 shutdown / cannot connect now; 53300 too many connections.
-const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"])
+// SQLSTATE: 08 connection exceptions; 57P01-03 shutdown / cannot connect now; 53300 too many connections;
+// 57014 a statement stopped by statement_timeout (or a cancel); 25P03 a transaction ended by
+// idle_in_transaction_session_timeout. A database too slow to answer in time is an outage, not a bug.
+const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "57014", "25P03"])
 
 const codeOf = (cause: unknown): string | undefined =>
   Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
@@ -22,7 +24,8 @@ export const isUnreachable = (error: SqlError.SqlError): boolean => {
   const code = codeOf(error.cause)
   if (code !== undefined) return NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith("08")
   const text = `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`
-  return /connect|connection|timed out|timeout|terminated|socket/i.test(text)
+  // node-postgres's own: "Query read timeout", "Connection terminated", "Client was closed and is not queryable".
+  return /connect|connection|timed out|timeout|terminated|socket|not queryable/i.test(text)
 }
 
 /**

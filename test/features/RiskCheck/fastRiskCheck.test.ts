@@ -6,7 +6,8 @@ import { Context, Effect, Exit, Logger, LogLevel, Scope } from "effect"
 import type { AppServices } from "../../../src/platform/Http/App.ts"
 import { makeServerFetch } from "../../../src/platform/Http/Server.ts"
 import { makeFastPath } from "../../../src/features/RiskCheck/FastPath.ts"
-import { lifecycle } from "../../../src/features/System/Lifecycle.ts"
+import { Lifecycle } from "../../../src/features/System/Lifecycle.ts"
+import { type ApiHandler, type FastPath, makeEdge } from "../../../src/platform/Http/Edge.ts"
 import { LatestScanCache } from "../../../src/features/Scans/LatestScanCache.ts"
 import type { Address } from "../../../src/domain/Address.ts"
 import { ServiceUnavailable } from "../../../src/domain/Errors.ts"
@@ -31,14 +32,30 @@ const scope = Effect.runSync(Scope.make())
 const served = await Effect.runPromise(Scope.extend(makeServerFetch(services, quiet), scope))
 const viaHttpApi = await Effect.runPromise(Scope.extend(makeServerFetch(services, quiet, { fastPath: false }), scope))
 const cache = Context.get(services, LatestScanCache)
-const fastOnly = makeFastPath({
-  scans: cache,
-  traffic: Context.get(services, PublicTraffic),
-  maxBodyBytes: 65_536,
-  requestTimeoutMs: 2_000,
-  log: undefined
-})
-const never = (): Promise<Response> => Promise.reject(new Error("the fast path handed this request on"))
+const lifecycle = Context.get(services, Lifecycle)
+const errors: Array<Record<string, unknown>> = []
+// The edge with one fast path in front of a stand-in for HttpApi: `never` (the fast path must answer by
+// itself: a hand-on is the edge's 500), or `handOn` (a 299 tells the request was handed on).
+const never: ApiHandler = () => Promise.reject(new Error("the fast path handed this request on"))
+const handOn: ApiHandler = async () => new Response(null, { status: 299 })
+const edgeWith = (fast: FastPath, handler: ApiHandler = never, requestTimeoutMs = 2_000) =>
+  makeEdge({
+    handler,
+    settings: { maxBodyBytes: 65_536, requestTimeoutMs, corsAllowedOrigins: [] },
+    lifecycle,
+    fastPaths: [fast],
+    log: undefined,
+    logError: (fields) => void errors.push(fields)
+  })
+const fastPath = (scans = cache) =>
+  makeFastPath({
+    scans,
+    traffic: Context.get(services, PublicTraffic),
+    maxBodyBytes: 65_536,
+    logError: (fields) => void errors.push(fields)
+  })
+const fastOnly = edgeWith(fastPath())
+const fastOrHandedOn = edgeWith(fastPath(), handOn)
 
 let clients = 0
 const newClient = () => `10.0.${Math.floor(++clients / 250)}.${clients % 250}`
@@ -127,9 +144,9 @@ const expectSame = async (request: () => Request) => {
 
 /** The fast path answered by itself (it did not hand the request on). */
 const answeredFast = async (request: Request, client = newClient()) => {
-  const answer = fastOnly(request, client, never)
-  expect(answer).toBeDefined()
-  return (await answer)!
+  const answer = await fastOnly(request, client)
+  expect(answer.status).not.toBe(500)
+  return answer
 }
 
 const okScan = (minutes = 1) => cleanScan(newAddress(), { scannedAt: minutesAgo(minutes) })
@@ -176,23 +193,17 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
 
   test("a mint not in memory is read through the cache by the fast path itself", async () => {
     const mint = await stored(okScan())
-    const before = lifecycle.inFlight
-    const fresh = fastOnly(get(`/api/risk-check/${mint}`), newClient(), never)
+    const before = lifecycle.inFlight()
+    const fresh = fastOnly(get(`/api/risk-check/${mint}`), newClient())
     expect(fresh).toBeInstanceOf(Promise)
-    expect(lifecycle.inFlight).toBe(before + 1) // the shutdown drain waits for it
-    const answer = await fresh!
-    expect(lifecycle.inFlight).toBe(before)
+    expect(lifecycle.inFlight()).toBe(before + 1) // the shutdown drain waits for it
+    const answer = await fresh
+    expect(lifecycle.inFlight()).toBe(before)
     expect([answer.status, ((await answer.json()) as { verdict: string }).verdict]).toEqual([200, "ok"])
   })
 
-  const failingWith = (load: () => Promise<Exit.Exit<null, ServiceUnavailable>>) =>
-    makeFastPath({
-      scans: { ...cache, peek: () => undefined, load },
-      traffic: Context.get(services, PublicTraffic),
-      maxBodyBytes: 65_536,
-      requestTimeoutMs: 2_000,
-      log: undefined
-    })
+  const failingWith = (load: () => Promise<Exit.Exit<null, ServiceUnavailable>>, handler: ApiHandler = never) =>
+    edgeWith(fastPath({ ...cache, peek: () => undefined, load }), handler)
 
   test("when the database cannot answer, the fast path gives HttpApi's 503 envelope itself, counted once", async () => {
     const client = newClient()
@@ -201,7 +212,7 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
         Exit.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." }))
       )
     )
-    const answer = await failing(get(`/api/risk-check/${newAddress()}`), client, never)!
+    const answer = await failing(get(`/api/risk-check/${newAddress()}`), client)
     expect([
       answer.status,
       answer.headers.get("retry-after"),
@@ -220,14 +231,12 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
   })
 
   test("a read through the cache that does not answer by REQUEST_TIMEOUT_MS is the 503 envelope", async () => {
-    const hanging = makeFastPath({
-      scans: { ...cache, peek: () => undefined, load: () => new Promise(() => {}) },
-      traffic: Context.get(services, PublicTraffic),
-      maxBodyBytes: 65_536,
-      requestTimeoutMs: 100,
-      log: undefined
-    })
-    const answer = await hanging(get(`/api/risk-check/${newAddress()}`), newClient(), never)!
+    const hanging = edgeWith(
+      fastPath({ ...cache, peek: () => undefined, load: () => new Promise(() => {}) }),
+      never,
+      100
+    )
+    const answer = await hanging(get(`/api/risk-check/${newAddress()}`), newClient())
     expect([
       answer.status,
       answer.headers.get("retry-after"),
@@ -235,18 +244,29 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     ]).toEqual([503, "5", "service_unavailable"])
   })
 
-  test("an unexpected failure of the read goes to HttpApi and its window counts it once", async () => {
+  test("an unexpected failure of the read is the 500 envelope, given by the fast path: the caller is admitted once", async () => {
     const client = newClient()
     const handedOn: Array<string> = []
-    const failing = failingWith(() => Promise.resolve(Exit.die(new Error("bug"))))
-    const answer = await failing(get(`/api/risk-check/${newAddress()}`), client, async (request) => {
-      handedOn.push(request.url)
-      return new Response(null, { status: 500 })
-    })!
-    expect([answer.status, handedOn.length]).toEqual([500, 1])
-    // Given back: the client's next call is the first of its minute, as the HttpApi path would count it.
+    const failing = failingWith(
+      () => Promise.resolve(Exit.die(new Error("bug"))),
+      async (request) => {
+        handedOn.push(request.url)
+        return new Response(null, { status: 500 })
+      }
+    )
+    errors.length = 0
+    const answer = await failing(get(`/api/risk-check/${newAddress()}`), client)
+    expect([
+      answer.status,
+      handedOn.length,
+      answer.headers.get("x-request-id"),
+      answer.headers.get("access-control-allow-origin")
+    ]).toEqual([500, 0, "same-id", "*"])
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("internal_error")
+    expect(errors.map((fields) => fields.requestId)).toEqual(["same-id"]) // the defect is logged with the client's id
+    // Counted once, as the HttpApi path would count it: the client's next call is the second of its minute.
     const next = await served(get(`/api/risk-check/${newAddress()}`), client)
-    expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 1))
+    expect(next.headers.get("x-ratelimit-remaining")).toBe(String(PER_MINUTE - 2))
   })
 
   test("a declared body over MAX_BODY_BYTES is the 413 envelope before anything reads it, on any route", async () => {
@@ -273,7 +293,7 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
   })
 
   test("a bad address is handed to HttpApi, whose answer is what the client gets", async () => {
-    expect(fastOnly(get("/api/risk-check/not-a-mint"), newClient(), never)).toBeUndefined()
+    expect((await fastOrHandedOn(get("/api/risk-check/not-a-mint"), newClient())).status).toBe(299)
     const bad = await expectSame(() => get("/api/risk-check/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl"))
     expect([bad.status, (bad.body as { error: { code: string } }).error.code]).toEqual([400, "invalid_address"])
     const batchGet = await expectSame(() => get("/api/risk-check/batch"))
@@ -303,7 +323,7 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
       })
     )
     const request = () => get(`/api/risk-check/${mint}`, { "x-api-key": key })
-    expect(fastOnly(request(), newClient(), never)).toBeUndefined() // not looked up yet
+    expect((await fastOrHandedOn(request(), newClient())).status).toBe(299) // not looked up yet
     await expectSame(request)
     const fast = await answeredFast(request())
     // Counted against the account's window, wherever it calls from: 5 allowed, three used so far.

@@ -39,9 +39,22 @@ describe("error envelope", () => {
     await expectEnvelope(await app("/Health"), 404, "not_found")
   })
 
-  test("a path that is not valid percent-encoding is 400 invalid_request, not a 405", async () => {
-    const got = await expectEnvelope(await app("/api/risk-check/%"), 400, "invalid_request")
-    expect(got.body.error.details).toEqual([{ path: "path", message: "invalid percent-encoding" }])
+  test("a path parameter that is not valid percent-encoding is the route's documented 400, not a 405", async () => {
+    await expectEnvelope(await app("/api/risk-check/%"), 400, "invalid_address")
+    await expectEnvelope(await app("/api/risk-check/%zz/rescan", { method: "POST" }), 400, "invalid_address")
+    const got = await expectEnvelope(await app("/api/v1/decision/watches/%E0%A4%A"), 400, "invalid_request")
+    expect(got.body.error.details).toEqual([{ path: "path", message: "the path is not valid percent-encoding" }])
+    await expectEnvelope(await app("/api/v1/no-such-route/%"), 404, "not_found")
+  })
+
+  test("a path parameter left empty before another segment is the route's 400, not an undocumented 404", async () => {
+    const got = await expectEnvelope(
+      await app("/api/v1/webhooks/abc/deliveries//redeliver", { method: "POST" }),
+      400,
+      "invalid_request"
+    )
+    expect(got.body.error.details).toEqual([{ path: "path", message: "a path parameter is empty" }])
+    await expectEnvelope(await app("/api/risk-check//rescan", { method: "POST" }), 400, "invalid_address")
   })
 
   test("HEAD is free on the public routes and refused on the metered ones (405 naming GET)", async () => {

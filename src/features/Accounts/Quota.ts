@@ -292,6 +292,9 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
       })
     }
     const refundExpired = sql.unsafe(REFUND_EXPIRED).pipe(Effect.asVoid)
+    // PL/pgSQL (charge_calls) loaded before the first call needs it: on the embedded database its first
+    // use loads the language, which is slow enough to make a cold server's first burst miss its deadline.
+    yield* sql.unsafe("do $$ begin perform 1; end $$").pipe(warn("warm-up"), Effect.forkScoped)
     // Every process refunds what dead processes left reserved, at start and then every SWEEP_INTERVAL.
     yield* refundExpired.pipe(
       warn("refund of expired reservations"),

@@ -11,7 +11,7 @@ import { WalletApi } from "./features/WalletRisk/Api.ts"
 import { WatchApi } from "./features/Watches/Api.ts"
 import { WebhookApi } from "./features/Webhooks/Api.ts"
 
-export const API_VERSION = "0.1.0"
+const API_VERSION = "0.1.0"
 
 interface Group {
   readonly identifier: string

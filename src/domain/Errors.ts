@@ -21,14 +21,14 @@ export const apiError = (
 })
 
 /** What the envelope says of an error class: read from its annotations, nowhere else. */
-export interface ErrorInfo {
+interface ErrorInfo {
   readonly code: string
   readonly status: number
   readonly description: string
 }
 
 /** The envelope code, status and description of an error class; none for a class that is not an API error. */
-export const errorInfoOf = (schema: Schema.Schema.Any): Option.Option<ErrorInfo> => {
+const errorInfoOf = (schema: Schema.Schema.Any): Option.Option<ErrorInfo> => {
   const ast = SchemaAST.typeAST(schema.ast)
   return Option.map(SchemaAST.getAnnotation<string>(ast, ErrorCodeId), (code) => ({
     code,
@@ -83,7 +83,7 @@ export const failureFrom = (
 }
 
 /** The longest text the envelope carries in a message or a detail (the contract documents 4096). */
-export const MAX_ERROR_TEXT = 1_024
+const MAX_ERROR_TEXT = 1_024
 
 // A message may echo what the client sent (an id, a value): cut, never echoed whole.
 const cut = (text: string): string => (text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT - 1)}…` : text)
@@ -100,7 +100,7 @@ export const envelopeBodyOf = (failure: Failure, requestId: string) => ({
   }
 })
 
-export const ErrorDetail = Schema.Struct({
+const ErrorDetail = Schema.Struct({
   path: Schema.String.annotations({ description: "Where the problem is, e.g. `addresses[3]` or `body`." }),
   message: Schema.String
 }).annotations({ identifier: "ErrorDetail" })

@@ -8,9 +8,6 @@ import { Aml, Market, Outcome, ScanDepth, Timestamp } from "./ScanEvidence.ts"
 // "unknown") is upgraded on import (EvidenceUpgrade.ts; docs/scan-evidence.md gives the mapping); the
 // engines read the v1-shaped scoring view (EvidenceView.ts).
 
-export const FactStatus = Schema.Literal("observed", "not_observed", "not_applicable")
-export type FactStatus = typeof FactStatus.Type
-
 const Reason = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
 
 /** A fact: its value when observed, otherwise why not. */
@@ -53,7 +50,7 @@ export const MintExtension = Schema.Struct({
 }).annotations({ identifier: "MintExtension" })
 export type MintExtension = typeof MintExtension.Type
 
-export const TransferFee = Schema.Struct({
+const TransferFee = Schema.Struct({
   bps: Count.pipe(Schema.lessThanOrEqualTo(10_000)).annotations({ description: "Fee in effect at the scan's epoch." }),
   maxFee: U64,
   configAuthority: Schema.NullOr(Address),
@@ -68,7 +65,7 @@ export const TransferFee = Schema.Struct({
 }).annotations({ identifier: "TransferFee" })
 
 /** The program a TransferHook extension calls, and who can change it (model 2.1). */
-export const TransferHookProgram = Schema.Struct({
+const TransferHookProgram = Schema.Struct({
   programId: Address,
   upgradeable: Schema.Boolean.annotations({
     description: "false: the program is immutable (no upgrade authority), so the hook cannot change."
@@ -78,13 +75,13 @@ export const TransferHookProgram = Schema.Struct({
   })
 }).annotations({ identifier: "TransferHookProgram" })
 
-export const TradingTax = Schema.Struct({
+const TradingTax = Schema.Struct({
   buyPct: Schema.NullOr(Percent),
   sellPct: Schema.NullOr(Percent),
   method: Text(64).annotations({ description: "How it was measured, e.g. swap_simulation or imported." })
 }).annotations({ identifier: "TradingTax" })
 
-export const TokenMetadataV2 = Schema.Struct({
+const TokenMetadataV2 = Schema.Struct({
   source: Schema.Literal("metaplex", "token-2022", "imported"),
   name: Schema.NullOr(Text(200)),
   symbol: Schema.NullOr(Text(50)),
@@ -93,7 +90,7 @@ export const TokenMetadataV2 = Schema.Struct({
   updateAuthority: Schema.NullOr(Address)
 }).annotations({ identifier: "TokenMetadataV2" })
 
-export const HolderKindV2 = Schema.Literal("holder", "pool", "locker", "burn", "creator", "insider", "exchange")
+const HolderKindV2 = Schema.Literal("holder", "pool", "locker", "burn", "creator", "insider", "exchange")
 
 export const HolderV2 = Schema.Struct({
   address: Address.annotations({ description: "The owner of the token account (the wallet or program authority)." }),
@@ -114,14 +111,14 @@ export const HolderV2 = Schema.Struct({
 }).annotations({ identifier: "HolderV2" })
 export type HolderV2 = typeof HolderV2.Type
 
-export const DeployerV2 = Schema.Struct({
+const DeployerV2 = Schema.Struct({
   address: Address,
   signature: Schema.NullOr(Text(100)),
   slot: Schema.NullOr(Count),
   at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "DeployerObservation" })
 
-export const DeployerRecordV2 = Schema.Struct({
+const DeployerRecordV2 = Schema.Struct({
   priorLaunches: Schema.NullOr(Count),
   priorRugs: Schema.NullOr(Count),
   priorHoneypots: Schema.NullOr(Count),
@@ -129,7 +126,7 @@ export const DeployerRecordV2 = Schema.Struct({
 }).annotations({ identifier: "DeployerRecordV2" })
 
 /** A figure read at one slot from one pool (the reference SOL–USDC pool for SOL/USD). */
-export const PricePoint = Schema.Struct({
+const PricePoint = Schema.Struct({
   value: NonNegative,
   pool: Address,
   venue: Text(64),
@@ -152,7 +149,7 @@ export const LpHolder = Schema.Struct({
 }).annotations({ identifier: "LpHolder" })
 export type LpHolder = typeof LpHolder.Type
 
-export const PoolReserves = Schema.Struct({
+const PoolReserves = Schema.Struct({
   mintAmount: U64.annotations({ description: "The scanned mint's reserve in base units." }),
   quoteAmount: U64.annotations({ description: "The other side's reserve in base units." }),
   source: Schema.Literal("vaults", "stored", "vault_shares").annotations({
@@ -161,7 +158,7 @@ export const PoolReserves = Schema.Struct({
   })
 }).annotations({ identifier: "PoolReserves" })
 
-export const BondingCurve = Schema.Struct({
+const BondingCurve = Schema.Struct({
   complete: Schema.Boolean.annotations({
     description: "The curve has migrated (or is complete and awaits migration)."
   }),
@@ -199,7 +196,7 @@ export const PoolLp = Schema.Struct({
 }).annotations({ identifier: "PoolLp" })
 export type PoolLp = typeof PoolLp.Type
 
-export const LiquidityV2 = Schema.Struct({
+const LiquidityV2 = Schema.Struct({
   liquidityUsd: Fact(NonNegative),
   poolCount: Fact(Count),
   /** Summary of LP locks across pools (v1's lpLocked / lpLockPercentage). */
@@ -275,17 +272,17 @@ export const SellPath = Schema.Struct({
 }).annotations({ identifier: "SellPath" })
 export type SellPath = typeof SellPath.Type
 
-export const IssuerVerified = Schema.Struct({
+const IssuerVerified = Schema.Struct({
   issuer: Text(100),
   source: Text(500)
 }).annotations({ identifier: "IssuerVerified" })
 
-export const Listing = Schema.Struct({
+const Listing = Schema.Struct({
   list: Text(100),
   source: Text(500)
 }).annotations({ identifier: "Listing" })
 
-export const Provenance = Schema.Struct({
+const Provenance = Schema.Struct({
   scanner: Text(64).annotations({
     description: "What wrote the scan: `risk-api-scanner/<version>`, or `import` for upgraded v1."
   }),
@@ -302,14 +299,13 @@ export const Provenance = Schema.Struct({
 }).annotations({ identifier: "Provenance" })
 
 /** How the launch stream first saw the token (src/workers/Stream): the launch transaction, when and where. */
-export const LaunchV2 = Schema.Struct({
+const LaunchV2 = Schema.Struct({
   program: Address,
   kind: Schema.Literal("create", "create_v2", "create_pool"),
   slot: Count,
   signature: Text(100),
   time: Schema.NullOr(Timestamp).annotations({ description: "The launch transaction's block time." })
 }).annotations({ identifier: "Launch" })
-export type LaunchV2 = typeof LaunchV2.Type
 
 // Insiders (issue 27): who holds a new token through linked wallets, who bought at launch, what the deployer
 // kept. Optional: evidence scanned before the funders stage, or with it off, has no block.
@@ -323,7 +319,7 @@ export const InsiderCluster = Schema.Struct({
 }).annotations({ identifier: "InsiderCluster" })
 export type InsiderCluster = typeof InsiderCluster.Type
 
-export const LaunchBuyers = Schema.Struct({
+const LaunchBuyers = Schema.Struct({
   creationSlot: Count,
   sameSlotPct: Percent.annotations({
     description: "Supply bought in the creation slot by wallets other than the deployer."
@@ -334,7 +330,7 @@ export const LaunchBuyers = Schema.Struct({
   windowSlots: Count
 }).annotations({ identifier: "LaunchBuyers" })
 
-export const DeployerHolding = Schema.Struct({
+const DeployerHolding = Schema.Struct({
   initialPct: Percent.annotations({ description: "The deployer's net holding at the end of the launch window." }),
   currentPct: Percent,
   soldPct: Schema.NullOr(Percent).annotations({
@@ -420,4 +416,3 @@ export const ScanEvidenceV2 = Schema.Struct({
   parseOptions: { onExcessProperty: "error" }
 })
 export type ScanEvidenceV2 = typeof ScanEvidenceV2.Type
-export type ScanEvidenceV2Encoded = typeof ScanEvidenceV2.Encoded

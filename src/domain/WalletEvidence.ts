@@ -27,7 +27,7 @@ export const WalletLabel = Schema.Struct({
 }).annotations({ identifier: "WalletLabel", parseOptions: { onExcessProperty: "error" } })
 export type WalletLabel = typeof WalletLabel.Type
 
-export const Direction = Schema.Literal("inbound", "outbound")
+const Direction = Schema.Literal("inbound", "outbound")
 
 export const WalletExposure = Schema.Struct({
   type: Schema.Literal("exposure"),

@@ -1,7 +1,6 @@
 export {
   CAUTION_FLAGS,
   DECISION_MODEL_VERSION,
-  DEFAULT_MAX_EVIDENCE_AGE_SECONDS,
   PRESSURE_LEVELS,
   SELL_BLOCKING_FLAGS
 } from "./model.ts"
@@ -9,7 +8,7 @@ export { LIMITATIONS } from "./limitations.ts"
 export { monitorDecision } from "./monitor.ts"
 export { MONITOR_FALLBACK, MONITOR_RULES } from "./monitorRules.ts"
 export { ACTION_BY_DECISION, preTradeDecision } from "./preTrade.ts"
-export { PRE_TRADE_FALLBACK, PRE_TRADE_RULES, priceImpactPctOf } from "./preTradeRules.ts"
+export { PRE_TRADE_FALLBACK, PRE_TRADE_RULES } from "./preTradeRules.ts"
 export {
   evaluateWatchRules,
   isWatchMetric,
@@ -17,25 +16,15 @@ export {
   WATCH_COMPARISONS,
   WATCH_METRICS,
   type EntryReference,
-  type WatchComparison,
   type WatchMetric,
   type WatchRule,
   WatchRuleSchema
 } from "./watchRules.ts"
 export type {
-  Limitation,
   MonitorDecision,
-  MonitorDecisionValue,
   MonitorInput,
-  PreTradeAction,
   PreTradeDecision,
-  PreTradeDecisionValue,
   PreTradeInput,
   PressureLevel,
-  PressureSignal,
-  PressureSignalName,
-  RuleHit,
-  TradeSide,
-  TraderWallet,
   WatchMetrics
 } from "./types.ts"

@@ -12,7 +12,7 @@ export const LIMITATIONS = [
 export type Limitation = (typeof LIMITATIONS)[number]
 
 // Every decision is answered from cached scans only; these always apply.
-export const BASE_LIMITATIONS: ReadonlyArray<Limitation> = LIMITATIONS.slice(0, 4)
+const BASE_LIMITATIONS: ReadonlyArray<Limitation> = LIMITATIONS.slice(0, 4)
 
 export const limitationsWhen = (
   conditions: ReadonlyArray<readonly [Limitation, boolean]>

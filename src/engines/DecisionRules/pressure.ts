@@ -31,7 +31,7 @@ export interface PressureReading {
   readonly escalation: string | null
 }
 
-export const levelOf = (value: number, tiers: ReadonlyArray<PressureTier>): PressureLevel =>
+const levelOf = (value: number, tiers: ReadonlyArray<PressureTier>): PressureLevel =>
   tiers.find((tier) => value >= tier.threshold)?.level ?? "none"
 
 // The least severe tier not reached yet.

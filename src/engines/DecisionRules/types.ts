@@ -5,13 +5,13 @@ import type { Limitation } from "./limitations.ts"
 import type { PressureLevel } from "./model.ts"
 import type { RuleHit, WatchMetrics, WatchRule } from "./watchRules.ts"
 
-export type { Limitation, PressureLevel, RiskLevel, RuleHit, WatchMetrics }
+export type { Limitation, PressureLevel, RuleHit, WatchMetrics }
 
 export type PreTradeDecisionValue = "proceed" | "proceed_with_caution" | "review_required" | "reject"
 export type PreTradeAction = "execute" | "execute_reduced_size" | "human_review" | "do_not_trade"
-export type TradeSide = "buy" | "sell"
+type TradeSide = "buy" | "sell"
 
-export interface TraderWallet {
+interface TraderWallet {
   readonly riskLevel: RiskLevel
   readonly hasEvidence: boolean
 }

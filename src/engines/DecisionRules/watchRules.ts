@@ -29,7 +29,7 @@ export const WATCH_METRICS = [
 export type WatchMetric = (typeof WATCH_METRICS)[number]
 
 export const WATCH_COMPARISONS = ["lt", "lte", "gt", "gte"] as const
-export type WatchComparison = (typeof WATCH_COMPARISONS)[number]
+type WatchComparison = (typeof WATCH_COMPARISONS)[number]
 
 /**
  * A watch rule and its one definition: the engine evaluates it, the contracts that carry one (set-watch, the

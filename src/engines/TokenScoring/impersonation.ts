@@ -48,7 +48,7 @@ const folded = (text: string): string =>
   [...text.normalize("NFKC").toUpperCase()].map((char) => HOMOGLYPHS[char] ?? char).join("")
 
 /** The skeleton two names are compared by. */
-export const skeletonOf = (text: string): string =>
+const skeletonOf = (text: string): string =>
   folded(text)
     .replace(/[^A-Z0-9]/g, "")
     .replace(/0/g, "O")

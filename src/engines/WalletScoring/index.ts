@@ -6,11 +6,6 @@ export { SCREENING_NOTICE } from "./summary.ts"
 export type {
   DeployedToken,
   DeployerRecord,
-  WalletAction,
   WalletAssessment,
-  WalletConfidence,
-  WalletEvidence,
-  WalletRiskLevel,
-  WalletSignal,
-  WalletSource
+  WalletEvidence
 } from "./types.ts"

@@ -34,8 +34,8 @@ export interface PlanChange {
   readonly requestsPerMinute?: number | undefined
 }
 
-export class AccountNotFound extends Data.TaggedError("AccountNotFound")<{ readonly message: string }> {}
-export class KeyNotFound extends Data.TaggedError("KeyNotFound")<{ readonly message: string }> {}
+class AccountNotFound extends Data.TaggedError("AccountNotFound")<{ readonly message: string }> {}
+class KeyNotFound extends Data.TaggedError("KeyNotFound")<{ readonly message: string }> {}
 export class InvalidPlan extends Data.TaggedError("InvalidPlan")<{ readonly message: string }> {}
 
 const checkPlan = (change: PlanChange): Effect.Effect<PlanChange, InvalidPlan> => {

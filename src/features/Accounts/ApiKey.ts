@@ -3,10 +3,10 @@ import { base58 } from "@scure/base"
 // Keys look like `rsk_<32 base58 chars of randomness><6 base58 chars of CRC32>`: the prefix lets secret
 // scanners find a leaked key, and the checksum lets them (and us, before any database lookup) tell a
 // real key from a random string. Only a sha256 of the whole key is stored.
-export const KEY_PREFIX = "rsk_"
+const KEY_PREFIX = "rsk_"
 const BODY_LENGTH = 32
 const CHECKSUM_LENGTH = 6
-export const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[1-9A-HJ-NP-Za-km-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`)
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[1-9A-HJ-NP-Za-km-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`)
 
 const checksumOf = (body: string): string => {
   const crc = Bun.hash.crc32(body)

@@ -8,7 +8,7 @@ import { Forbidden, RateLimited, Unauthorized } from "./Errors.ts"
 /** The authenticated caller of a keyed route, provided by its group's auth middleware. */
 export class CurrentCaller extends Context.Tag("CurrentCaller")<CurrentCaller, Caller & { readonly scope: Scope }>() {}
 
-export const bearer = HttpApiSecurity.bearer.pipe(
+const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,
     "API key created with the operator CLI (`risk-api keys create`), sent as `Authorization: Bearer rsk_…`. " +
@@ -25,22 +25,22 @@ const keyed = {
 
 // One auth middleware class per scope, declared at the top of the module so declaration files (the published
 // client's types) can name them; `keyedAuth(scope)` is how a group picks one.
-export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("KeyedAuth(token:risk:read)", keyed) {
+class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("KeyedAuth(token:risk:read)", keyed) {
   static readonly scope = "token:risk:read" as const
 }
-export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("KeyedAuth(wallet:risk:read)", keyed) {
+class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("KeyedAuth(wallet:risk:read)", keyed) {
   static readonly scope = "wallet:risk:read" as const
 }
-export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()(
+class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()(
   "KeyedAuth(deployer:history:read)",
   keyed
 ) {
   static readonly scope = "deployer:history:read" as const
 }
-export class WatchWriteAuth extends HttpApiMiddleware.Tag<WatchWriteAuth>()("KeyedAuth(watch:write)", keyed) {
+class WatchWriteAuth extends HttpApiMiddleware.Tag<WatchWriteAuth>()("KeyedAuth(watch:write)", keyed) {
   static readonly scope = "watch:write" as const
 }
-export class WebhookWriteAuth extends HttpApiMiddleware.Tag<WebhookWriteAuth>()("KeyedAuth(webhook:write)", keyed) {
+class WebhookWriteAuth extends HttpApiMiddleware.Tag<WebhookWriteAuth>()("KeyedAuth(webhook:write)", keyed) {
   static readonly scope = "webhook:write" as const
 }
 

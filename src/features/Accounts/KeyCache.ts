@@ -22,7 +22,7 @@ export const FRESH_MS = 1_000
 /** How often the cached keys are revalidated, in one statement; half of FRESH_MS, so a busy key never goes stale. */
 export const REVALIDATE_MS = 500
 
-export interface CachedKey {
+interface CachedKey {
   readonly caller: Caller
   readonly expiresAt: number | null
   readonly version: string

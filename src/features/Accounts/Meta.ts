@@ -4,7 +4,7 @@ import type { Standing } from "./Standing.ts"
 
 const Int = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 
-export const QuotaMeta = Schema.Struct({
+const QuotaMeta = Schema.Struct({
   limit: Int.annotations({ description: "Cost units per calendar month (UTC) of the account's plan." }),
   used: Int.annotations({ description: "Cost units used this month, this call included." }),
   remaining: Int

@@ -9,7 +9,7 @@ export interface Limits {
 }
 
 // The contract's plans. Enterprise limits are set per account.
-export const PLAN_LIMITS: Readonly<Record<Exclude<PlanName, "enterprise">, Limits>> = {
+const PLAN_LIMITS: Readonly<Record<Exclude<PlanName, "enterprise">, Limits>> = {
   free: { monthlyQuota: 100, requestsPerMinute: 10 },
   pro: { monthlyQuota: 5_000, requestsPerMinute: 30 },
   whale: { monthlyQuota: 25_000, requestsPerMinute: 60 }

@@ -55,7 +55,7 @@ export const makeWindows = (limit: number) => {
   )
 }
 
-export const PublicTrafficConfig = Config.all({
+const PublicTrafficConfig = Config.all({
   perMinute: Config.integer("PUBLIC_RATE_LIMIT_PER_MINUTE").pipe(
     Config.validate({
       message: "PUBLIC_RATE_LIMIT_PER_MINUTE must be >= 0 (0 turns the limit off)",
@@ -71,7 +71,7 @@ export const PublicTrafficConfig = Config.all({
 // key lookups are cached for a minute, and attributed counts are flushed in the background. Each step
 // has one synchronous definition, which the Bun fast path calls as it is and the HttpApi path through
 // an Effect.
-export const makePublicTraffic = (config: { readonly perMinute: number; readonly trustProxy: boolean }) =>
+const makePublicTraffic = (config: { readonly perMinute: number; readonly trustProxy: boolean }) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
     const sql = yield* SqlClient.SqlClient
@@ -190,11 +190,7 @@ export interface PublicCaller {
 
 // Behind a load balancer the client is the first X-Forwarded-For hop (TRUST_PROXY=true); otherwise
 // the socket's peer, which a client cannot forge.
-export const clientAddressFrom = (
-  forwardedFor: string | undefined,
-  peer: Peer | undefined,
-  trustProxy: boolean
-): string => {
+const clientAddressFrom = (forwardedFor: string | undefined, peer: Peer | undefined, trustProxy: boolean): string => {
   const forwarded = trustProxy ? forwardedFor?.split(",")[0]?.trim() : undefined
   return forwarded || (peer === undefined ? undefined : peerAddress(peer)) || "unknown"
 }

@@ -56,7 +56,7 @@ interface ChargeRow {
  * take from its charge to its written answer (REQUEST_TIMEOUT_MS is at most 9 s), so only a reservation
  * whose process died is ever refunded this way.
  */
-export const RESERVATION_LEASE_SECONDS = 60
+const RESERVATION_LEASE_SECONDS = 60
 /** How often each server process refunds expired reservations. */
 const SWEEP_INTERVAL = "10 seconds"
 
@@ -66,7 +66,7 @@ const SWEEP_INTERVAL = "10 seconds"
 // inside its own transaction (the charge commits with the write); a failed call counts with cost 0.
 // Keyed reads are charged with CHARGE_CALLS instead.
 // $1 account, $2 key, $3 requests per minute, $4 monthly quota, $5 cost.
-export const CHARGE = `
+const CHARGE = `
   with clock as (
     select date_trunc('minute', now()) as minute,
            date_trunc('month', now() at time zone 'utc') as month_start
@@ -101,7 +101,7 @@ export const CHARGE = `
     (select ceil(extract(epoch from minute + interval '1 minute' - now()))::int from clock) as rate_reset,
     (select ceil(extract(epoch from (month_start + interval '1 month') at time zone 'utc' - now()))::int from clock) as quota_reset`
 
-export const chargeParameters = (caller: Caller, cost: number) =>
+const chargeParameters = (caller: Caller, cost: number) =>
   [caller.accountId, caller.keyId, caller.limits.requestsPerMinute, caller.limits.monthlyQuota, cost] as const
 
 /**

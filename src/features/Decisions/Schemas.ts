@@ -17,13 +17,13 @@ const MaxAge = Int.pipe(Schema.between(1, 7 * 86_400)).annotations({
 const Risk = Schema.Literal("low", "medium", "high", "critical")
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
-export const Limitations = Schema.Array(Schema.String).annotations({
+const Limitations = Schema.Array(Schema.String).annotations({
   description:
     "cache_only_v0, not_financial_advice, does_not_execute_trades, top_trader_flow_not_live_yet, " +
     "wallet_profile_may_be_missing (no wallet evidence was used), stale_evidence, single_scan_history, entry_price_missing."
 })
 
-export const DecisionToken = Schema.Struct({
+const DecisionToken = Schema.Struct({
   mint: Schema.String,
   symbol: Schema.NullOr(Schema.String),
   name: Schema.NullOr(Schema.String),
@@ -44,7 +44,7 @@ export const PreTradeRequest = Schema.Struct({
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
 }).annotations({ identifier: "PreTradeRequest", ...strict })
 
-export const PreTradePacket = Schema.Struct({
+const PreTradePacket = Schema.Struct({
   decision: Schema.Literal("proceed", "proceed_with_caution", "review_required", "reject").annotations({
     description: "See docs/decision-engine.md for the rules, first match wins."
   }),
@@ -68,7 +68,7 @@ export const PreTradePacket = Schema.Struct({
   token: DecisionToken
 }).annotations({ identifier: "PreTradeDecision" })
 
-export const DecisionMeta = Schema.extend(
+const DecisionMeta = Schema.extend(
   Meta,
   Schema.Struct({
     agentRequestId: Schema.String.annotations({ description: "Second identifier of this decision, for agent logs." }),
@@ -97,7 +97,7 @@ export const MonitorRequest = Schema.Struct({
   maxEvidenceAgeSeconds: Schema.optional(MaxAge)
 }).annotations({ identifier: "MonitorPositionRequest", ...strict })
 
-export const MonitorPacket = Schema.Struct({
+const MonitorPacket = Schema.Struct({
   decision: Schema.Literal("hold", "tighten", "reduce", "exit", "review_required"),
   confidence: Schema.Number.pipe(Schema.between(0, 1)),
   risk: Risk,

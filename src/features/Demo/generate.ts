@@ -23,9 +23,9 @@ export interface DemoOptions {
 
 type ScoredVerdict = Exclude<Verdict, "unknown">
 
-export const DEFAULT_DEMO_TOKENS = 300
-export const DEFAULT_DEMO_SEED = 42
-export const NEVER_SCANNED_COUNT = 10
+const DEFAULT_DEMO_TOKENS = 300
+const DEFAULT_DEMO_SEED = 42
+const NEVER_SCANNED_COUNT = 10
 
 const VERDICTS: ReadonlyArray<ScoredVerdict> = ["ok", "warn", "block"]
 const FRESHNESS: ReadonlyArray<Freshness> = ["fresh", "stale", "cold"]
@@ -36,7 +36,6 @@ const MAX_DRAWS = 40
 
 const SECOND_MS = 1000
 const MINUTE_MS = 60 * SECOND_MS
-const HOUR_MS = 60 * MINUTE_MS
 
 // Fresh scans are at most 2 minutes old, so a freshly seeded demo stays fresh for about 3 minutes.
 const scanAgeMs = (random: Random, freshness: Freshness): number => {
@@ -52,7 +51,7 @@ const scanAgeMs = (random: Random, freshness: Freshness): number => {
 
 const decodeScan = Schema.decodeUnknownSync(ScanEvidence)
 
-export const verdictOfScan = (scan: ScanEvidenceEncoded): ScoredVerdict => assessToken(decodeScan(scan)).verdict
+const verdictOfScan = (scan: ScanEvidenceEncoded): ScoredVerdict => assessToken(decodeScan(scan)).verdict
 
 const drawCell = (random: Random): { verdict: ScoredVerdict; freshness: Freshness } => {
   const roll = random.next()

@@ -6,7 +6,7 @@ import type { ScanEvidenceEncoded } from "../../domain/ScanEvidence.ts"
 
 const HOUR_MS = 3_600_000
 
-export const DRAINING_MINT = base58.encode(
+const DRAINING_MINT = base58.encode(
   new Uint8Array(new Bun.CryptoHasher("sha256").update("risk-api-demo-token:slow-leak").digest())
 )
 

@@ -10,9 +10,9 @@ import type { LaunchRecord as LaunchRecordSchema } from "./Schemas.ts"
 export const RUG_PEAK_LIQUIDITY_USD = 10_000
 export const RUG_REMAINING_SHARE = 0.1
 export const RUG_REMAINING_USD = 1_000
-export const ABANDONED_VOLUME_USD = 100
-export const ABANDONED_MIN_AGE_DAYS = 7
-export const STALE_AFTER_DAYS = 30
+const ABANDONED_VOLUME_USD = 100
+const ABANDONED_MIN_AGE_DAYS = 7
+const STALE_AFTER_DAYS = 30
 
 const DAY_MS = 86_400_000
 
@@ -26,7 +26,7 @@ export interface Launch {
 }
 
 export type LaunchOutcome = "active" | "rugged" | "abandoned" | "unknown"
-export type DeployerRiskLevel = "none" | "low" | "medium" | "high" | "critical"
+type DeployerRiskLevel = "none" | "low" | "medium" | "high" | "critical"
 
 /** A launch as the deployer-history route reports it. */
 export type LaunchRecord = typeof LaunchRecordSchema.Type
@@ -116,7 +116,7 @@ const median = (values: ReadonlyArray<number>): number | null => {
 const rate = (count: number, total: number) => (total === 0 ? 0 : Math.round((count / total) * 1000) / 1000)
 
 /** The deployer's risk level, first match wins. */
-export const deployerRiskOf = (
+const deployerRiskOf = (
   summary: Omit<DeployerSummary, "riskLevel" | "riskReason">
 ): { readonly level: DeployerRiskLevel; readonly reason: string } => {
   const bad = summary.ruggedCount + summary.honeypotCount
@@ -158,7 +158,7 @@ export const summaryOf = (records: ReadonlyArray<LaunchRecord>, now: number): De
 }
 
 // Launches are ordered newest first (firstSeenAt desc, then mint); a cursor is the last key of a page.
-export const cursorOf = (record: LaunchRecord): string =>
+const cursorOf = (record: LaunchRecord): string =>
   Buffer.from(`${record.firstSeenAt}|${record.mint}`).toString("base64url")
 
 export const parseCursor = (cursor: string): { readonly firstSeenAt: string; readonly mint: string } | undefined => {

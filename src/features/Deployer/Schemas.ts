@@ -49,7 +49,7 @@ export const LaunchRecord = Schema.Struct({
   outcomeReason: Schema.String
 }).annotations({ identifier: "LaunchRecord" })
 
-export const DeployerSummary = Schema.Struct({
+const DeployerSummary = Schema.Struct({
   launchCount: Count,
   ruggedCount: Count,
   honeypotCount: Count.annotations({ description: "Launches whose latest scan is a honeypot." }),

@@ -68,5 +68,3 @@ export const makeFundersRepo = Effect.gen(function* () {
         where funder = ${funder} order by wallet limit ${limit}`.pipe(Effect.map((rows) => rows.map(toFunder)))
   }
 })
-
-export type FundersRepo = Effect.Effect.Success<typeof makeFundersRepo>

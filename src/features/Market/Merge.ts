@@ -2,7 +2,7 @@ import { Config } from "effect"
 import { type MarketV2, observed, type ScanEvidenceV2 } from "../../domain/EvidenceV2.ts"
 import type { MarketFeedLine } from "./FeedLine.ts"
 
-export const MAX_MARKET_AGE_SECONDS = 7 * 86_400
+const MAX_MARKET_AGE_SECONDS = 7 * 86_400
 
 /** SCANNER_MARKET_MAX_AGE_SECONDS: how old a feed's figures may be, at the scan's time, to be merged into it. */
 export const MarketMaxAgeSeconds = Config.integer("SCANNER_MARKET_MAX_AGE_SECONDS").pipe(

@@ -74,7 +74,7 @@ const riskCheckAt = (
 }
 
 /** Cache-Control for a single check: edge-cacheable only while the evidence is fresh. */
-export const cacheControlOf = (result: RiskCheckResult): string =>
+const cacheControlOf = (result: RiskCheckResult): string =>
   result.freshness === "fresh"
     ? "public, max-age=60, stale-while-revalidate=300"
     : result.freshness === "stale"

@@ -44,7 +44,7 @@ export const RiskCheckResult = Schema.Struct({
 })
 export type RiskCheckResult = typeof RiskCheckResult.Type
 
-export const BatchItemError = Schema.Struct({
+const BatchItemError = Schema.Struct({
   address: Schema.String,
   error: Schema.Struct({
     code: Schema.Literal("invalid_address"),

@@ -34,7 +34,7 @@ export interface LatestScans {
   readonly footprint?: () => CacheFootprint
 }
 
-export interface CacheFootprint {
+interface CacheFootprint {
   readonly entries: number
   readonly bytes: number
 }

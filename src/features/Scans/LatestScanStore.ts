@@ -4,7 +4,7 @@ import type { StoredScan } from "./ScansRepo.ts"
 // its expiry and estimated heap bytes, bounded in entries and in bytes (oldest stored first out), and
 // admitting a mint from its second read on.
 
-export interface Entry {
+interface Entry {
   readonly scan: StoredScan | undefined // undefined: the mint has never been scanned
   readonly until: number
   /** Estimated heap bytes, measured once when stored (entryBytesOf). */

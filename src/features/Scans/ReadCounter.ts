@@ -36,7 +36,7 @@ export class ReadCounter extends Effect.Service<ReadCounter>()("ReadCounter", {
   }
 }) {}
 
-export const flushReadCounts = (counts: ReadonlyMap<string, number>) =>
+const flushReadCounts = (counts: ReadonlyMap<string, number>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     counts.size === 0
       ? Effect.void

@@ -40,7 +40,7 @@ export interface ClaimedScan {
 export type ScanReason = "rescan" | "watch" | "read" | "launch" | "event"
 
 /** Queue depth for /metrics: pending requests and how long the oldest has waited. */
-export interface QueueDepth {
+interface QueueDepth {
   readonly pending: number
   readonly oldestAgeSeconds: number
 }

@@ -16,13 +16,13 @@ export const ScanHistoryDays = Config.integer("SCAN_HISTORY_DAYS").pipe(
   Config.withDefault(7)
 )
 
-export interface PruneOptions {
+interface PruneOptions {
   readonly keepDays: number
   readonly batchSize: number
   readonly dryRun: boolean
 }
 
-export interface PruneReport {
+interface PruneReport {
   /** Scans taken before this were candidates. */
   readonly cutoff: Date
   /** Deleted (or, in a dry run, that would be). */

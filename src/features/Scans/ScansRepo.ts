@@ -13,11 +13,6 @@ export interface StoredScan {
   readonly evidence: ScanEvidence
 }
 
-export interface RecordResult {
-  readonly inserted: number
-  readonly duplicates: number
-}
-
 const encodeEvidence = Schema.encodeSync(ScanEvidence)
 const encodeV2 = Schema.encodeSync(ScanEvidenceV2Schema)
 
@@ -87,7 +82,7 @@ const numberOrNull = (value: number | null | undefined): number | null =>
   value === undefined || value === null ? null : Number(value)
 
 /** The change from `before` to `now` in percent, to two decimals (as market feeds give it). */
-export const priceChangePct = (now: number | null, before: number | null): number | null =>
+const priceChangePct = (now: number | null, before: number | null): number | null =>
   now === null || before === null || before <= 0 ? null : Math.round((now / before - 1) * 10_000) / 100
 
 /**
@@ -108,7 +103,7 @@ export const PEAK_24H = `greatest(
  * read against: over the part of the day the history covers, as feeds give it for a young token. Read from
  * the latest-scan index (INCLUDE price_usd, sql/0010), and only when scan `s` has a price itself.
  */
-export const PRICE_24H_BEFORE = `case when s.price_usd is null then null else (
+const PRICE_24H_BEFORE = `case when s.price_usd is null then null else (
   select p.price_usd from scans p
     where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at
     and p.price_usd is not null

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 
-export const HealthStatus = Schema.Struct({
+const HealthStatus = Schema.Struct({
   status: Schema.Literal("ok"),
   version: Schema.String,
   uptimeSeconds: Schema.Number.pipe(Schema.int())
@@ -18,7 +18,7 @@ export const ReadyStatus = Schema.Struct({ status: Schema.Literal("ready"), ...R
 })
 
 // Documented as the 503 body; the handler sends it as a response (a probe reads it, it is no error envelope).
-export const NotReadyStatus = Schema.Struct({ status: Schema.Literal("not_ready"), ...ReadinessBody }).annotations({
+const NotReadyStatus = Schema.Struct({ status: Schema.Literal("not_ready"), ...ReadinessBody }).annotations({
   identifier: "NotReadyStatus",
   ...HttpApiSchema.annotations({ status: 503, description: "The database is unreachable or migrations are missing." })
 })

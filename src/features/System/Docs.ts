@@ -40,7 +40,7 @@ const namedExamples = (node: unknown): unknown => {
   return out
 }
 
-export const docsPage = (spec: OpenApi.OpenAPISpec): string => `<!doctype html>
+const docsPage = (spec: OpenApi.OpenAPISpec): string => `<!doctype html>
 <html>
   <head>
     <meta charset="utf-8" />

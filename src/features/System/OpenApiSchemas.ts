@@ -12,9 +12,9 @@ const INT32_MIN = -2_147_483_648
 const INT32_MAX = 2_147_483_647
 const SAFE_INTEGER = Number.MAX_SAFE_INTEGER
 /** Bound on server-written text (summaries, reasons, messages), far above the longest the server writes. */
-export const MAX_TEXT = 4096
+const MAX_TEXT = 4096
 /** Bound on lists the server writes; the longest (a deployer history page) holds 200. */
-export const MAX_LIST = 1000
+const MAX_LIST = 1000
 
 const REFINEMENT_TITLE =
   /^(int|finite|nonNegative|nonPositive|positive|negative|nonNaN|trimmed|brand.*|(between|greaterThan|greaterThanOrEqualTo|lessThan|lessThanOrEqualTo|maxLength|minLength|length|maxItems|minItems|itemsCount|pattern|multipleOf)\(.*\))$/

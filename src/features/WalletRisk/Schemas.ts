@@ -14,7 +14,7 @@ export const WalletRiskRequest = Schema.Struct({
   walletAddress: AddressInput("Wallet address (base58, 32 bytes).")
 }).annotations({ identifier: "WalletRiskRequest", parseOptions: { onExcessProperty: "error" } })
 
-export const WalletSignal = Schema.Struct({
+const WalletSignal = Schema.Struct({
   label: Schema.String.annotations({
     description:
       "adverse_label, flagged_counterparty_exposure, repeat_deployer_exposure, deployed_honeypots, deployed_rugs, … (docs/wallet-model.md)."
@@ -27,7 +27,7 @@ export const WalletSignal = Schema.Struct({
   })
 }).annotations({ identifier: "WalletSignal" })
 
-export const Exposure = Schema.Struct({
+const Exposure = Schema.Struct({
   counterparty_address: Schema.String,
   counterparty_label: Schema.String,
   category: Schema.String,
@@ -40,7 +40,7 @@ export const Exposure = Schema.Struct({
   last_seen_at: Schema.String
 }).annotations({ identifier: "WalletExposureRecord" })
 
-export const DeployedTokenRecord = Schema.Struct({
+const DeployedTokenRecord = Schema.Struct({
   address: Schema.String,
   name: Schema.NullOr(Schema.String),
   symbol: Schema.NullOr(Schema.String),

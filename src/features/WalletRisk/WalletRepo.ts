@@ -3,11 +3,6 @@ import { Effect, Layer } from "effect"
 import type { WalletEvidenceLine, WalletExposure, WalletLabel } from "../../domain/WalletEvidence.ts"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 
-export interface StoreResult {
-  readonly stored: number
-  readonly unchanged: number
-}
-
 interface LabelRow {
   readonly address: string
   readonly label: string

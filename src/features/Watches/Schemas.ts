@@ -23,7 +23,7 @@ export const WatchIdInput = (field: string) =>
   })
 
 /** Alerts of a watch: every endpoint of the account (true), one endpoint (its id) or none (false). */
-export const Notify = Schema.Union(
+const Notify = Schema.Union(
   Schema.Boolean,
   Schema.String.pipe(
     Schema.pattern(UUID, { message: () => "notify: true, false or a webhook endpoint id (uuid)" })
@@ -56,7 +56,7 @@ export const SetWatchRequest = Schema.Struct({
   })
 }).annotations({ identifier: "SetWatchRequest", ...strict })
 
-export const WatchRecord = Schema.Struct({
+const WatchRecord = Schema.Struct({
   watch_id: Schema.String,
   mint: Schema.String,
   label: Schema.NullOr(Schema.String),

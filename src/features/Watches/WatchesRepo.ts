@@ -17,7 +17,7 @@ export interface Watch {
   readonly notify: boolean | string
 }
 
-export interface NewWatch {
+interface NewWatch {
   readonly mint: string
   readonly label: string | null
   readonly rules: ReadonlyArray<WatchRule>

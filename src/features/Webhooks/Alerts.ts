@@ -12,7 +12,7 @@ import { assessToken } from "../../engines/TokenScoring/index.ts"
 // What a new scan changes for a watch, with the pure rules monitor-position uses (Decision/watchRules.ts):
 // each rule that newly holds is a watch.triggered event, each that no longer holds a watch.cleared one.
 
-export type AlertType = "watch.triggered" | "watch.cleared"
+type AlertType = "watch.triggered" | "watch.cleared"
 
 /** What the evaluator keeps of a watch between scans. */
 export interface AlertState {
@@ -32,7 +32,7 @@ export interface Alert {
   readonly detail: string
 }
 
-export const ruleKey = (rule: WatchRule): string => `${rule.metric}/${rule.comparison}/${rule.threshold}`
+const ruleKey = (rule: WatchRule): string => `${rule.metric}/${rule.comparison}/${rule.threshold}`
 
 export const entryOf = (evidence: ScanEvidence): EntryReference => ({
   priceUsd: evidence.market.priceUsd,

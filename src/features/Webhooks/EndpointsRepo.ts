@@ -16,7 +16,7 @@ export interface Endpoint {
   readonly createdAt: string
 }
 
-export interface Attempt {
+interface Attempt {
   readonly attempt: number
   readonly attemptedAt: string
   readonly statusCode: number | null
@@ -108,13 +108,12 @@ const toEvent = (row: EventRow): SentEvent => {
   }
 }
 
-export const isUuid = (text: string): boolean =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
+const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
 const ENDPOINT_COLUMNS = "id, account_id, url, description, status, disabled_reason, disabled_at, created_at"
 
 /** How long the secret before a rotation still signs deliveries (receivers switch over meanwhile). */
-export const ROTATION_GRACE_SECONDS = 24 * 3600
+const ROTATION_GRACE_SECONDS = 24 * 3600
 
 export class WebhookEndpointsRepo extends Effect.Service<WebhookEndpointsRepo>()("WebhookEndpointsRepo", {
   accessors: true,

@@ -6,7 +6,7 @@ import { repository } from "../../platform/Sql/Unavailable.ts"
 // queue does); only the oldest pending event of an enabled endpoint is claimable, so an endpoint receives
 // its events in the order of their scans, one at a time, whatever the number of workers.
 
-export interface ClaimedEvent {
+interface ClaimedEvent {
   readonly id: string
   readonly endpointId: string
   readonly url: string

@@ -48,9 +48,9 @@ const endpointFields = {
   created_at: Schema.String
 }
 
-export const WebhookEndpoint = Schema.Struct(endpointFields).annotations({ identifier: "WebhookEndpoint" })
+const WebhookEndpoint = Schema.Struct(endpointFields).annotations({ identifier: "WebhookEndpoint" })
 
-export const WebhookEndpointWithSecret = Schema.Struct({
+const WebhookEndpointWithSecret = Schema.Struct({
   ...endpointFields,
   secret: Schema.String.annotations({
     description:
@@ -60,7 +60,7 @@ export const WebhookEndpointWithSecret = Schema.Struct({
   })
 }).annotations({ identifier: "WebhookEndpointWithSecret" })
 
-export const WebhookAttempt = Schema.Struct({
+const WebhookAttempt = Schema.Struct({
   attempt: Count,
   attempted_at: Schema.String,
   status_code: Schema.NullOr(
@@ -70,7 +70,7 @@ export const WebhookAttempt = Schema.Struct({
   error: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "WebhookAttempt" })
 
-export const WebhookDelivery = Schema.Struct({
+const WebhookDelivery = Schema.Struct({
   event_id: Schema.String.annotations({
     description: "The event id, sent as webhook-id: dedupe on it.",
     jsonSchema: UUID_JSON_SCHEMA

@@ -214,7 +214,7 @@ const version = Command.make("version", {}, () => Console.log(VERSION)).pipe(
 const accounts = accountsCommand.pipe(Command.provide(WithDatabase))
 const keys = keysCommand.pipe(Command.provide(WithDatabase))
 
-export const cli = Command.make("risk-api").pipe(
+const cli = Command.make("risk-api").pipe(
   Command.withDescription("Solana token and wallet risk evidence API."),
   Command.withSubcommands([
     serve,

@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Effect, Runtime } from "effect"
 import { HTTP_KEY_HINT, makeMcpServer, type Upstream } from "./Server.ts"
 
-export const MCP_PATH = "/mcp"
+const MCP_PATH = "/mcp"
 
 // The caller's credentials travel with each tool call; nothing else of the MCP request does.
 const FORWARDED = ["authorization", "x-api-key"] as const

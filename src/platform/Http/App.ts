@@ -32,7 +32,7 @@ import { WebhookNotifyEndpoints } from "../../features/Webhooks/NotifyEndpoints.
 import { ApiMiddlewareLive } from "./Middleware.ts"
 
 /** Each group's handlers and middleware: the API as a table of contents. */
-export const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
+const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
   Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp, WebhookHttp]),
   Layer.provide([KeyedAuthLive, PublicAccessLive])
 )

@@ -28,12 +28,12 @@ import { routeOf, routeTakesBody } from "./Routes.ts"
 // request's metrics and log line, and in-flight counting; fast paths and HttpApi only produce answers.
 // A request is recorded once, with the status and duration of the answer that went out.
 
-export type { Answered, EdgeRequest, FastPath }
+export type { FastPath }
 
 /** What Bun.serve calls for each request: the peer's address is looked up only when a limit needs it. */
 export type ServerFetch = (request: Request, peer: Peer) => Response | Promise<Response>
 
-export interface EdgeSettings {
+interface EdgeSettings {
   readonly maxBodyBytes: number
   readonly requestTimeoutMs: number
   readonly corsAllowedOrigins: ReadonlyArray<string>

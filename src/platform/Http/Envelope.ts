@@ -95,7 +95,7 @@ const internal = failureFrom(
   new InternalError({ message: "Internal error; nothing was changed by this failure. Quote the requestId to support." })
 )
 
-export const unavailable = failureFrom(
+const unavailable = failureFrom(
   new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })
 )
 

@@ -30,7 +30,7 @@ const decodes = (path: string): boolean => {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
 /** Deepest JSON nesting a body may have: the contract's bodies need 3; decoding a deeper one only costs. */
-export const MAX_JSON_DEPTH = 32
+const MAX_JSON_DEPTH = 32
 
 const tooDeep = failureFrom(
   new InvalidRequest({ message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels.` }),
@@ -191,7 +191,7 @@ const handle = (app: HttpApp.Default, settings: Settings) =>
  * Around every HttpApi request: the request id, the body prechecks, the one envelope for every failure
  * (Http/Envelope.ts), and the request's record (reported to the edge, or written here without one).
  */
-export const withEnvelope =
+const withEnvelope =
   (settings: Settings) =>
   (app: HttpApp.Default): HttpApp.Default =>
     handle(app, settings)

@@ -37,7 +37,7 @@ export const writeJsonLine = (
 }
 
 /** One JSON object per line on stdout: time, level, message, then the log's annotations as fields. */
-export const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
+const jsonLineLogger = Logger.make(({ annotations, cause, date, logLevel, message }) => {
   const fields: Array<readonly [string, unknown]> = [...HashMap.toEntries(annotations)]
   if (cause._tag !== "Empty") fields.push(["cause", String(cause).slice(0, 4_000)])
   writeJsonLine(levelName(logLevel), text(message), fields, date)

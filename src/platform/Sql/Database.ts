@@ -40,7 +40,7 @@ export const withStatementTimeout = (url: Redacted.Redacted<string>, millisecond
 const activeQueryOf = (client: Pg.PoolClient): unknown =>
   (client as unknown as { readonly _getActiveQuery?: () => unknown })._getActiveQuery?.() ?? null
 
-export const closeBusyOnRelease = (pool: Pg.Pool): Pg.Pool =>
+const closeBusyOnRelease = (pool: Pg.Pool): Pg.Pool =>
   pool.on("release", (_error: Error | undefined, client: Pg.PoolClient) => {
     if (activeQueryOf(client) !== null) void client.end().catch(() => undefined)
   })

@@ -7,7 +7,7 @@ import { Data, Duration, Effect, Schedule } from "effect"
 // Postgres socket once the database is up. Other processes of the same data directory (a CLI import
 // while the server runs) wait for that port and connect to it. Only a dead owner's lock is stale.
 
-export interface Owner {
+interface Owner {
   readonly pid: number
   readonly port: number | null
 }

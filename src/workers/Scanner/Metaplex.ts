@@ -18,22 +18,22 @@ import {
 // src/generated/accounts/metadata.ts). Borsh `Option` is a u8 tag then the value, as getNullableCodec.
 
 /** Key::MetadataV1. */
-export const METADATA_V1_KEY = 4
+const METADATA_V1_KEY = 4
 /** MAX_METADATA_LEN: every metadata account is allocated at this size, zero padded. */
 export const METADATA_ACCOUNT_SIZE = 679
 /** MAX_NAME_LENGTH, MAX_SYMBOL_LENGTH, MAX_URI_LENGTH: the program pads each string with NULs to these. */
 const PADDED = { name: 32, symbol: 10, uri: 200 } as const
 
-export interface MetaplexCreator {
+interface MetaplexCreator {
   readonly address: Address
   readonly verified: boolean
   readonly share: number
 }
-export interface MetaplexCollection {
+interface MetaplexCollection {
   readonly verified: boolean
   readonly key: Address
 }
-export interface MetaplexUses {
+interface MetaplexUses {
   readonly useMethod: number
   readonly remaining: bigint
   readonly total: bigint

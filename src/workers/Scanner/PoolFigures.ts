@@ -21,7 +21,7 @@ export interface QuotePrice {
   readonly decimals: number
 }
 
-export interface LpHolderRead {
+interface LpHolderRead {
   readonly owner: Address
   readonly tokenAccount: Address
   readonly amount: bigint

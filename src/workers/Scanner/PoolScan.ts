@@ -10,7 +10,7 @@ import type { ScanRpc } from "./Rpc.ts"
 // mints alone (Raydium AMM v4 and CLMM, Meteora DAMM v1/v2 and the dynamic bonding curve). Discovery
 // calls go out in the scan's second stage, batched with the holder and history reads.
 
-export { USDC, USDT, WSOL } from "./Pools/Quotes.ts"
+export { USDC, WSOL } from "./Pools/Quotes.ts"
 
 /** The quote assets a pool's other side is valued in (Pools/Quotes.ts), by mint. */
 export const QUOTE_MINTS: ReadonlyMap<string, QuoteMint> = new Map(QUOTES.map((quote) => [quote.mint, quote]))

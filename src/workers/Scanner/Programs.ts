@@ -15,7 +15,7 @@ export const METAPLEX_METADATA_PROGRAM = address("metaqbxxUerdq28cj1RbAWkYQm3ybz
 export const INCINERATOR = address("1nc1nerator11111111111111111111111111111111")
 export const SYSTEM_PROGRAM = address("11111111111111111111111111111111")
 
-export type VenueKind = "pool" | "locker"
+type VenueKind = "pool" | "locker"
 
 export interface Venue {
   /** Stable label written into the evidence (`raydium-amm-v4`, `jupiter-lock`, ...). */
@@ -135,7 +135,7 @@ export const venueProgram = (label: string): Address => {
 }
 
 /** Raydium AMM v4 owns every vault through one authority derived with a nonce: @raydium-io/raydium-sdk-v2 AMM_V4 authority. */
-export const RAYDIUM_AMM_V4_AUTHORITY = address("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1")
+const RAYDIUM_AMM_V4_AUTHORITY = address("5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1")
 
 /** A venue's program-wide authority PDA (`authoritySeed`), derived as the program derives it. */
 export const authorityOf = async (venue: Venue): Promise<Address | undefined> =>

@@ -73,7 +73,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   })
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
-export const retryAfterMs = (header: string | null | undefined, now = Date.now()): number | undefined => {
+const retryAfterMs = (header: string | null | undefined, now = Date.now()): number | undefined => {
   if (header === null || header === undefined || header.trim() === "") return undefined
   const seconds = Number(header)
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)

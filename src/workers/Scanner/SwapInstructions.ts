@@ -17,7 +17,7 @@ import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022"
 // `sell` and `extend_account`, Raydium CPMM `swap_base_input`) built from the IDL and SDK layouts.
 
 /** One side of a pool. */
-export interface PoolSide {
+interface PoolSide {
   readonly mint: Address
   /** The pool's token account of this mint (decoder: vaultA / vaultB). */
   readonly vault: Address

@@ -8,7 +8,7 @@ import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { StreamEvent } from "./Decode.ts"
 
 /** A launch as the stream saw it: the evidence's `launch` block. */
-export interface LaunchSeen {
+interface LaunchSeen {
   readonly program: string
   readonly kind: string
   readonly slot: bigint

@@ -8,8 +8,8 @@ import { type Address, address } from "@solana/kit"
 
 const anchor = (preimage: string): Uint8Array =>
   Uint8Array.from(createHash("sha256").update(preimage).digest().subarray(0, 8))
-export const instructionDiscriminator = (name: string): Uint8Array => anchor(`global:${name}`)
-export const eventDiscriminator = (name: string): Uint8Array => anchor(`event:${name}`)
+const instructionDiscriminator = (name: string): Uint8Array => anchor(`global:${name}`)
+const eventDiscriminator = (name: string): Uint8Array => anchor(`event:${name}`)
 /** anchor-lang EVENT_IX_TAG_LE: an emit_cpi! event rides in a self-invoked instruction that starts with it. */
 export const EVENT_IX_TAG = Uint8Array.from([0xe4, 0x45, 0xa5, 0x2e, 0x51, 0xcb, 0x9a, 0x1d])
 

@@ -4,7 +4,7 @@ import { ScanEvidence, type ScanEvidenceEncoded } from "../../../src/domain/Scan
 
 export const decodeEvidence = Schema.decodeUnknownSync(ScanEvidence)
 
-export const MINT = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
+const MINT = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
 export const WALLETS = [
   "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
   "5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1",
@@ -73,7 +73,7 @@ export type EvidencePatch = Partial<Omit<ScanEvidenceEncoded, Section>> & {
 }
 
 // The clean scan with some fields replaced; sections merge field by field.
-export const scanWith = (patch: EvidencePatch, base: ScanEvidenceEncoded = CLEAN_SCAN): ScanEvidenceEncoded => {
+const scanWith = (patch: EvidencePatch, base: ScanEvidenceEncoded = CLEAN_SCAN): ScanEvidenceEncoded => {
   const sections = Object.fromEntries(SECTIONS.map((section) => [section, { ...base[section], ...patch[section] }]))
   return { ...base, ...patch, ...sections }
 }

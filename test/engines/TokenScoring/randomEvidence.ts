@@ -110,7 +110,7 @@ const randomMarket = (draw: Draw): ScanEvidenceEncoded["market"] => {
   }
 }
 
-export const randomScan = (random: Random): ScanEvidenceEncoded => {
+const randomScan = (random: Random): ScanEvidenceEncoded => {
   const draw: Draw = { random, riskiness: random.float(0, 0.12) }
   const scannedMs = BASE_MS + random.int(0, 1000) * HOUR_MS
   const pct = (edges: ReadonlyArray<number>) => edgeOr(random, [100, ...edges], () => random.float(0, 100))

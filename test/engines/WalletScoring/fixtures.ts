@@ -9,7 +9,7 @@ export const addressOf = (n: number): string => base58.encode(new Uint8Array(32)
 export const WALLET = addressOf(1)
 export const COUNTERPARTY = addressOf(2)
 export const OTHER_COUNTERPARTY = addressOf(3)
-export const OBSERVED_AT = "2026-06-01T12:00:00.000Z"
+const OBSERVED_AT = "2026-06-01T12:00:00.000Z"
 
 const decodeLabel = Schema.decodeUnknownSync(WalletLabel)
 const decodeExposure = Schema.decodeUnknownSync(WalletExposure)

@@ -18,7 +18,7 @@ export const verify = (secret: string, headers: Headers, body: string): boolean 
   })
 }
 
-export interface Received {
+interface Received {
   readonly id: string
   readonly headers: Headers
   readonly body: string

@@ -53,20 +53,20 @@ interface IdlInstructionJson {
 }
 
 export const PUMP_IDL = readIdl("pump_public.json")
-export const PUMP_AMM_IDL = readIdl("pump_amm_public.json")
-export const pumpCoder = new IdlCoder(PUMP_IDL)
-export const pumpAmmCoder = new IdlCoder(PUMP_AMM_IDL)
+const PUMP_AMM_IDL = readIdl("pump_amm_public.json")
+const pumpCoder = new IdlCoder(PUMP_IDL)
+const pumpAmmCoder = new IdlCoder(PUMP_AMM_IDL)
 export const PUMP_PROGRAM = address(PUMP_IDL.address)
-export const PUMP_AMM_PROGRAM = address(PUMP_AMM_IDL.address)
+const PUMP_AMM_PROGRAM = address(PUMP_AMM_IDL.address)
 /** Anchor's event tag: the first 8 bytes of an emit_cpi! inner instruction (anchor-lang EVENT_IX_TAG_LE). */
-export const EVENT_IX_TAG = Uint8Array.from([0xe4, 0x45, 0xa5, 0x2e, 0x51, 0xcb, 0x9a, 0x1d])
+const EVENT_IX_TAG = Uint8Array.from([0xe4, 0x45, 0xa5, 0x2e, 0x51, 0xcb, 0x9a, 0x1d])
 const USDC = address("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")
 
 /**
  * The accounts of `instruction` in the IDL's order: `known` first, then fixed addresses, then PDAs
  * from the IDL's seeds (constants and accounts already resolved).
  */
-export const resolveAccounts = async (
+const resolveAccounts = async (
   idl: { readonly address: string; readonly instructions: ReadonlyArray<IdlInstructionJson> },
   instruction: string,
   known: Readonly<Record<string, Address>>

@@ -82,7 +82,7 @@ const ordered = (a: Address, b: Address): readonly [Address, Address] => {
   return [a, b]
 }
 /** A Q64.64 square root of a price (raw B per raw A). */
-export const sqrtPriceQ64 = (price: number): bigint => BigInt(Math.round(Math.sqrt(price) * 2 ** 32)) << 32n
+const sqrtPriceQ64 = (price: number): bigint => BigInt(Math.round(Math.sqrt(price) * 2 ** 32)) << 32n
 
 // ---- LP mints and locks -------------------------------------------------------------------------
 
@@ -113,7 +113,7 @@ export interface BuiltLock {
   readonly cliffAt: Date | null
 }
 
-export interface BuiltLp {
+interface BuiltLp {
   readonly mint: BuiltMint
   /** Every LP token ever minted: what the pool program tracks (lp_amount / lp_supply). */
   readonly tracked: bigint
@@ -241,7 +241,7 @@ export const buildLock = async (
 }
 
 /** A real LP mint (created by transaction) with the spec's incinerated, locked and wallet holdings, and a burn. */
-export const buildLp = async (world: World, pool: Address, spec: LpSpec): Promise<BuiltLp> => {
+const buildLp = async (world: World, pool: Address, spec: LpSpec): Promise<BuiltLp> => {
   const mint = await world.mint({ decimals: 9 })
   const incinerator = await world.incinerate(mint, spec.incinerated)
   const wallets = await world.holders(
@@ -342,10 +342,10 @@ export const PUMPSWAP_FIXTURE = {
   ] as ReadonlyArray<{ readonly market_cap_lamports_threshold: bigint; readonly fees: PumpFixtureFees }>
 } as const
 /** The pump fees program (PumpSwap IDL's fee_program address). */
-export const PUMP_FEE_PROGRAM = "pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ" as Address
+const PUMP_FEE_PROGRAM = "pfeeUxB6jkeY1Hxd7CsFCAjcbHA9rWtchMGdZ6VojVZ" as Address
 
 /** What a simulated swap into the pool needs that the fixture wrote besides the pool account. */
-export type BuiltSwap =
+type BuiltSwap =
   | {
       readonly venue: "raydium-cpmm"
       readonly ammConfig: Address

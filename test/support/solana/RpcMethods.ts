@@ -50,7 +50,7 @@ export interface SimulatedAccountJson {
 }
 
 /** simulateTransaction's `value` in mainnet's shape (Agave 2.x/3.x JSON-RPC). */
-export interface SimulationValue {
+interface SimulationValue {
   /** null, or mainnet's JSON TransactionError: "AccountNotFound", {"InstructionError":[1,{"Custom":17}]}, ... */
   readonly err: unknown
   readonly logs: ReadonlyArray<string> | null
@@ -200,7 +200,7 @@ const instructionErrorJson = (error: unknown): unknown => {
 }
 
 /** LiteSVM's transaction error as mainnet's JSON (serde's externally tagged enums). */
-export const transactionErrorJson = (error: ReturnType<FailedTransactionMetadata["err"]>): unknown => {
+const transactionErrorJson = (error: ReturnType<FailedTransactionMetadata["err"]>): unknown => {
   if (typeof error === "number") return TRANSACTION_ERRORS[error] ?? "SanitizeFailure"
   const fields = error as unknown as {
     readonly index?: unknown

@@ -7,7 +7,7 @@ import type { World } from "./World.ts"
 // kit's createSolanaRpc. Faults are set per test; counted ones are used up by the matching HTTP
 // requests (a batch matches when any of its calls does).
 
-export type Fault =
+type Fault =
   /** HTTP 429 with Retry-After. */
   | { readonly kind: "rateLimit"; readonly count: number; readonly retryAfterSeconds: number; readonly method?: string }
   /** No answer for delayMs, then the real answer; without delayMs, no answer until stop(). */
@@ -31,7 +31,7 @@ export type Fault =
 
 type CountedFault = Extract<Fault, { readonly count: number }>
 
-export interface RpcCall {
+interface RpcCall {
   readonly method: string
   readonly params: ReadonlyArray<unknown>
 }

@@ -63,8 +63,7 @@ import { VENUE_LAYOUTS, anchorDiscriminator } from "./VenueLayouts.ts"
 // metadata, pools, lockers) is written with setAccount in its real layout. LiteSVM keeps no
 // address-to-signature index, so every transaction sent here is recorded for the RPC server.
 
-export type TokenProgramName = "token" | "token-2022"
-export type { MintExtensions }
+type TokenProgramName = "token" | "token-2022"
 
 export interface MintOptions {
   readonly program?: TokenProgramName
@@ -171,7 +170,7 @@ export interface TokenBalance {
 }
 
 /** One top-level instruction's inner instructions, as getTransaction's meta lists them. */
-export interface InnerInstructions {
+interface InnerInstructions {
   readonly index: number
   readonly instructions: ReadonlyArray<{
     readonly programIdIndex: number
@@ -203,9 +202,9 @@ export interface Emulated {
 }
 
 /** Lamports per signature, as the default fee structure charges. */
-export const FEE_PER_SIGNATURE = 5000
-export const START_SLOT = 300_000_000n
-export const START_TIME = 1_750_000_000
+const FEE_PER_SIGNATURE = 5000
+const START_SLOT = 300_000_000n
+const START_TIME = 1_750_000_000
 
 const SOL = 1_000_000_000n
 const base58 = getBase58Decoder()

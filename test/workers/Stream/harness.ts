@@ -1,4 +1,4 @@
-import { Effect, Fiber, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { ListingsRepo } from "../../../src/features/Scans/ListingsRepo.ts"
 import { makeScanner } from "../../../src/workers/Scanner/Worker.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
@@ -12,7 +12,7 @@ import { testRpcSettings, testScannerConfig } from "../../support/solana/Setting
 // The stream as the tests run it: the watcher on the world's WebSocket, the scanner on its JSON-RPC,
 // both on the test database, with quick reconnects and refreshes.
 
-export const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig => ({
+const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig => ({
   wsUrl: Option.none(),
   backfillLimit: 500,
   trackedLimit: 100,
@@ -47,5 +47,3 @@ export const startScanner = (server: RpcServer) =>
     const scanner = yield* makeScanner(testScannerConfig(server.url, { pollMs: 10 }))
     return yield* Effect.forkDaemon(scanner.run)
   })
-
-export const stop = (fibers: ReadonlyArray<Fiber.RuntimeFiber<unknown, unknown>>) => Fiber.interruptAll(fibers)

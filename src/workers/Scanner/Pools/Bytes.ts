@@ -30,7 +30,7 @@ export const startsWith = (data: Uint8Array, prefix: Uint8Array): boolean =>
   data.length >= prefix.length && prefix.every((byte, index) => data[index] === byte)
 
 /** Byte order of two keys, as the programs sort mints (Pubkey's Ord compares the 32 bytes). */
-export const compareAddresses = (a: Address, b: Address): number => {
+const compareAddresses = (a: Address, b: Address): number => {
   const left = addressEncoder.encode(a)
   const right = addressEncoder.encode(b)
   for (let index = 0; index < 32; index++) {

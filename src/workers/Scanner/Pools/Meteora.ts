@@ -39,11 +39,11 @@ const DLMM_DISCRIMINATOR = anchorAccountDiscriminator("LbPair")
  * 25, 50, 80, 100, 200; and the customizable permissionless pair [ILM_BASE, min, max]
  * (src/dlmm/constants/index.ts ILM_BASE), the one launchpads create. Pairs at other presets are missed.
  */
-export const DLMM_BIN_STEPS: ReadonlyArray<number> = [25, 50, 80, 100, 200]
-export const DLMM_BASE_FACTOR = 10_000
-export const DLMM_ILM_BASE = "MFGQxwAmB91SwuYX36okv2Qmdc9aMuHTwWGUrp4AtB1" as Address
+const DLMM_BIN_STEPS: ReadonlyArray<number> = [25, 50, 80, 100, 200]
+const DLMM_BASE_FACTOR = 10_000
+const DLMM_ILM_BASE = "MFGQxwAmB91SwuYX36okv2Qmdc9aMuHTwWGUrp4AtB1" as Address
 
-export const dlmmPairAddress = async (
+const dlmmPairAddress = async (
   mintX: Address,
   mintY: Address,
   binStep: number,
@@ -64,7 +64,7 @@ export const dlmmPairAddress = async (
   )[0]
 }
 
-export const dlmmCustomizablePairAddress = async (mintX: Address, mintY: Address): Promise<Address> => {
+const dlmmCustomizablePairAddress = async (mintX: Address, mintY: Address): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
   const encoder = getAddressEncoder()
   return (
@@ -177,14 +177,14 @@ export const meteoraDammV1: PoolProgram = {
 // u64 11, token_vault 19, fee_vault 51, token_mint 83, lp_mint 115, strategies 147 (30 keys), base 1107,
 // admin 1139, operator 1171, locked_profit_tracker 1203 (last_updated_locked_profit, last_report,
 // locked_profit_degradation: u64 each), 1227 bytes in all.
-export const METEORA_VAULT_PROGRAM = "24Uqj9JCLxUeoC3hGfh5W3s9FM9uCHDS2SG3LYwBpyTi" as Address
+const METEORA_VAULT_PROGRAM = "24Uqj9JCLxUeoC3hGfh5W3s9FM9uCHDS2SG3LYwBpyTi" as Address
 const VAULT_DISCRIMINATOR = anchorAccountDiscriminator("Vault")
 const VAULT_SIZE = 1227
 const LOCKED_PROFIT_DEGRADATION_DENOMINATOR = 1_000_000_000_000n
 const CLOCK_SYSVAR = "SysvarC1ock11111111111111111111111111111111" as Address
 
 /** A vault's LP mint, ["lp_mint", vault] (src/vault/utils getVaultPdas); the few vaults with another one are checked against the account. */
-export const vaultLpMintOf = (vault: Address): Address =>
+const vaultLpMintOf = (vault: Address): Address =>
   findProgramAddressSync(METEORA_VAULT_PROGRAM, [new TextEncoder().encode("lp_mint"), keyBytes(vault)])
 
 /** The vault's amount a holder of `shares` can withdraw at `now`; undefined when an account is missing or does not match. */
@@ -243,7 +243,7 @@ export const meteoraDammV2: PoolProgram = sqrtPricePool({
 const DBC_SIZE = 424
 const DBC_DISCRIMINATOR = anchorAccountDiscriminator("VirtualPool")
 const DBC_CONFIG_DISCRIMINATOR = anchorAccountDiscriminator("PoolConfig")
-export const DBC_CONFIG_SIZE = 1048
+const DBC_CONFIG_SIZE = 1048
 
 const dbcProgress = (quoteReserve: bigint, threshold: bigint): number =>
   threshold <= 0n ? 0 : Math.min(100, Number((quoteReserve * 1_000_000n) / threshold) / 10_000)

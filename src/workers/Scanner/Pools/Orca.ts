@@ -20,7 +20,7 @@ import type { PoolProgram } from "./Types.ts"
  * mainnet WhirlpoolsConfig (the client's DEFAULT_WHIRLPOOL_DEPLOYMENT): 1, 2, 4, 8, 16, 64, 128, 256
  * (0.01 % to 2 %). Adaptive-fee tiers (other indexes) and the splash pools' 32896 are not derived.
  */
-export const WHIRLPOOL_TICK_SPACINGS: ReadonlyArray<number> = [1, 2, 4, 8, 16, 64, 128, 256]
+const WHIRLPOOL_TICK_SPACINGS: ReadonlyArray<number> = [1, 2, 4, 8, 16, 64, 128, 256]
 
 const SIZE = getWhirlpoolSize()
 const decoder = getWhirlpoolDecoder()

@@ -34,7 +34,7 @@ const PUMP_AMM = programOf("pumpswap")
 // decoder needs the mint from its caller, or from `canonical`, which remembers what it derived.
 // quote_mint is the all-zero key (or absent) for SOL coins (src/pda.ts normalizeQuoteMint).
 const CURVE_MIN_SIZE = 49
-export const PUMP_CURVE_SIZE = 125
+const PUMP_CURVE_SIZE = 125
 const CURVE_DISCRIMINATOR = anchorAccountDiscriminator("BondingCurve")
 
 /**
@@ -44,9 +44,9 @@ const CURVE_DISCRIMINATOR = anchorAccountDiscriminator("BondingCurve")
  * 1,000,000,000 supply, with initial virtual reserves 1,073,000,000 × 10^6 tokens and 30 SOL; the value
  * is read from the Global account on chain, not shipped in the SDK, so it is a constant here.
  */
-export const PUMP_INITIAL_REAL_TOKEN_RESERVES = 793_100_000_000_000n
+const PUMP_INITIAL_REAL_TOKEN_RESERVES = 793_100_000_000_000n
 
-export const bondingCurveAddress = async (mint: Address): Promise<Address> =>
+const bondingCurveAddress = async (mint: Address): Promise<Address> =>
   (
     await getProgramDerivedAddress({
       programAddress: PUMP,
@@ -73,7 +73,7 @@ const curveProgress = (realTokenReserves: bigint, complete: boolean): number => 
 }
 
 /** Decodes a bonding curve of a known mint. */
-export const decodeBondingCurve = (address: Address, data: Uint8Array, mint: Address): PoolState | undefined => {
+const decodeBondingCurve = (address: Address, data: Uint8Array, mint: Address): PoolState | undefined => {
   if (data.length < CURVE_MIN_SIZE || !startsWith(data, CURVE_DISCRIMINATOR)) return undefined
   const virtualToken = u64At(data, 8)
   const virtualQuote = u64At(data, 16)
@@ -125,7 +125,7 @@ export const pumpFun: PoolProgram = {
 // lp_supply (211) or coin_creator (243), so any length from 211 decodes, the missing fields reading as
 // zero (src/sdk/offlinePumpAmm.ts decodePool pads to POOL_SIZE the same way).
 const AMM_POOL_MIN_SIZE = 211
-export const PUMPSWAP_POOL_SIZE = 270
+const PUMPSWAP_POOL_SIZE = 270
 const AMM_POOL_DISCRIMINATOR = anchorAccountDiscriminator("Pool")
 
 /** The pump fees program (src/sdk/pda.ts PUMP_FEE_PROGRAM_ID; the IDL's fee_program address). */
@@ -137,7 +137,7 @@ export const PUMPSWAP_GLOBAL_CONFIG = findProgramAddressSync(PUMP_AMM, [seed("gl
 export const PUMPSWAP_FEE_CONFIG = findProgramAddressSync(PUMP_FEE_PROGRAM, [seed("fee_config"), keyBytes(PUMP_AMM)])
 
 /** A coin's pool after migration: index 0, creator = pump's ["pool-authority", mint] (src/pda.ts canonicalPumpPoolPdaWithQuote). */
-export const canonicalPumpSwapPool = async (mint: Address, quote: Address): Promise<Address> => {
+const canonicalPumpSwapPool = async (mint: Address, quote: Address): Promise<Address> => {
   const encoder = getAddressEncoder()
   // Derived once per mint (remembered by pumpPoolAuthority), not once per quote.
   const authority = pumpPoolAuthority(mint)
@@ -195,7 +195,7 @@ const GLOBAL_CONFIG_SIZE = 949
 const GLOBAL_CONFIG_MIN_SIZE = 321
 const GLOBAL_CONFIG_DISCRIMINATOR = anchorAccountDiscriminator("GlobalConfig")
 
-export const decodePumpGlobalConfig = (data: Uint8Array | null): PumpGlobalConfig | null => {
+const decodePumpGlobalConfig = (data: Uint8Array | null): PumpGlobalConfig | null => {
   if (data === null || data.length < GLOBAL_CONFIG_MIN_SIZE || !startsWith(data, GLOBAL_CONFIG_DISCRIMINATOR))
     return null
   const full = padded(data, GLOBAL_CONFIG_SIZE)

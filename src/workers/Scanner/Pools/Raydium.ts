@@ -64,11 +64,11 @@ const AMM_CONFIG_DISCRIMINATOR = anchorAccountDiscriminator("AmmConfig")
  * (src/raydium/cpmm/pda.ts getCpmmPdaAmmConfigId). Indexes 0..3 are Raydium's first four CPMM tiers
  * (0.25 %, 1 %, 2 %, 4 %); pools on other configs, or created at a keypair address, are not found.
  */
-export const CPMM_CONFIG_INDEXES: ReadonlyArray<number> = [0, 1, 2, 3]
+const CPMM_CONFIG_INDEXES: ReadonlyArray<number> = [0, 1, 2, 3]
 const u16BigEndian = (value: number): Uint8Array => Uint8Array.of((value >> 8) & 0xff, value & 0xff)
 
 /** The config PDA of a tier index; constant, so derived once per index. */
-export const cpmmConfigAddress = (index: number): Promise<Address> => {
+const cpmmConfigAddress = (index: number): Promise<Address> => {
   const known = cpmmConfigs.get(index)
   if (known !== undefined) return known
   const derived = getProgramDerivedAddress({
@@ -81,7 +81,7 @@ export const cpmmConfigAddress = (index: number): Promise<Address> => {
 const cpmmConfigs = new Map<number, Promise<Address>>()
 
 /** The pool PDA ["pool", amm_config, token_0_mint, token_1_mint], token_0 < token_1 (src/raydium/cpmm/pda.ts getCpmmPdaPoolId). */
-export const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Address): Promise<Address> => {
+const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Address): Promise<Address> => {
   const [token0, token1] = sortedPair(mintA, mintB)
   const encoder = getAddressEncoder()
   return (
@@ -93,7 +93,7 @@ export const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Ad
 }
 
 /** An AmmConfig's trade and creator fee rates (per million), when the data is one. */
-export const decodeCpmmConfig = (data: Uint8Array | null): CpmmSwapState["config"] =>
+const decodeCpmmConfig = (data: Uint8Array | null): CpmmSwapState["config"] =>
   data === null || data.length !== AMM_CONFIG_SIZE || !startsWith(data, AMM_CONFIG_DISCRIMINATOR)
     ? null
     : { tradeFeeRate: u64At(data, 12), creatorFeeRate: u64At(data, 108) }

@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit"
 // What a scan reads from a pool program's state account (issue 14). Each venue's decoder lives beside
 // this file with the package and file its layout was read from.
 
-export type PoolShape = "constant_product" | "concentrated" | "bins" | "bonding_curve"
+type PoolShape = "constant_product" | "concentrated" | "bins" | "bonding_curve"
 
 export interface PoolState {
   /** The pool state account. */

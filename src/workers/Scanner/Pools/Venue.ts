@@ -4,7 +4,7 @@ import { pumpFun, pumpSwap } from "./Pump.ts"
 import { raydiumAmmV4, raydiumClmm, raydiumCpmm } from "./Raydium.ts"
 import type { PoolProgram } from "./Types.ts"
 
-export type { PoolProgram, PoolShape, PoolState } from "./Types.ts"
+export type { PoolProgram, PoolState } from "./Types.ts"
 
 /** Every pool program a scan reads, in the order of Programs.ts VENUES. */
 export const POOL_PROGRAMS: ReadonlyArray<PoolProgram> = [

@@ -12,7 +12,6 @@ export interface AccountInfo {
 }
 
 export type AccountInfos = ReadonlyMap<string, AccountInfo | null>
-export const noAccounts: AccountInfos = new Map()
 
 const base64 = getBase64Encoder()
 const addressDecoder = getAddressDecoder()

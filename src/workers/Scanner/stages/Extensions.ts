@@ -84,7 +84,7 @@ const isOption = (value: unknown): value is { __option: "Some"; value: unknown }
   typeof value === "object" && value !== null && "__option" in value
 
 /** Any decoded extension as names, addresses and scalar settings (u64 as decimal strings). */
-export const extensionFact = (extension: Extension): MintExtension => {
+const extensionFact = (extension: Extension): MintExtension => {
   const addresses: Record<string, EvidenceAddress | null> = {}
   const settings: Record<string, Setting> = {}
   const put = (key: string, value: unknown): void => {

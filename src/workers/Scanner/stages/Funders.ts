@@ -85,7 +85,7 @@ type Transaction = NonNullable<Awaited<ReturnType<typeof readTransaction>>>
 const base58 = getBase58Encoder()
 
 /** The system-program transfer into `wallet` in a transaction (top level or inner): its source and lamports. */
-export const transferInto = (
+const transferInto = (
   transaction: Transaction,
   wallet: string
 ): { readonly from: string; readonly lamports: bigint } | undefined => {

@@ -27,7 +27,7 @@ type Classify = (owner: Address, infos: AccountInfos) => Classification
 const NO_INFOS: AccountInfos = new Map()
 
 /** Before round 4: the top holders' owners whose funders are worth reading (not pools' vaults, burn, venues or exchanges by address). */
-export const funderCandidatesOf = (
+const funderCandidatesOf = (
   rows: ReadonlyArray<HolderRow>,
   vaults: ReadonlySet<string>,
   classify: Classify
@@ -48,7 +48,7 @@ export const walletsOf = (classified: ReadonlyArray<ClassifiedRow>, candidates: 
 }
 
 /** After round 5: the funders worth a second hop (not the deployer, not labelled, not already read). */
-export const intermediariesOf = (
+const intermediariesOf = (
   fundings: ReadonlyMap<string, Funding>,
   deployer: string | undefined,
   settings: ScanSettings,
@@ -252,7 +252,7 @@ export const insidersOf = (input: InsidersInput): InsidersV2 => {
 }
 
 /** The deployer's raw holding from the top holders, when it is among them. */
-export const deployerInTop = (classified: ReadonlyArray<ClassifiedRow>, deployer: string | undefined) => {
+const deployerInTop = (classified: ReadonlyArray<ClassifiedRow>, deployer: string | undefined) => {
   const rows = classified.filter((row) => row.owner === deployer)
   return rows.length === 0 ? undefined : rows.reduce((sum, row) => sum + row.amount, 0n)
 }

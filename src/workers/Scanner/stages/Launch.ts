@@ -58,7 +58,7 @@ export const readLaunch = async (
 }
 
 /** Each owner's change in the mint's balance over one transaction. */
-export const balanceChanges = (transaction: LaunchTransaction, mint: string): ReadonlyMap<string, bigint> => {
+const balanceChanges = (transaction: LaunchTransaction, mint: string): ReadonlyMap<string, bigint> => {
   const changes = new Map<string, bigint>()
   const add = (
     balances: ReadonlyArray<{

@@ -88,7 +88,7 @@ const pumpSwapPoolOf = (
 }
 
 /** The swap the scan can simulate into one pool, or why it cannot. */
-export const swapPoolOf = (
+const swapPoolOf = (
   pool: PoolBalances,
   mint: Address,
   mintProgram: Address,

@@ -1,38 +1,18 @@
 import { Schema } from "effect"
 import { Address } from "./Address.ts"
 import { Aml, Market, Outcome, ScanDepth, Timestamp } from "./ScanEvidence.ts"
+import { Count, Fact, NonNegative, Percent, Text, U64 } from "./EvidenceFacts.ts"
+import { InsidersV2 } from "./EvidenceInsiders.ts"
+
+export { type InsiderCluster, InsidersV2 } from "./EvidenceInsiders.ts"
+
+export { Fact, notApplicable, notObserved, observed, valueOf } from "./EvidenceFacts.ts"
 
 // Evidence format v2: what a scanner observed about one mint, fact by fact. Every fact says whether it
 // was observed, could not be observed (an RPC failed, the call budget ran out, the source has no such
 // data) or does not apply to this token (an LP lock for a token with no LP mint). Format v1 (null for
 // "unknown") is upgraded on import (EvidenceUpgrade.ts; docs/scan-evidence.md gives the mapping); the
 // engines read the v1-shaped scoring view (EvidenceView.ts).
-
-const Reason = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
-
-/** A fact: its value when observed, otherwise why not. */
-export const Fact = <S extends Schema.Schema.Any>(value: S) =>
-  Schema.Union(
-    Schema.Struct({ status: Schema.Literal("observed"), value }),
-    Schema.Struct({ status: Schema.Literal("not_observed", "not_applicable"), reason: Reason })
-  )
-
-export type Fact<A> =
-  | { readonly status: "observed"; readonly value: A }
-  | { readonly status: "not_observed" | "not_applicable"; readonly reason: string }
-
-export const observed = <A>(value: A): Fact<A> => ({ status: "observed", value })
-export const notObserved = (reason: string): Fact<never> => ({ status: "not_observed", reason })
-export const notApplicable = (reason: string): Fact<never> => ({ status: "not_applicable", reason })
-/** The value of an observed fact, else null. */
-export const valueOf = <A>(fact: Fact<A>): A | null => (fact.status === "observed" ? fact.value : null)
-
-const Percent = Schema.Number.pipe(Schema.between(0, 100))
-const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
-const NonNegative = Schema.Number.pipe(Schema.nonNegative(), Schema.finite())
-/** A u64 in base units, as decimal digits (JSON numbers lose precision above 2^53). */
-const U64 = Schema.String.pipe(Schema.pattern(/^(0|[1-9]\d{0,19})$/))
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 /** A JSON scalar setting of an extension (u64 values as decimal strings). */
 const Setting = Schema.Union(Schema.String.pipe(Schema.maxLength(1_000)), Schema.Number, Schema.Boolean, Schema.Null)
@@ -306,51 +286,6 @@ const LaunchV2 = Schema.Struct({
   signature: Text(100),
   time: Schema.NullOr(Timestamp).annotations({ description: "The launch transaction's block time." })
 }).annotations({ identifier: "Launch" })
-
-// Insiders (issue 27): who holds a new token through linked wallets, who bought at launch, what the deployer
-// kept. Optional: evidence scanned before the funders stage, or with it off, has no block.
-export const InsiderCluster = Schema.Struct({
-  funder: Schema.NullOr(Address).annotations({
-    description: "The wallet that first funded the members (directly or through one fresh wallet); null for same_slot."
-  }),
-  reason: Schema.Literal("common_funder", "deployer_funded", "same_slot"),
-  members: Schema.Array(Schema.Struct({ owner: Address, pct: Percent })).pipe(Schema.maxItems(100)),
-  pct: Percent.annotations({ description: "Supply the members hold now, in percent." })
-}).annotations({ identifier: "InsiderCluster" })
-export type InsiderCluster = typeof InsiderCluster.Type
-
-const LaunchBuyers = Schema.Struct({
-  creationSlot: Count,
-  sameSlotPct: Percent.annotations({
-    description: "Supply bought in the creation slot by wallets other than the deployer."
-  }),
-  sameSlotCount: Count,
-  sniperPct: Percent.annotations({ description: "Supply bought in the windowSlots slots after the creation slot." }),
-  sniperCount: Count,
-  windowSlots: Count
-}).annotations({ identifier: "LaunchBuyers" })
-
-const DeployerHolding = Schema.Struct({
-  initialPct: Percent.annotations({ description: "The deployer's net holding at the end of the launch window." }),
-  currentPct: Percent,
-  soldPct: Schema.NullOr(Percent).annotations({
-    description: "Share of its initial holding the deployer no longer holds; null when it held none."
-  })
-}).annotations({ identifier: "DeployerHolding" })
-
-export const InsidersV2 = Schema.Struct({
-  clusters: Fact(Schema.Array(InsiderCluster).pipe(Schema.maxItems(50))),
-  launchBuyers: Fact(LaunchBuyers),
-  deployerHolding: Fact(DeployerHolding),
-  provenance: Schema.Struct({
-    funderCalls: Count.annotations({ description: "RPC calls the funders stage made (both hops)." }),
-    funderBudget: Count,
-    walletsRead: Count.annotations({ description: "Wallets whose first funder this scan read." }),
-    walletsCached: Count.annotations({ description: "Wallets whose first funder came from the funder table." }),
-    launchTransactions: Count.annotations({ description: "Launch-window transactions read." })
-  })
-}).annotations({ identifier: "InsidersV2" })
-export type InsidersV2 = typeof InsidersV2.Type
 
 export const ScanEvidenceV2 = Schema.Struct({
   version: Schema.Literal(2),

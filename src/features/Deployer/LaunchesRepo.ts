@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { DeployerRecord } from "../../engines/WalletScoring/index.ts"
-import { deployerRecordsStatement, launchesStatement } from "../Scans/ScansRepo.ts"
+import { deployerRecordsStatement, launchesStatement } from "../Scans/ScanStatements.ts"
 import { RUG_PEAK_LIQUIDITY_USD, RUG_REMAINING_SHARE, RUG_REMAINING_USD } from "./History.ts"
 
 const iso = (value: Date | string): string => new Date(value).toISOString()

@@ -9,7 +9,7 @@ import {
   previousScanStatement,
   scansAfterStatement,
   settledNewestScanId
-} from "../Scans/ScansRepo.ts"
+} from "../Scans/ScanStatements.ts"
 import { notifyingWatchesStatement } from "../Watches/WatchesRepo.ts"
 import { type AlertState, alertsOf, blankState, entryOf, eventBody, stateOf } from "./Alerts.ts"
 

@@ -1,0 +1,48 @@
+import { Schema } from "effect"
+import { Address } from "./Address.ts"
+import { Count, Fact, Percent } from "./EvidenceFacts.ts"
+
+// Insiders (issue 27): who holds a new token through linked wallets, who bought at launch, what the deployer
+// kept. Optional: evidence scanned before the funders stage, or with it off, has no block.
+export const InsiderCluster = Schema.Struct({
+  funder: Schema.NullOr(Address).annotations({
+    description: "The wallet that first funded the members (directly or through one fresh wallet); null for same_slot."
+  }),
+  reason: Schema.Literal("common_funder", "deployer_funded", "same_slot"),
+  members: Schema.Array(Schema.Struct({ owner: Address, pct: Percent })).pipe(Schema.maxItems(100)),
+  pct: Percent.annotations({ description: "Supply the members hold now, in percent." })
+}).annotations({ identifier: "InsiderCluster" })
+export type InsiderCluster = typeof InsiderCluster.Type
+
+const LaunchBuyers = Schema.Struct({
+  creationSlot: Count,
+  sameSlotPct: Percent.annotations({
+    description: "Supply bought in the creation slot by wallets other than the deployer."
+  }),
+  sameSlotCount: Count,
+  sniperPct: Percent.annotations({ description: "Supply bought in the windowSlots slots after the creation slot." }),
+  sniperCount: Count,
+  windowSlots: Count
+}).annotations({ identifier: "LaunchBuyers" })
+
+const DeployerHolding = Schema.Struct({
+  initialPct: Percent.annotations({ description: "The deployer's net holding at the end of the launch window." }),
+  currentPct: Percent,
+  soldPct: Schema.NullOr(Percent).annotations({
+    description: "Share of its initial holding the deployer no longer holds; null when it held none."
+  })
+}).annotations({ identifier: "DeployerHolding" })
+
+export const InsidersV2 = Schema.Struct({
+  clusters: Fact(Schema.Array(InsiderCluster).pipe(Schema.maxItems(50))),
+  launchBuyers: Fact(LaunchBuyers),
+  deployerHolding: Fact(DeployerHolding),
+  provenance: Schema.Struct({
+    funderCalls: Count.annotations({ description: "RPC calls the funders stage made (both hops)." }),
+    funderBudget: Count,
+    walletsRead: Count.annotations({ description: "Wallets whose first funder this scan read." }),
+    walletsCached: Count.annotations({ description: "Wallets whose first funder came from the funder table." }),
+    launchTransactions: Count.annotations({ description: "Launch-window transactions read." })
+  })
+}).annotations({ identifier: "InsidersV2" })
+export type InsidersV2 = typeof InsidersV2.Type

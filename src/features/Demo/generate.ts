@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ScanEvidence, type ScanEvidenceEncoded } from "../../domain/ScanEvidence.ts"
-import { type Freshness, type Verdict } from "../../domain/Verdict.ts"
+import type { Freshness, Verdict } from "../../domain/Verdict.ts"
 import { assessToken } from "../../engines/TokenScoring/index.ts"
 import { candidateFor, type DeployerBook, deployerBookOf, fallbackFor } from "./archetypes.ts"
 import type { TokenProfile } from "./profile.ts"
@@ -36,7 +36,6 @@ const MAX_DRAWS = 40
 
 const SECOND_MS = 1000
 const MINUTE_MS = 60 * SECOND_MS
-const HOUR_MS = 60 * MINUTE_MS
 
 // Fresh scans are at most 2 minutes old, so a freshly seeded demo stays fresh for about 3 minutes.
 const scanAgeMs = (random: Random, freshness: Freshness): number => {

@@ -4,7 +4,10 @@ import { ConfigError, Console, Effect, Option, Predicate } from "effect"
 import { ImportFailed, runCli } from "./interfaces/Cli/Commands.ts"
 import { CliLoggingLive } from "./platform/Observability/Logging.ts"
 
-const exitWith = (code: number) => Effect.sync(() => void (process.exitCode = code))
+const exitWith = (code: number) =>
+  Effect.sync(() => {
+    process.exitCode = code
+  })
 
 // The only file that touches Bun's process: everything else is a Layer or an Effect. Both failures
 // below were already explained on stderr (invalid lines, bad arguments), so they only set the exit code.

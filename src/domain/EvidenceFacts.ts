@@ -20,7 +20,8 @@ export const observed = <A>(value: A): Fact<A> => ({ status: "observed", value }
 export const notObserved = (reason: string): Fact<never> => ({ status: "not_observed", reason })
 export const notApplicable = (reason: string): Fact<never> => ({ status: "not_applicable", reason })
 /** The value of an observed fact, else null. */
-export const valueOf = <A>(fact: Fact<A>): A | null => (fact.status === "observed" ? fact.value : null)
+/** The value of an observed fact, else null. */
+export const valueOfFact = <A>(fact: Fact<A>): A | null => (fact.status === "observed" ? fact.value : null)
 
 export const Percent = Schema.Number.pipe(Schema.between(0, 100))
 export const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())

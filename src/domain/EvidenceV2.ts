@@ -6,7 +6,7 @@ import { InsidersV2 } from "./EvidenceInsiders.ts"
 
 export { type InsiderCluster, InsidersV2 } from "./EvidenceInsiders.ts"
 
-export { Fact, notApplicable, notObserved, observed, valueOf } from "./EvidenceFacts.ts"
+export { Fact, notApplicable, notObserved, observed, valueOfFact } from "./EvidenceFacts.ts"
 
 // Evidence format v2: what a scanner observed about one mint, fact by fact. Every fact says whether it
 // was observed, could not be observed (an RPC failed, the call budget ran out, the source has no such

@@ -1,5 +1,5 @@
 import type { ScanEvidence } from "./ScanEvidence.ts"
-import { type MarketV2, type MintExtension, type ScanEvidenceV2, valueOf } from "./EvidenceV2.ts"
+import { type MarketV2, type MintExtension, type ScanEvidenceV2, valueOfFact } from "./EvidenceV2.ts"
 
 // v2 evidence -> the scoring view: the v1 shape the engines, the decision model and the routes read.
 
@@ -24,8 +24,8 @@ const stringSetting = (ext: MintExtension | undefined, key: string): string | nu
 export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const lpBurnedPct = lpBurnedPctOf(scan)
   const lpTopWalletsPct = lpTopWalletsPctOf(scan)
-  const program = valueOf(scan.token.program) ?? "spl-token"
-  const metadata = valueOf(scan.metadata)
+  const program = valueOfFact(scan.token.program) ?? "spl-token"
+  const metadata = valueOfFact(scan.metadata)
   const transferFee =
     scan.transferFee.status === "observed"
       ? Math.max(scan.transferFee.value.bps, scan.transferFee.value.scheduledBps ?? 0)
@@ -34,13 +34,13 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
           ? 0
           : null
         : null
-  const tax = valueOf(scan.tradingTax)
-  const top = valueOf(scan.holders.top) ?? []
+  const tax = valueOfFact(scan.tradingTax)
+  const top = valueOfFact(scan.holders.top) ?? []
   const hook = extension(scan, "TransferHook")
-  const fee = valueOf(scan.transferFee)
-  const hookProgram = scan.transferHookProgram === undefined ? null : valueOf(scan.transferHookProgram)
+  const fee = valueOfFact(scan.transferFee)
+  const hookProgram = scan.transferHookProgram === undefined ? null : valueOfFact(scan.transferHookProgram)
   const defaultState = extension(scan, "DefaultAccountState")
-  const deployer = valueOf(scan.deployer)
+  const deployer = valueOfFact(scan.deployer)
   return {
     mint: scan.mint,
     scannedAt: scan.scannedAt,
@@ -48,12 +48,12 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
     source: scan.source,
     name: metadata?.name ?? null,
     symbol: metadata?.symbol ?? null,
-    decimals: valueOf(scan.token.decimals),
-    supply: valueOf(scan.token.supply),
+    decimals: valueOfFact(scan.token.decimals),
+    supply: valueOfFact(scan.token.supply),
     tokenProgram: program,
-    createdAt: valueOf(scan.token.createdAt),
-    mintAuthority: valueOf(scan.token.mintAuthority),
-    freezeAuthority: valueOf(scan.token.freezeAuthority),
+    createdAt: valueOfFact(scan.token.createdAt),
+    mintAuthority: valueOfFact(scan.token.mintAuthority),
+    freezeAuthority: valueOfFact(scan.token.freezeAuthority),
     extensions: {
       transferFeeBps: transferFee,
       permanentDelegate: extension(scan, "PermanentDelegate")?.addresses.delegate ?? null,
@@ -79,30 +79,30 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
         : { transferHookUpgradeable: hookProgram.upgradeable, transferHookAuthority: hookProgram.upgradeAuthority })
     },
     trading: {
-      isHoneypot: valueOf(scan.honeypot),
+      isHoneypot: valueOfFact(scan.honeypot),
       buyTax: tax?.buyPct ?? null,
       sellTax: tax?.sellPct ?? null
     },
     liquidity: {
-      liquidityUsd: valueOf(scan.liquidity.liquidityUsd),
-      lpLocked: valueOf(scan.liquidity.lpLocked),
-      lpLockPercentage: valueOf(scan.liquidity.lpLockedPct),
-      lpLockExpiresAt: valueOf(scan.liquidity.lpLockExpiresAt),
-      poolCount: valueOf(scan.liquidity.poolCount),
+      liquidityUsd: valueOfFact(scan.liquidity.liquidityUsd),
+      lpLocked: valueOfFact(scan.liquidity.lpLocked),
+      lpLockPercentage: valueOfFact(scan.liquidity.lpLockedPct),
+      lpLockExpiresAt: valueOfFact(scan.liquidity.lpLockExpiresAt),
+      poolCount: valueOfFact(scan.liquidity.poolCount),
       ...(lpBurnedPct === null ? {} : { lpBurnedPct }),
       ...(lpTopWalletsPct === null ? {} : { lpTopWalletsPct }),
       ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {})
     },
     holders: insiderHoldersOf(scan, {
-      holderCount: valueOf(scan.holders.count),
+      holderCount: valueOfFact(scan.holders.count),
       top: top.map((holder) => ({
         address: holder.address,
         pct: holder.pct,
         kind: holder.kind,
         ...(holder.unlockAt === undefined || holder.unlockAt === null ? {} : { unlockAt: holder.unlockAt })
       })),
-      creatorPct: valueOf(scan.holders.creatorPct),
-      bundledLaunchPct: valueOf(scan.holders.bundledLaunchPct)
+      creatorPct: valueOfFact(scan.holders.creatorPct),
+      bundledLaunchPct: valueOfFact(scan.holders.bundledLaunchPct)
     }),
     deployer: {
       address: deployer?.address ?? null,
@@ -115,9 +115,9 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
     metadata: {
       mutable: metadata?.mutable ?? null,
       uri: metadata?.uri ?? null,
-      copycatOf: valueOf(scan.copycatOf)
+      copycatOf: valueOfFact(scan.copycatOf)
     },
-    aml: valueOf(scan.aml) ?? { flaggedHolderCount: null, flaggedHolderPct: null },
+    aml: valueOfFact(scan.aml) ?? { flaggedHolderCount: null, flaggedHolderPct: null },
     verified: scan.issuerVerified !== null,
     ...(scan.listed.length === 0 ? {} : { listed: scan.listed }),
     outcome: scan.outcome
@@ -131,7 +131,7 @@ const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]
   const insiders = scan.insiders
   if (insiders === undefined) return holders
   const linked = new Set<string>(
-    valueOf(insiders.clusters)
+    valueOfFact(insiders.clusters)
       ?.filter((cluster) => cluster.reason !== "same_slot")
       .flatMap((cluster) => cluster.members.map((member) => member.owner)) ?? []
   )
@@ -140,7 +140,7 @@ const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]
     top: holders.top.map((holder) =>
       holder.kind === "holder" && linked.has(holder.address) ? { ...holder, kind: "insider" } : holder
     ),
-    bundledLaunchPct: holders.bundledLaunchPct ?? valueOf(insiders.launchBuyers)?.sameSlotPct ?? null
+    bundledLaunchPct: holders.bundledLaunchPct ?? valueOfFact(insiders.launchBuyers)?.sameSlotPct ?? null
   }
 }
 
@@ -194,14 +194,14 @@ const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {
 
 // Price, liquidity and market cap read from the pools fill what a market feed did not give.
 const marketOf = (scan: ScanEvidenceV2): ScanEvidence["market"] => {
-  const market = v1Market(valueOf(scan.market))
-  const price = scan.liquidity.priceUsd === undefined ? null : valueOf(scan.liquidity.priceUsd)
-  const cap = scan.liquidity.marketCapUsd === undefined ? null : valueOf(scan.liquidity.marketCapUsd)
+  const market = v1Market(valueOfFact(scan.market))
+  const price = scan.liquidity.priceUsd === undefined ? null : valueOfFact(scan.liquidity.priceUsd)
+  const cap = scan.liquidity.marketCapUsd === undefined ? null : valueOfFact(scan.liquidity.marketCapUsd)
   if (price === null && cap === null) return market
   return {
     ...market,
     priceUsd: market.priceUsd ?? price?.value ?? null,
-    liquidityUsd: market.liquidityUsd ?? valueOf(scan.liquidity.liquidityUsd),
+    liquidityUsd: market.liquidityUsd ?? valueOfFact(scan.liquidity.liquidityUsd),
     marketCap: market.marketCap ?? cap
   }
 }

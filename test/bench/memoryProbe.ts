@@ -35,7 +35,9 @@ export const rssSampler = (pid: number, everyMs = 100) => {
   const timer = setInterval(() => (peak = Math.max(peak, treeRss(pid))), everyMs)
   return {
     peak: () => Math.max(peak, treeRss(pid)),
-    restart: () => void (peak = treeRss(pid)),
+    restart: () => {
+      peak = treeRss(pid)
+    },
     stop: () => clearInterval(timer)
   }
 }

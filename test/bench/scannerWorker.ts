@@ -120,7 +120,7 @@ const rawCallsPerSecond = await loop((i) =>
   raw.getMultipleAccounts([mints[i % mints.length]! as never], { encoding: "base64" }).send()
 )
 
-const valueOf = <A>(fact: { readonly status: string; readonly value?: A } | undefined): A | null =>
+const valueOfFact = <A>(fact: { readonly status: string; readonly value?: A } | undefined): A | null =>
   fact?.status === "observed" && fact.value !== undefined ? fact.value : null
 console.log(
   JSON.stringify({
@@ -134,9 +134,9 @@ console.log(
     pools: pools.length,
     poolVenues: pools.map((pool) => pool.venue),
     lpHolderPools,
-    liquidityUsd: valueOf(first.liquidity.liquidityUsd),
+    liquidityUsd: valueOfFact(first.liquidity.liquidityUsd),
     expectedLiquidityUsd,
-    solUsd: valueOf(first.liquidity.solUsd)?.value ?? null,
+    solUsd: valueOfFact(first.liquidity.solUsd)?.value ?? null,
     transferSimulated: transfer.status === "observed",
     transferOk: transfer.status === "observed" ? transfer.value.ok : null,
     transferReason: transfer.status === "observed" ? null : transfer.reason,

@@ -164,10 +164,8 @@ describe("the contract's completeness", () => {
     const visit = (schema: any, where: string): void => {
       if (schema === null || typeof schema !== "object") return
       if (schema.$ref !== undefined) {
-        return visit(
-          document.components.schemas[schema.$ref.split("/").pop()],
-          `${where}→${schema.$ref.split("/").pop()}`
-        )
+        visit(document.components.schemas[schema.$ref.split("/").pop()], `${where}→${schema.$ref.split("/").pop()}`)
+        return
       }
       if (schema.type === "string") {
         const bounded = "maxLength" in schema || "enum" in schema || "const" in schema
@@ -184,7 +182,7 @@ describe("the contract's completeness", () => {
         if (key === "properties")
           for (const [name, child] of Object.entries(value as object)) visit(child, `${where}.${name}`)
         else if (key === "items" || key === "additionalProperties") visit(value, `${where}[]`)
-        else if (key === "anyOf" || key === "oneOf") (value as Array<unknown>).forEach((child) => visit(child, where))
+        else if (key === "anyOf" || key === "oneOf") for (const child of value as Array<unknown>) visit(child, where)
       }
     }
     for (const [name, operation] of operationsOf(document)) {

@@ -176,7 +176,11 @@ export class Accounts extends Effect.Service<Accounts>()("Accounts", {
           update api_keys set revoked_at = coalesce(revoked_at, now())
           where ${isUuid(keyIdOrPrefix) ? sql`id = ${keyIdOrPrefix}` : sql`display_prefix = ${keyIdOrPrefix}`}
           returning id, account_id, display_prefix, scopes, created_at, expires_at, revoked_at, last_used_at`.pipe(
-          Effect.tap((rows) => Effect.sync(() => rows.forEach((row) => keys.forgetKey(row.id)))),
+          Effect.tap((rows) =>
+            Effect.sync(() => {
+              for (const row of rows) keys.forgetKey(row.id)
+            })
+          ),
           Effect.flatMap((rows) =>
             rows.length === 1
               ? Effect.succeed(toKey(rows[0]!))

@@ -69,6 +69,7 @@ export const makeKeyCache = (size: number): Effect.Effect<KeyCache, never, SqlCl
           held.map(([, entry]) => entry.version)
         ])
         .pipe(
+          // biome-ignore lint/suspicious/useIterableCallbackReturn: Effect.map, not Array#map; revalidation yields void
           Effect.map((rows) => {
             const changed = new Set(rows.map((row) => row.key_id))
             for (const [hash, entry] of held) {

@@ -274,9 +274,14 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
           Effect.exit,
           Effect.flatMap((exit) =>
             Effect.sync(() => {
-              if (Exit.isFailure(exit)) return calls.forEach((call) => call.resume(Exit.failCause(exit.cause)))
+              if (Exit.isFailure(exit)) {
+                for (const call of calls) call.resume(Exit.failCause(exit.cause))
+                return
+              }
               const outcomes = outcomesOf(caller, cost, calls.length, exit.value[0]!)
-              calls.forEach((call, i) => call.resume(Exit.succeed(heldOf(outcomes[i]!, id, cost))))
+              calls.forEach((call, i) => {
+                call.resume(Exit.succeed(heldOf(outcomes[i]!, id, cost)))
+              })
             })
           ),
           Effect.zipRight(drain(batch, caller, cost))

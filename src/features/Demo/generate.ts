@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ScanEvidence, type ScanEvidenceEncoded } from "../../domain/ScanEvidence.ts"
-import { type Freshness, type Verdict } from "../../domain/Verdict.ts"
+import type { Freshness, Verdict } from "../../domain/Verdict.ts"
 import { assessToken } from "../../engines/TokenScoring/index.ts"
 import { candidateFor, type DeployerBook, deployerBookOf, fallbackFor } from "./archetypes.ts"
 import type { TokenProfile } from "./profile.ts"

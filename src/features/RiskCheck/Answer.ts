@@ -17,7 +17,10 @@ const scannedMillis = new WeakMap<StoredScan, number>()
 /** The age of a scan's evidence at `now`, in whole seconds (never negative). */
 const ageSecondsOf = (scan: StoredScan, now: number): number => {
   let millis = scannedMillis.get(scan)
-  if (millis === undefined) scannedMillis.set(scan, (millis = epochMillisOf(scan.evidence.scannedAt)))
+  if (millis === undefined) {
+    millis = epochMillisOf(scan.evidence.scannedAt)
+    scannedMillis.set(scan, millis)
+  }
   return Math.max(0, Math.floor((now - millis) / 1000))
 }
 
@@ -219,7 +222,10 @@ const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fra
   if (!Number.isInteger(ageSeconds)) return undefined
   const band = ageFactorPctOf(ageSeconds)
   let bands = fragmentsOf.get(scan)
-  if (bands === undefined) fragmentsOf.set(scan, (bands = new Map()))
+  if (bands === undefined) {
+    bands = new Map()
+    fragmentsOf.set(scan, bands)
+  }
   let fragments = bands.get(band)
   if (fragments === undefined) {
     fragments = cut(address, scan, ageSeconds)
@@ -262,7 +268,8 @@ const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: 
 /** A scanned mint's batch entry, `"address":{…}`, kept with its JSON for the same second's batches. */
 const scannedEntry = (address: string, scan: StoredScan, now: number, latencyMs: number): string => {
   const joined = scannedJson(address, scan, now, latencyMs)
-  return (joined.entry ??= joined.key + joined.json)
+  joined.entry ??= joined.key + joined.json
+  return joined.entry
 }
 
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */

@@ -49,14 +49,12 @@ const answerHeaders = new Map<string, Headers>()
 const answerHeadersOf = (cacheControl: string): Headers => {
   let headers = answerHeaders.get(cacheControl)
   if (headers === undefined) {
-    answerHeaders.set(
-      cacheControl,
-      (headers = new Headers({
-        "content-type": "application/json",
-        "cache-control": cacheControl,
-        ...PUBLIC_CORS_HEADERS
-      }))
-    )
+    headers = new Headers({
+      "content-type": "application/json",
+      "cache-control": cacheControl,
+      ...PUBLIC_CORS_HEADERS
+    })
+    answerHeaders.set(cacheControl, headers)
   }
   return headers
 }

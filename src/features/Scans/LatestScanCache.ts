@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Config, Effect, Exit, Layer, Option, Runtime, type Scope } from "effect"
 import type { Address } from "../../domain/Address.ts"

@@ -1,4 +1,4 @@
-import { Effect, Exit, Option } from "effect"
+import { type Effect, Exit, Option } from "effect"
 import type { Address } from "../../domain/Address.ts"
 import type { ServiceUnavailable } from "../../domain/Errors.ts"
 import type { ScanStore } from "./LatestScanStore.ts"

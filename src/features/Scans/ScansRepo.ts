@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import { completeAnsweredStatement } from "./ScanRequestsRepo.ts"
 import type { Address } from "../../domain/Address.ts"
-import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOf } from "../../domain/EvidenceV2.ts"
+import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOfFact } from "../../domain/EvidenceV2.ts"
 import { upgradeV1 } from "../../domain/EvidenceUpgrade.ts"
 import { scoringView } from "../../domain/EvidenceView.ts"
 import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
@@ -36,7 +36,8 @@ const prepare = (scan: RecordedScan): Prepared => {
   if (isV2(scan)) {
     const document = encodeV2(scan)
     const view = scoringView(scan)
-    const poolPrice = scan.liquidity.priceUsd === undefined ? null : (valueOf(scan.liquidity.priceUsd)?.value ?? null)
+    const poolPrice =
+      scan.liquidity.priceUsd === undefined ? null : (valueOfFact(scan.liquidity.priceUsd)?.value ?? null)
     return { view, document, hash: hashOf(document), priceUsd: poolPrice ?? view.market.priceUsd }
   }
   const view = encodeEvidence(scan)

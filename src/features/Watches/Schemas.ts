@@ -9,6 +9,7 @@ const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
 // Text PostgreSQL can store: no NUL character, no unpaired UTF-16 surrogate (it would be stored as U+FFFD).
 const storable = (text: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern finds NUL precisely to refuse it
   !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text) ||
   "must not contain a NUL character or an unpaired surrogate"
 

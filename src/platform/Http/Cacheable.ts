@@ -28,7 +28,6 @@ export const withValidators = (
   if (response.body._tag !== "Uint8Array") return response
   const etag = etagOf(response.body.body)
   const headers = { etag, "cache-control": CACHE_CONTROL }
-  const matches =
-    ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*")
+  const matches = ifNoneMatch?.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*")
   return matches ? HttpServerResponse.empty({ status: 304, headers }) : HttpServerResponse.setHeaders(response, headers)
 }

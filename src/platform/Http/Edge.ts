@@ -74,20 +74,27 @@ class Exchange implements EdgeRequest {
   ) {}
 
   get requestId(): string {
-    return (this.#requestId ??= requestIdFrom(this.request.headers.get("x-request-id") ?? undefined))
+    this.#requestId ??= requestIdFrom(this.request.headers.get("x-request-id") ?? undefined)
+    return this.#requestId
   }
 
   get lifecycle(): typeof RequestLifecycle.Service {
-    return (this.#lifecycle ??= {
+    this.#lifecycle ??= {
       requestId: this.requestId,
       commitBeforeDeadline: () => {
         if (this.state === "late") return false
         this.state = "committing"
         return true
       },
-      defer: (work) => void (this.deferred ??= []).push(work),
-      report: (accountId, errorCode) => void (this.reported = { accountId, errorCode })
-    })
+      defer: (work) => {
+        this.deferred ??= []
+        this.deferred.push(work)
+      },
+      report: (accountId, errorCode) => {
+        this.reported = { accountId, errorCode }
+      }
+    }
+    return this.#lifecycle
   }
 
   delegate = (request: Request): Promise<Answered> => this.edge.delegate(this, request)
@@ -136,7 +143,10 @@ export const makeEdge = (options: EdgeOptions): ServerFetch => {
     const seconds = (performance.now() - exchange.started) / 1000
     const key = `${method} ${route}`
     let count = counters.get(key)
-    if (count === undefined) counters.set(key, (count = boundRequests(method, route)))
+    if (count === undefined) {
+      count = boundRequests(method, route)
+      counters.set(key, count)
+    }
     count(status, seconds)
     if (answered.errorCode !== undefined) refusalCounts.get(answered.errorCode)?.inc()
     log?.({

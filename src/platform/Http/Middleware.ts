@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
-import { Cause, Effect, FiberRef, Option } from "effect"
+import { type Cause, Effect, FiberRef, Option } from "effect"
 import { corsHeadersOf, preflightHeadersOf } from "../Request/Cors.ts"
 import { failureFrom, InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "../../domain/Errors.ts"
 import {

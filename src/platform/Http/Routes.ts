@@ -20,7 +20,7 @@ const compile = (path: string, emptyBeforeLast = false): RegExp => {
   return new RegExp(
     `^${segments
       .map((segment, i) =>
-        segment.startsWith(":") ? (emptyBeforeLast && i < last ? "[^/]*" : "[^/]+") : escape(segment)
+        segment.startsWith(":") ? (emptyBeforeLast && i < last ? "[^/]*" : "[^/]+") : escapeRegExp(segment)
       )
       .join("/")}/?$`
   )
@@ -34,7 +34,7 @@ const routePattern = (method: string, path: string, takesBody = method !== "GET"
   emptied: compile(path, true)
 })
 
-const escape = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+const escapeRegExp = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const collect = (): ReadonlyArray<RoutePattern> => {
   const routes: Array<RoutePattern> = [

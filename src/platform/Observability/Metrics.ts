@@ -10,7 +10,10 @@ collectDefaultMetrics({ register: registry, prefix: "risk_api_process_" })
 const pendingFlushes = new WeakMap<object, Array<() => void>>()
 const flushesOf = (counter: object): Array<() => void> => {
   let flushes = pendingFlushes.get(counter)
-  if (flushes === undefined) pendingFlushes.set(counter, (flushes = []))
+  if (flushes === undefined) {
+    flushes = []
+    pendingFlushes.set(counter, flushes)
+  }
   return flushes
 }
 function flushBound(this: object): void {
@@ -77,7 +80,11 @@ export const bound = <T extends string>(counter: Counter<T>, labels: LabelValues
     pending = 0
     counter.inc(labels, by)
   })
-  return { inc: (by = 1) => void (pending += by) }
+  return {
+    inc: (by = 1) => {
+      pending += by
+    }
+  }
 }
 
 // What prom-client 15.1.3 keeps per label set of a histogram (lib/histogram.js: `hashMap`, `upperBounds`);
@@ -155,8 +162,10 @@ export const boundRequests = (method: string, route: string): ((status: number, 
   const observed = boundHistogram(latency, { method, route })
   return (status, seconds) => {
     let counter = byStatus.get(status)
-    if (counter === undefined)
-      byStatus.set(status, (counter = bound(requests, { method, route, status: String(status) })))
+    if (counter === undefined) {
+      counter = bound(requests, { method, route, status: String(status) })
+      byStatus.set(status, counter)
+    }
     counter.inc()
     observed.observe(seconds)
   }

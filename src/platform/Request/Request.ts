@@ -4,7 +4,7 @@ import { Context, FiberRef } from "effect"
 // middleware for the whole request) and the account it was authenticated as (set by the auth middleware,
 // read back for the request's log line).
 
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /** The client's X-Request-Id when it is a safe token, otherwise a fresh one (never echo arbitrary bytes). */
 export const requestIdFrom = (header: string | undefined): string =>

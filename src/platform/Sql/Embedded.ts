@@ -49,6 +49,11 @@ export const embeddedPostgres = (dataDir: string, sharedBuffersMb = EMBEDDED_SHA
     const port = yield* Effect.orDie(Deferred.await(ready))
     const releaseWasm = memoryPart("embedded_db_wasm", () => memory.wasm)
     const releaseJs = memoryPart("embedded_db_js_objects", () => memory.jsObjects)
-    yield* Effect.addFinalizer(() => Effect.sync(() => (releaseWasm(), releaseJs())))
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        releaseWasm()
+        releaseJs()
+      })
+    )
     return { host: "127.0.0.1", port }
   })

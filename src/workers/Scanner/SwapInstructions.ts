@@ -185,7 +185,9 @@ const u64 = (value: bigint): Uint8Array => getU64Encoder().encode(value) as Uint
 const data = (discriminator: Uint8Array, ...args: ReadonlyArray<bigint>): Uint8Array => {
   const out = new Uint8Array(discriminator.length + args.length * 8)
   out.set(discriminator, 0)
-  args.forEach((arg, i) => out.set(u64(arg), discriminator.length + i * 8))
+  args.forEach((arg, i) => {
+    out.set(u64(arg), discriminator.length + i * 8)
+  })
   return out
 }
 

@@ -65,6 +65,7 @@ const exchangeLabelsOf = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   let exchangeLabels: ReadonlyMap<string, { label: string; source: string }> = shippedExchanges
   const refresh = exchangeLabelsStatement(sql).pipe(
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: Effect.map, not Array#map; the refresh yields void
     Effect.map((rows) => {
       const merged = new Map(shippedExchanges)
       for (const row of rows)

@@ -1,4 +1,4 @@
-import { type Address, type Signature } from "@solana/kit"
+import type { Address, Signature } from "@solana/kit"
 import { Duration, Effect, Fiber, Schedule } from "effect"
 import type { Address as MintAddress } from "../../domain/Address.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"

@@ -124,7 +124,9 @@ describe(`watch alerts on ${databaseKind}`, () => {
     console.log(`retry timeline (ms after the previous attempt): ${gaps.join(", ")}`)
     expect(ids.size).toBe(1)
     // base 40 ms × 3^(n-1), ±20% jitter
-    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(Math.floor(0.8 * testSettings.retryBaseMs * 3 ** i)))
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(Math.floor(0.8 * testSettings.retryBaseMs * 3 ** i))
+    })
     const [delivery] = await deliveriesOf(endpoint.id, key)
     expect([
       delivery.status,

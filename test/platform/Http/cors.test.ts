@@ -36,7 +36,7 @@ const cors = (headers: Record<string, string>) =>
       ([name]) => name.startsWith("access-control-") || name === "vary" || name === "allow"
     )
   )
-const preflight = (path: string, origin: string, method: string, requested = "content-type") => ({
+const preflight = (_path: string, origin: string, method: string, requested = "content-type") => ({
   method: "OPTIONS",
   headers: { origin, "access-control-request-method": method, "access-control-request-headers": requested }
 })

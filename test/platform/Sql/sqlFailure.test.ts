@@ -1,5 +1,5 @@
 import { describe, expect } from "bun:test"
-import { SqlClient, SqlError } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Reactivity } from "@effect/experimental"
 import { Effect, Either } from "effect"

@@ -85,7 +85,9 @@ const seq = (element: Layout, count: number, property?: string): Layout => ({
   encode(value, out, offset) {
     if (value === undefined) return
     if (!Array.isArray(value)) throw new Error(`seq ${property ?? ""} takes an array`)
-    value.forEach((item: unknown, index) => element.encode(item, out, offset + index * element.span))
+    value.forEach((item: unknown, index) => {
+      element.encode(item, out, offset + index * element.span)
+    })
   },
   replicate(name) {
     return seq(element, count, name)

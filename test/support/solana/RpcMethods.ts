@@ -596,7 +596,9 @@ export const makeRpcMethods = (world: World, view: () => AccountView) => {
       const found = accountsOf(addressParam(params, 0))
         .filter((account) => matches(account, config.filters))
         .map((account) => ({ pubkey: account.address, account: encodeAccount(account, config) }))
-      return config.withContext === true ? withContext(config, found) : (contextSlot(config), found)
+      if (config.withContext === true) return withContext(config, found)
+      contextSlot(config)
+      return found
     },
     getTokenSupply: (params) => {
       const config = configOf(params, 1)

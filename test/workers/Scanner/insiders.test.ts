@@ -63,7 +63,7 @@ const insidersOf = (evidence: { readonly insiders?: InsidersV2 | undefined }): I
   return evidence.insiders
 }
 
-const valueOf = <A>(fact: { readonly status: string; readonly value?: A; readonly reason?: string }): A => {
+const valueOfFact = <A>(fact: { readonly status: string; readonly value?: A; readonly reason?: string }): A => {
   if (fact.status !== "observed") throw new Error(`not observed: ${fact.reason}`)
   return fact.value as A
 }
@@ -101,7 +101,7 @@ describe("insiders: funders, clusters, launch buyers", () => {
     const settings = settingsWith()
     const evidence = await scan(mint, settings)
     const insiders = insidersOf(evidence)
-    const clusters = valueOf(insiders.clusters)
+    const clusters = valueOfFact(insiders.clusters)
     const funded = clusters.filter((cluster) => cluster.reason === "deployer_funded")
     expect(funded).toHaveLength(1)
     expect(funded[0]!.funder as string).toBe(deployer.address)
@@ -114,28 +114,28 @@ describe("insiders: funders, clusters, launch buyers", () => {
     expect(sameSlot).toHaveLength(1)
     expect(sameSlot[0]!.members).toHaveLength(5)
     expect(clusters.filter((cluster) => cluster.reason === "common_funder")).toEqual([])
-    const launch = valueOf(insiders.launchBuyers)
+    const launch = valueOfFact(insiders.launchBuyers)
     expect(launch.creationSlot).toBe(
       Number(evidence.deployer.status === "observed" ? evidence.deployer.value.slot : -1)
     )
     expect(launch.sameSlotPct).toBe(35)
     expect(launch.sameSlotCount).toBe(5)
     expect(launch.sniperCount).toBe(0)
-    expect(valueOf(insiders.deployerHolding)).toEqual({ initialPct: 10, currentPct: 10, soldPct: 0 })
+    expect(valueOfFact(insiders.deployerHolding)).toEqual({ initialPct: 10, currentPct: 10, soldPct: 0 })
     expect(insiders.provenance.walletsCached).toBe(0)
 
     // The dev sells (here: burns) 80% of its holding: dev sold 80. The rescan reads no funder again.
     await world.burn(mint, holders[0]!, 80_000_000n)
     const again = insidersOf(await scan(mint, settings))
-    const holding = valueOf(again.deployerHolding)
+    const holding = valueOfFact(again.deployerHolding)
     expect(holding.soldPct).toBe(80)
     expect(holding.currentPct).toBeCloseTo((20 / 920) * 100, 3)
     expect(again.provenance.funderCalls).toBe(0)
     expect(again.provenance.walletsRead).toBe(0)
     expect(again.provenance.walletsCached).toBeGreaterThanOrEqual(16)
-    expect(valueOf(again.clusters).filter((cluster) => cluster.reason === "deployer_funded")[0]!.members).toHaveLength(
-      5
-    )
+    expect(
+      valueOfFact(again.clusters).filter((cluster) => cluster.reason === "deployer_funded")[0]!.members
+    ).toHaveLength(5)
   })
 
   test("3 wallets funded by one wallet that is not the deployer: a common_funder cluster; snipers counted", async () => {
@@ -151,16 +151,16 @@ describe("insiders: funders, clusters, launch buyers", () => {
     world.advance(50n)
     await strangers(mint, 4, 100_000_000n)
     const insiders = insidersOf(await scan(mint, settingsWith()))
-    const clusters = valueOf(insiders.clusters)
+    const clusters = valueOfFact(insiders.clusters)
     expect(clusters).toHaveLength(1)
     expect(clusters[0]!.reason).toBe("common_funder")
     expect(clusters[0]!.funder as string).toBe(funder.address)
     expect(clusters[0]!.pct).toBeCloseTo((180 / 580) * 100, 3)
-    const launch = valueOf(insiders.launchBuyers)
+    const launch = valueOfFact(insiders.launchBuyers)
     expect(launch.sameSlotCount).toBe(0)
     expect(launch.sniperCount).toBe(3)
     expect(launch.sniperPct).toBeCloseTo((180 / 580) * 100, 3)
-    expect(valueOf(insiders.deployerHolding)).toEqual({ initialPct: 0, currentPct: 0, soldPct: null })
+    expect(valueOfFact(insiders.deployerHolding)).toEqual({ initialPct: 0, currentPct: 0, soldPct: null })
   })
 
   test("wallets funded from a labelled exchange: no cluster", async () => {
@@ -177,9 +177,9 @@ describe("insiders: funders, clusters, launch buyers", () => {
       exchangeLabels: new Map([[exchange.address as string, { label: "Test Exchange", source: "test" }]])
     }
     const insiders = insidersOf(await scan(mint, settings))
-    expect(valueOf(insiders.clusters)).toEqual([])
+    expect(valueOfFact(insiders.clusters)).toEqual([])
     // Unlabelled, the same funder links them.
-    expect(valueOf(insidersOf(await scan(mint, settingsWith())).clusters)).toHaveLength(1)
+    expect(valueOfFact(insidersOf(await scan(mint, settingsWith())).clusters)).toHaveLength(1)
   })
 
   test("a 2-hop chain is followed: the deployer funds two fresh wallets, each funds a holder", async () => {
@@ -197,7 +197,7 @@ describe("insiders: funders, clusters, launch buyers", () => {
     ])
     await strangers(mint, 2, 350_000_000n)
     const insiders = insidersOf(await scan(mint, settingsWith()))
-    const clusters = valueOf(insiders.clusters)
+    const clusters = valueOfFact(insiders.clusters)
     expect(clusters).toHaveLength(1)
     expect(clusters[0]!.reason).toBe("deployer_funded")
     expect(clusters[0]!.members.map((member) => member.owner as string).sort()).toEqual(
@@ -259,6 +259,6 @@ describe("insiders: cost", () => {
     expect(insidersOf(warm).provenance.funderCalls).toBe(0)
     // Warm, only the launch window's transactions (and the deployer's token account) are read again.
     expect(extra(warm).calls).toBe(insidersOf(warm).provenance.launchTransactions - 1 + 1)
-    expect(valueOf(insidersOf(warm).clusters)).toEqual(valueOf(insidersOf(cold).clusters))
+    expect(valueOfFact(insidersOf(warm).clusters)).toEqual(valueOfFact(insidersOf(cold).clusters))
   })
 })

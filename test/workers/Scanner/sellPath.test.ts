@@ -625,7 +625,7 @@ describe("sell path: swaps against recorded answers (DEX binaries are not on npm
     server.recordSimulation(PUMPSWAP, recorded(null, { InstructionError: [1, { Custom: 6004 }] }, logs))
     const check = await simulateSwap(client(), pumpPool(), probe(), world.slot)
     expect(check).toMatchObject({ ok: false, received: null, effectiveTaxPct: null, venue: "pumpswap" })
-    expect(check.error).toBe(`{\"InstructionError\":[1,{\"Custom\":6004}]}: ${logs[6]}`)
+    expect(check.error).toBe(`{"InstructionError":[1,{"Custom":6004}]}: ${logs[6]}`)
   })
 
   test("Raydium CPMM swap_base_input (recorded answer): instruction as the SDK builds it, tax against the fee-adjusted curve", async () => {

@@ -26,7 +26,7 @@ interface IdlJson {
   readonly events: ReadonlyArray<{ readonly name: string; readonly discriminator: ReadonlyArray<number> }>
 }
 const idl = (file: string) =>
-  JSON.parse(readFileSync(new URL(`../support/solana/idl/${file}`, import.meta.url), "utf8")) as IdlJson
+  JSON.parse(readFileSync(new URL(`../../support/solana/idl/${file}`, import.meta.url), "utf8")) as IdlJson
 const IDLS: Record<string, IdlJson> = { [PUMP]: idl("pump_public.json"), [PUMP_AMM]: idl("pump_amm_public.json") }
 const MINT_ACCOUNT: Record<string, string> = {
   create: "mint",

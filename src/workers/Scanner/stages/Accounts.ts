@@ -44,13 +44,18 @@ export const readAccounts = async (
     )
   )
   const slot = answers.reduce(
+    // biome-ignore lint/complexity/useMathMinMax: slots are bigints, which Math.min does not take
     (lowest, answer) => (answer.context.slot < lowest ? answer.context.slot : lowest),
     answers[0]?.context.slot ?? 0n
   )
   if (minContextSlot !== undefined && slot < minContextSlot)
     throw new Error(`answer from slot ${slot}, older than ${minContextSlot}`)
   const infos = new Map<string, AccountInfo | null>()
-  answers.forEach((answer, i) => chunks[i]!.forEach((at, j) => infos.set(at, infoOf(answer.value[j] ?? null))))
+  answers.forEach((answer, i) => {
+    chunks[i]!.forEach((at, j) => {
+      infos.set(at, infoOf(answer.value[j] ?? null))
+    })
+  })
   return { slot, infos }
 }
 

@@ -1,4 +1,4 @@
-import { type Address, type Slot } from "@solana/kit"
+import type { Address, Slot } from "@solana/kit"
 import type { Address as EvidenceAddress } from "../../../domain/Address.ts"
 import { type Fact, notObserved } from "../../../domain/EvidenceV2.ts"
 import { CallBudgetExhausted, type ScanRpc } from "../Rpc.ts"

@@ -88,12 +88,12 @@ const extensionFact = (extension: Extension): MintExtension => {
   const addresses: Record<string, EvidenceAddress | null> = {}
   const settings: Record<string, Setting> = {}
   const put = (key: string, value: unknown): void => {
-    if (isOption(value))
-      return value.__option === "Some"
-        ? put(key, value.value)
-        : void (/authority|delegate|address|pubkey|program/i.test(key)
-            ? (addresses[key] = null)
-            : (settings[key] = null))
+    if (isOption(value)) {
+      if (value.__option === "Some") put(key, value.value)
+      else if (/authority|delegate|address|pubkey|program/i.test(key)) addresses[key] = null
+      else settings[key] = null
+      return
+    }
     if (typeof value === "string" && isAddress(value) && !/^(name|symbol|uri)$/.test(key)) {
       addresses[key] = value === ZERO_ADDRESS ? null : ours(value)
     } else if (typeof value === "bigint") settings[key] = value.toString()

@@ -50,7 +50,7 @@ export const mintOf = (mint: Address, infos: AccountInfos): MintFacts => {
   if (program === undefined) throw new ScanFailed(`not a token mint: ${mint} is owned by ${info.owner}`, true)
   if (info.data.length < 82) throw new ScanFailed(`mint account too short (${info.data.length} bytes)`, false)
   const tlv = program === "token-2022" ? tlvEntries(info.data) : []
-  let decoded
+  let decoded: ReturnType<typeof mintDecoder.decode>
   try {
     decoded = mintDecoder.decode(withoutUnknown(info.data, tlv))
   } catch (error) {

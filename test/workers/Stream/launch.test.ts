@@ -38,6 +38,9 @@ beforeAll(async () => {
   await world.quoteMint(NATIVE_MINT, 9)
   server = startRpcServer(world)
   fibers.push(await run(startScanner(server)), await run(startWatcher(server)))
+  // A launch made before the watcher's logs subscriptions are open is nobody's to see (there is no signature
+  // to backfill from yet): wait for both programs' subscriptions, as the reliability tests do.
+  for (let i = 0; i < 2_000 && server.pubsub.subscriptions("logsSubscribe") < 2; i++) await Bun.sleep(10)
 }, 120_000)
 
 /** The risk-check answer once its verdict is no longer `unknown` (or the last answer after `ms`). */

@@ -5,7 +5,7 @@ import { LATEST_TRENDS } from "../../src/features/Scans/ScansRepo.ts"
 // latestScanStatement); @effect/sql numbers the interpolations $1, $2, ... in order.
 export { AUTHENTICATE } from "../../src/features/Accounts/Accounts.ts"
 export { FRESH_MS, REVALIDATE_KEYS, REVALIDATE_MS } from "../../src/features/Accounts/KeyCache.ts"
-export { CHARGE_CALLS, chargeCallsParameters, CONFIRM } from "../../src/features/Accounts/Quota.ts"
+export { CHARGE_CALLS, chargeCallsParameters, CONFIRM } from "../../src/features/Accounts/QuotaSql.ts"
 
 export const LATEST_SCAN = `
     select s.id, s.mint, s.evidence, ${LATEST_TRENDS} from (

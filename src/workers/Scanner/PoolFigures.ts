@@ -74,6 +74,34 @@ export interface PoolFigures {
   readonly lp: { readonly burnedPct: number; readonly lockedPct: number; readonly unlockAt: Date | null } | null
 }
 
+/** A pool that does not trade the mint: its LP status, and why it has no reserves, liquidity or price. */
+const untradedOf = (
+  base: Pick<PoolFigures["fact"], "pool" | "venue" | "shape" | "slot">,
+  lpStatus: ReturnType<typeof lpStatusOf>,
+  reason: string
+): PoolFigures => ({
+  fact: {
+    ...base,
+    ...lpStatus.fields,
+    reserves: notObserved(reason),
+    liquidityUsd: notObserved(reason),
+    priceUsd: notObserved(reason)
+  },
+  liquidityUsd: null,
+  priceUsd: null,
+  lp: lpStatus.summary
+})
+
+/** The bonding curve's progress, when the pool is one. */
+const bondingCurveOf = (state: PoolRead["state"]) =>
+  state.curve === null
+    ? notApplicable("not a bonding curve")
+    : observed({
+        complete: state.curve.complete,
+        progressPct:
+          state.curve.progressPct === null ? null : round(Math.min(100, Math.max(0, state.curve.progressPct)), 2)
+      })
+
 /** The evidence of one pool: reserves, price, liquidity, bonding curve and LP status. */
 export const poolFiguresOf = (
   read: PoolRead,
@@ -86,21 +114,7 @@ export const poolFiguresOf = (
   const sides = sidesOf(state, mint)
   const base = { pool: ours(state.address), venue: state.venue, shape: state.shape, slot: read.slot }
   const lpStatus = lpStatusOf(read)
-  if (sides === undefined) {
-    const reason = `pool ${state.address} does not trade ${mint}`
-    return {
-      fact: {
-        ...base,
-        ...lpStatus.fields,
-        reserves: notObserved(reason),
-        liquidityUsd: notObserved(reason),
-        priceUsd: notObserved(reason)
-      },
-      liquidityUsd: null,
-      priceUsd: null,
-      lp: lpStatus.summary
-    }
-  }
+  if (sides === undefined) return untradedOf(base, lpStatus, `pool ${state.address} does not trade ${mint}`)
   const mintReserve = sides.mintIsA ? read.balanceA : read.balanceB
   const quoteReserve = sides.mintIsA ? read.balanceB : read.balanceA
   const reserves: Fact<NonNullable<PoolLp["reserves"]> extends Fact<infer R> ? R : never> =
@@ -147,14 +161,7 @@ export const poolFiguresOf = (
         priceUsd !== null && Number.isFinite(priceUsd)
           ? observed(priceUsd)
           : notObserved(unpriced ?? "no price: reserves not read or empty"),
-      bondingCurve:
-        state.curve === null
-          ? notApplicable("not a bonding curve")
-          : observed({
-              complete: state.curve.complete,
-              progressPct:
-                state.curve.progressPct === null ? null : round(Math.min(100, Math.max(0, state.curve.progressPct)), 2)
-            }),
+      bondingCurve: bondingCurveOf(state),
       lpMint: state.lpMint === null ? null : ours(state.lpMint),
       ...lpStatus.fields
     },
@@ -230,6 +237,31 @@ const lpStatusOf = (read: PoolRead): { readonly fields: LpFields; readonly summa
 
 type Liquidity = ScanEvidenceV2["liquidity"]
 
+/** The LP secured (burned + locked), weighted by the pools' liquidity, and the earliest unlock of a lock. */
+const lpSecuredOf = (pools: ReadonlyArray<PoolFigures>) => {
+  const lpPools = pools.filter((pool) => pool.lp !== null)
+  const weightOf = (pool: PoolFigures) => pool.liquidityUsd ?? 0
+  const weights = lpPools.reduce((sum, pool) => sum + weightOf(pool), 0)
+  const weighted = (pick: (lp: NonNullable<PoolFigures["lp"]>) => number) =>
+    weights > 0
+      ? lpPools.reduce((sum, pool) => sum + pick(pool.lp!) * weightOf(pool), 0) / weights
+      : lpPools.reduce((sum, pool) => sum + pick(pool.lp!), 0) / lpPools.length
+  const securedPct =
+    lpPools.length === 0
+      ? null
+      : Math.min(
+          100,
+          round(
+            weighted((lp) => lp.burnedPct + lp.lockedPct),
+            2
+          )
+        )
+  const firstUnlock = lpPools
+    .flatMap((pool) => (pool.lp!.unlockAt === null || pool.lp!.lockedPct <= 0 ? [] : [pool.lp!.unlockAt]))
+    .sort((a, b) => a.getTime() - b.getTime())[0]
+  return { securedPct, firstUnlock }
+}
+
 /**
  * The summary across pools: total liquidity, pool count, the mint's price from its deepest pool, market
  * cap over the circulating supply, and LP secured across LP pools weighted by their liquidity. When
@@ -263,26 +295,7 @@ export const liquidityOf = (
           slot: deepest.fact.slot ?? 0
         })
   const circulating = supply === null ? null : Math.max(0, supply - (withheldSupply ?? 0))
-  const lpPools = pools.filter((pool) => pool.lp !== null)
-  const weightOf = (pool: PoolFigures) => pool.liquidityUsd ?? 0
-  const weights = lpPools.reduce((sum, pool) => sum + weightOf(pool), 0)
-  const weighted = (pick: (lp: NonNullable<PoolFigures["lp"]>) => number) =>
-    weights > 0
-      ? lpPools.reduce((sum, pool) => sum + pick(pool.lp!) * weightOf(pool), 0) / weights
-      : lpPools.reduce((sum, pool) => sum + pick(pool.lp!), 0) / lpPools.length
-  const securedPct =
-    lpPools.length === 0
-      ? null
-      : Math.min(
-          100,
-          round(
-            weighted((lp) => lp.burnedPct + lp.lockedPct),
-            2
-          )
-        )
-  const firstUnlock = lpPools
-    .flatMap((pool) => (pool.lp!.unlockAt === null || pool.lp!.lockedPct <= 0 ? [] : [pool.lp!.unlockAt]))
-    .sort((a, b) => a.getTime() - b.getTime())[0]
+  const { securedPct, firstUnlock } = lpSecuredOf(pools)
   const lpReason =
     pools.length === 0
       ? complete

@@ -80,26 +80,23 @@ const firstRound = async (rpc: ScanRpc, mint: Address, settings: ScanSettings, g
   return { ctx, token, extensions, metadata, found: foundOf(mint, canonical, first.infos, settings) }
 }
 
-/** Scans one mint: the evidence, full or partial; ScanFailed when there is nothing to record. */
-export const scanMint = async (
-  rpc: ScanRpc,
-  counter: ScanRpcCounter,
-  mint: Address,
-  settings: ScanSettings,
-  /** Community lists that include the mint (imported by the operator; read from the database by the worker). */
-  listed: ScanEvidenceV2["listed"] = []
-): Promise<ScanEvidenceV2> => {
-  const started = performance.now()
-  const gaps = new Gaps()
-  const { ctx, token, extensions, metadata, found } = await firstRound(rpc, mint, settings, gaps)
+type First = Awaited<ReturnType<typeof firstRound>>
 
+/** Round 2: the largest holder accounts, the deployer's signatures and pool discovery. */
+const secondRound = async ({ ctx, found }: First) => {
   const [largest, history, discovery] = await Promise.all([
     settle(readLargest(ctx)),
     settle(readHistory(ctx)),
     readDiscovery(ctx)
   ])
   const { poolStates, unread, discoveryMissing } = discoveredOf(ctx, found, discovery)
+  return { largest, history, poolStates, unread, discoveryMissing }
+}
 
+type Second = Awaited<ReturnType<typeof secondRound>>
+
+/** Round 3: the holders' accounts and the pools' accounts, and what they give: the rows, pools, depth and swap target. */
+const thirdRound = async ({ ctx, token, found }: First, { largest, poolStates, unread }: Second) => {
   const accounts = holderAccountsOf(largest)
   const [holderRead, poolRead] = await Promise.all([
     settle(readHolderAccounts(ctx, accounts)),
@@ -111,7 +108,7 @@ export const scanMint = async (
   const lpPools = lpPoolsOf(ctx, pools, depth)
   const target = swapTargetOf(
     pools.pools,
-    mint,
+    ctx.mint,
     token.info.owner,
     token.supplyRaw,
     pools.infos,
@@ -119,7 +116,15 @@ export const scanMint = async (
     pools.missing,
     unread
   )
+  return { top, rows, pools, lpPools, target }
+}
 
+type Third = Awaited<ReturnType<typeof thirdRound>>
+
+/** Round 4: the holders' owners, the first transaction, the LP mints' largest accounts; then the classified holders. */
+const fourthRound = async ({ ctx, token }: First, { history, poolStates }: Second, third: Third) => {
+  const { settings, gaps } = ctx
+  const { top, rows, lpPools, target } = third
   const venues = await venueIndexOf()
   const vaults = new Set(poolStates.flatMap((state) => [state.vaultA, state.vaultB]).filter((at) => at !== null))
   const quoteOwners = quoteOwnersOf(rows, vaults, venues)
@@ -138,7 +143,29 @@ export const scanMint = async (
   const ownerInfos = ownerRead.status === "fulfilled" ? ownerRead.value : new Map()
   const classified = rows.map((row) => ({ ...row, ...classify(row.owner, ownerInfos) }))
   const holders = holdersOf(top, classified, token.supplyRaw, deployerAddress)
+  return {
+    venues,
+    vaults,
+    quoteOwners,
+    insiderRun,
+    ownerRead,
+    firstTransaction,
+    lpLargest,
+    insiderRound4,
+    deployer,
+    deployerAddress,
+    classify,
+    ownerInfos,
+    classified,
+    holders
+  }
+}
 
+type Fourth = Awaited<ReturnType<typeof fourthRound>>
+
+/** What the sell path simulates: the probe holder (one that is not a pool, locker or burn address) and the swap target. */
+const sellInputOf = ({ token, extensions }: First, { rows, target }: Third, fourth: Fourth) => {
+  const { classified, vaults, ownerInfos, quoteOwners, ownerRead } = fourth
   const probe = sellProbeOf(
     classified.filter((row) => !vaults.has(row.tokenAccount)),
     ownerInfos
@@ -147,7 +174,7 @@ export const scanMint = async (
     rows.length === 0
       ? "no holder account read"
       : "no holder that is not a pool, locker or burn address, or none whose wallet can pay the simulated fee"
-  const sellInput = {
+  return {
     mint: token,
     transferFee: extensions.transferFee,
     hookProgram: extensions.hookProgram,
@@ -157,41 +184,65 @@ export const scanMint = async (
     quoteOwners,
     ownerRead
   }
-  const deployerAccount = await deployerAccountOf(insiderRun, mint, token.info.owner, classified, deployerAddress)
+}
+
+/** Rounds 5 and 6: the sell path simulated, the LP holders and their owners, the insiders' funders (two hops). */
+const lastRounds = async (first: First, third: Third, fourth: Fourth) => {
+  const { ctx, token } = first
+  const { insiderRun, classified, deployerAddress, lpLargest, insiderRound4 } = fourth
+  const sellInput = sellInputOf(first, third, fourth)
+  const deployerAccount = await deployerAccountOf(insiderRun, ctx.mint, token.info.owner, classified, deployerAddress)
   const [[transfer, swap], lpAccounts, insiderRound5] = await Promise.all([
     readSellPath(ctx, sellInput),
     readLpAccounts(ctx, lpLargest),
     readInsidersRound5(ctx, insiderRun, insiderRound4.signatures, classified, deployerAccount)
   ])
-  const secondHop = await secondHopOf(insiderRun, insiderRound5.hop1, deployerAddress, settings)
+  const secondHop = await secondHopOf(insiderRun, insiderRound5.hop1, deployerAddress, ctx.settings)
   const [lpOwners, hop2Signatures] = await Promise.all([
     readLpOwners(ctx, lpAccounts),
     readSignaturesHop2(ctx, insiderRun, secondHop.unknown)
   ])
   const hop2 = await readFundersHop2(ctx, insiderRun, hop2Signatures, secondHop.cached)
   await rememberFunders(insiderRun, insiderRound5.hop1, hop2)
-  const insiders =
-    insiderRun === undefined
-      ? undefined
-      : insidersOf({
-          mint,
-          supplyRaw: token.supplyRaw,
-          deployer: deployerAddress,
-          classified,
-          vaults,
-          wallets: walletsOf(classified, insiderRun.candidates),
-          hop1: insiderRound5.hop1,
-          hop2,
-          budget: insiderRun.budget,
-          launch: insiderRound4.launch,
-          first: firstTransaction,
-          deployerNow: deployerNowOf(classified, deployerAddress, insiderRound5.deployerAccount, mint),
-          settings,
-          insiders: insiderRun.insiders,
-          classify: insiderRun.classify
-        })
-  const sell = sellFactsOf(transfer, swap)
-  const liquidity = liquidityFactsOf(
+  return { transfer, swap, lpAccounts, insiderRound5, lpOwners, hop2 }
+}
+
+type Last = Awaited<ReturnType<typeof lastRounds>>
+
+/** The insiders block, when the stage is on. */
+const insiderFactsOf = ({ ctx, token }: First, fourth: Fourth, { insiderRound5, hop2 }: Last) => {
+  const { insiderRun, classified, deployerAddress, vaults, insiderRound4, firstTransaction } = fourth
+  const { mint, settings } = ctx
+  return insiderRun === undefined
+    ? undefined
+    : insidersOf({
+        mint,
+        supplyRaw: token.supplyRaw,
+        deployer: deployerAddress,
+        classified,
+        vaults,
+        wallets: walletsOf(classified, insiderRun.candidates),
+        hop1: insiderRound5.hop1,
+        hop2,
+        budget: insiderRun.budget,
+        launch: insiderRound4.launch,
+        first: firstTransaction,
+        deployerNow: deployerNowOf(classified, deployerAddress, insiderRound5.deployerAccount, mint),
+        settings,
+        insiders: insiderRun.insiders,
+        classify: insiderRun.classify
+      })
+}
+
+/** The liquidity block: the pools' depth and the LP holders. */
+const liquidityBlockOf = (
+  { ctx, token }: First,
+  { discoveryMissing }: Second,
+  { pools, lpPools }: Third,
+  { lpLargest, holders, venues, classify }: Fourth,
+  { lpAccounts, lpOwners }: Last
+) =>
+  liquidityFactsOf(
     ctx,
     {
       decimals: token.decimals,
@@ -207,6 +258,28 @@ export const scanMint = async (
     venues,
     classify
   )
+
+/** Scans one mint: the evidence, full or partial; ScanFailed when there is nothing to record. */
+export const scanMint = async (
+  rpc: ScanRpc,
+  counter: ScanRpcCounter,
+  mint: Address,
+  settings: ScanSettings,
+  /** Community lists that include the mint (imported by the operator; read from the database by the worker). */
+  listed: ScanEvidenceV2["listed"] = []
+): Promise<ScanEvidenceV2> => {
+  const started = performance.now()
+  const gaps = new Gaps()
+  const first = await firstRound(rpc, mint, settings, gaps)
+  const { ctx, token, extensions, metadata } = first
+  const second = await secondRound(first)
+  const third = await thirdRound(first, second)
+  const fourth = await fourthRound(first, second, third)
+  const last = await lastRounds(first, third, fourth)
+  const { deployer, holders } = fourth
+  const insiders = insiderFactsOf(first, fourth, last)
+  const sell = sellFactsOf(last.transfer, last.swap)
+  const liquidity = liquidityBlockOf(first, second, third, fourth, last)
 
   return {
     version: 2,

@@ -167,19 +167,8 @@ const freshOwner = (): Address => getAddressDecoder().decode(crypto.getRandomVal
 const percent = (part: bigint, whole: bigint): number =>
   whole <= 0n ? 0 : Math.min(100, Math.max(0, Number((part * 1_000_000n) / whole) / 10_000))
 
-/**
- * Simulates a small transfer from a real holder to a fresh associated token account (one RPC call):
- * CreateIdempotent of the fresh owner's ATA (payer: feePayer), then TransferChecked from the holder.
- */
-export const simulateTransfer = async (
-  rpc: ScanRpc,
-  probe: TransferProbe,
-  minContextSlot: Slot
-): Promise<SellCheck> => {
-  const owner = freshOwner()
-  // Derived synchronously, so the simulation leaves in the same event-loop turn as the scan's other calls
-  // of its stage and shares their batch (kit's PDA helpers hash asynchronously).
-  const destination = associatedTokenAddressSync(owner, probe.mint, probe.tokenProgram)
+/** The fresh owner's ATA created (idempotently, the fee payer paying) and the holder's TransferChecked to it. */
+const instructionsOf = (probe: TransferProbe, owner: Address, destination: Address) => {
   const payer = createNoopSigner(probe.feePayer)
   const authority = createNoopSigner(probe.sourceOwner)
   const isSpl = probe.tokenProgram === TOKEN_PROGRAM_ADDRESS
@@ -201,6 +190,43 @@ export const simulateTransfer = async (
   const transfer: Instruction = isSpl
     ? splTransferChecked(transferInput, { programAddress: probe.tokenProgram as typeof TOKEN_PROGRAM_ADDRESS })
     : token2022TransferChecked(transferInput, { programAddress: probe.tokenProgram })
+  return { createAta, transfer }
+}
+
+/** The simulated transfer's answer as a sell check: what arrived, and the fee as a tax. */
+const sellCheckOf = (probe: TransferProbe, answer: SimulationAnswer): SellCheck => {
+  const ok = answer.err === null
+  const received = ok ? postTokenAmount(answer, 0) : null
+  const feeCharged = received === null ? null : probe.amount - received
+  return {
+    ok,
+    error: ok ? null : errorText(answer.err, answer.logs),
+    sourceAccount: ours(probe.sourceAccount),
+    sourceOwner: ours(probe.sourceOwner),
+    amount: probe.amount.toString(),
+    received: received === null ? null : received.toString(),
+    feeCharged: feeCharged === null ? null : feeCharged.toString(),
+    effectiveTaxPct: feeCharged === null ? null : percent(feeCharged, probe.amount),
+    unitsConsumed: unitsOf(answer),
+    venue: null,
+    answer: "simulated"
+  }
+}
+
+/**
+ * Simulates a small transfer from a real holder to a fresh associated token account (one RPC call):
+ * CreateIdempotent of the fresh owner's ATA (payer: feePayer), then TransferChecked from the holder.
+ */
+export const simulateTransfer = async (
+  rpc: ScanRpc,
+  probe: TransferProbe,
+  minContextSlot: Slot
+): Promise<SellCheck> => {
+  const owner = freshOwner()
+  // Derived synchronously, so the simulation leaves in the same event-loop turn as the scan's other calls
+  // of its stage and shares their batch (kit's PDA helpers hash asynchronously).
+  const destination = associatedTokenAddressSync(owner, probe.mint, probe.tokenProgram)
+  const { createAta, transfer } = instructionsOf(probe, owner, destination)
   const hook = probe.transferHook
   // findExtraAccountMetaListPda's seeds: ["extra-account-metas", mint] under the hook program.
   const validation =
@@ -237,22 +263,7 @@ export const simulateTransfer = async (
     hookAccounts.length === 0 ? transfer : { ...transfer, accounts: [...(transfer.accounts ?? []), ...hookAccounts] }
 
   const answer = await simulate(rpc, compileWire(probe.feePayer, [createAta, withHook]), [destination], minContextSlot)
-  const ok = answer.err === null
-  const received = ok ? postTokenAmount(answer, 0) : null
-  const feeCharged = received === null ? null : probe.amount - received
-  return {
-    ok,
-    error: ok ? null : errorText(answer.err, answer.logs),
-    sourceAccount: ours(probe.sourceAccount),
-    sourceOwner: ours(probe.sourceOwner),
-    amount: probe.amount.toString(),
-    received: received === null ? null : received.toString(),
-    feeCharged: feeCharged === null ? null : feeCharged.toString(),
-    effectiveTaxPct: feeCharged === null ? null : percent(feeCharged, probe.amount),
-    unitsConsumed: unitsOf(answer),
-    venue: null,
-    answer: "simulated"
-  }
+  return sellCheckOf(probe, answer)
 }
 
 // ---------------------------------------------------------------------------------------------------

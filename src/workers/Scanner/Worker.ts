@@ -127,6 +127,126 @@ const scheduleLoop = (config: ScannerConfig, requests: ScanRequestsRepo) =>
     Effect.repeat(Schedule.spaced(Duration.millis(config.scheduleMs)))
   )
 
+const funderBookOf = Effect.gen(function* () {
+  const funders = yield* makeFundersRepo
+  const runtime = yield* Effect.runtime<never>()
+  const book: FunderBook = {
+    lookup: (wallets) =>
+      Runtime.runPromise(runtime)(
+        funders.lookup(wallets).pipe(Effect.tapError((error) => Effect.logWarning("funders not read", error.message)))
+      ),
+    remember: (rows) =>
+      Runtime.runPromise(runtime)(
+        funders.remember(rows).pipe(Effect.tapError((error) => Effect.logWarning("funders not kept", error.message)))
+      )
+  }
+  return book
+})
+
+/** The evidence with the launch stream's record of the token's launch, when it saw one. */
+const withLaunchSeen = (
+  evidence: ScanEvidenceV2,
+  seen: Effect.Effect.Success<ReturnType<StreamEventsRepo["launchOf"]>>
+): ScanEvidenceV2 =>
+  seen === undefined
+    ? evidence
+    : {
+        ...evidence,
+        launch: {
+          program: seen.program as Address,
+          kind: seen.kind as "create" | "create_v2" | "create_pool",
+          slot: Number(seen.slot),
+          signature: seen.signature,
+          time: seen.blockTime?.toISOString() ?? null
+        }
+      }
+
+/** One claimed request: scanned and stored, then completed; or failed, with a retry after a backoff. */
+const handlerOf =
+  (
+    config: ScannerConfig,
+    requests: ScanRequestsRepo,
+    worker: string,
+    scan: (mint: Address) => Effect.Effect<ScanEvidenceV2, ScanFailed>,
+    store: (evidence: ScanEvidenceV2) => Effect.Effect<unknown, Effect.Effect.Error<ReturnType<ScansRepo["record"]>>>
+  ) =>
+  (claim: ClaimedScan) =>
+    scan(claim.mint).pipe(
+      Effect.flatMap((evidence) => Effect.zipRight(store(evidence), requests.complete(claim.id, worker))),
+      Effect.tap(() =>
+        Effect.logDebug("scanned").pipe(Effect.annotateLogs({ mint: claim.mint, reason: claim.reason }))
+      ),
+      Effect.catchTag("ScanFailed", (error) =>
+        Effect.zipRight(
+          Effect.logInfo("scan failed").pipe(
+            Effect.annotateLogs({ mint: claim.mint, attempts: claim.attempts, error: error.reason })
+          ),
+          requests.fail(
+            claim.id,
+            worker,
+            error.reason,
+            backoffMs(claim.attempts),
+            error.permanent ? 0 : config.maxAttempts
+          )
+        )
+      )
+    )
+
+/** The settings of each scan, with the exchange labels as last refreshed. */
+const settingsOf = (
+  config: ScannerConfig,
+  issuers: ScanSettings["issuers"],
+  labels: Effect.Effect.Success<typeof exchangeLabelsOf>,
+  referencePool: ScanSettings["referencePool"],
+  book: FunderBook
+) => {
+  const insiders = config.insiders
+    ? {
+        funderCalls: config.funderCalls,
+        launchWindowSlots: config.launchWindowSlots,
+        launchTransactions: config.launchTransactions,
+        book
+      }
+    : undefined
+  const settings = (): ScanSettings => ({
+    signaturePages: config.signaturePages,
+    scannerVersion: VERSION,
+    issuers,
+    exchangeLabels: labels.current(),
+    referencePool,
+    maxPools: config.maxPools,
+    maxLpPools: config.maxLpPools,
+    ...(insiders === undefined ? {} : { insiders })
+  })
+  return settings
+}
+
+/** One scan, measured: the evidence, or why there is none. */
+const scanOf =
+  (
+    config: ScannerConfig,
+    client: ReturnType<typeof rpcClientOf>,
+    listings: ListingsRepo,
+    settings: () => ScanSettings
+  ) =>
+  (mint: Address): Effect.Effect<ScanEvidenceV2, ScanFailed> =>
+    Effect.gen(function* () {
+      const started = performance.now()
+      const { counter, rpc } = client.forScan(config.callBudget)
+      // The lists are the operator's data, not the chain's: without them the scan still stands.
+      const listed = yield* listings.listsOf(mint).pipe(Effect.orElseSucceed(() => []))
+      return yield* Effect.tryPromise({
+        try: () => scanMint(rpc, counter, address(mint), settings(), listed),
+        catch: (error) => (error instanceof ScanFailed ? error : new ScanFailed(reasonOf(error), false))
+      }).pipe(
+        Effect.tap((evidence) => Effect.sync(() => scansTotal.inc({ result: evidence.scanDepth }))),
+        Effect.tapError((error) =>
+          Effect.sync(() => scansTotal.inc({ result: error.permanent ? "not_a_token" : "failed" }))
+        ),
+        Effect.ensuring(Effect.sync(() => scanDuration.observe((performance.now() - started) / 1000)))
+      )
+    })
+
 export const makeScanner = (config: ScannerConfig) =>
   Effect.gen(function* () {
     const scans = yield* ScansRepo
@@ -142,55 +262,11 @@ export const makeScanner = (config: ScannerConfig) =>
     const marketMaxAgeSeconds = yield* MarketMaxAgeSeconds
     const labels = yield* exchangeLabelsOf
     // First funders are kept in wallet_funders: a wallet read once is never read again, by any scan.
-    const funders = yield* makeFundersRepo
-    const runtime = yield* Effect.runtime<never>()
-    const book: FunderBook = {
-      lookup: (wallets) =>
-        Runtime.runPromise(runtime)(
-          funders.lookup(wallets).pipe(Effect.tapError((error) => Effect.logWarning("funders not read", error.message)))
-        ),
-      remember: (rows) =>
-        Runtime.runPromise(runtime)(
-          funders.remember(rows).pipe(Effect.tapError((error) => Effect.logWarning("funders not kept", error.message)))
-        )
-    }
-    const insiders = config.insiders
-      ? {
-          funderCalls: config.funderCalls,
-          launchWindowSlots: config.launchWindowSlots,
-          launchTransactions: config.launchTransactions,
-          book
-        }
-      : undefined
-    const settings = (): ScanSettings => ({
-      signaturePages: config.signaturePages,
-      scannerVersion: VERSION,
-      issuers,
-      exchangeLabels: labels.current(),
-      referencePool,
-      maxPools: config.maxPools,
-      maxLpPools: config.maxLpPools,
-      ...(insiders === undefined ? {} : { insiders })
-    })
+    const book = yield* funderBookOf
+    const settings = settingsOf(config, issuers, labels, referencePool, book)
 
     /** One scan, measured: the evidence, or why there is none. */
-    const scan = (mint: Address): Effect.Effect<ScanEvidenceV2, ScanFailed> =>
-      Effect.gen(function* () {
-        const started = performance.now()
-        const { counter, rpc } = client.forScan(config.callBudget)
-        // The lists are the operator's data, not the chain's: without them the scan still stands.
-        const listed = yield* listings.listsOf(mint).pipe(Effect.orElseSucceed(() => []))
-        return yield* Effect.tryPromise({
-          try: () => scanMint(rpc, counter, address(mint), settings(), listed),
-          catch: (error) => (error instanceof ScanFailed ? error : new ScanFailed(reasonOf(error), false))
-        }).pipe(
-          Effect.tap((evidence) => Effect.sync(() => scansTotal.inc({ result: evidence.scanDepth }))),
-          Effect.tapError((error) =>
-            Effect.sync(() => scansTotal.inc({ result: error.permanent ? "not_a_token" : "failed" }))
-          ),
-          Effect.ensuring(Effect.sync(() => scanDuration.observe((performance.now() - started) / 1000)))
-        )
-      })
+    const scan = scanOf(config, client, listings, settings)
 
     // Plain RPC has no 24 h volume, trades or price change: the operator's market feed, when fresh, fills
     // the market fact of the scan as stored (docs/market-feed.md). Like the lists, the scan stands without it.
@@ -204,21 +280,7 @@ export const makeScanner = (config: ScannerConfig) =>
     const launches = yield* Effect.provide(StreamEventsRepo, StreamEventsRepo.Default)
     const withLaunch = (evidence: ScanEvidenceV2) =>
       launches.launchOf(evidence.mint).pipe(
-        Effect.map(
-          (seen): ScanEvidenceV2 =>
-            seen === undefined
-              ? evidence
-              : {
-                  ...evidence,
-                  launch: {
-                    program: seen.program as Address,
-                    kind: seen.kind as "create" | "create_v2" | "create_pool",
-                    slot: Number(seen.slot),
-                    signature: seen.signature,
-                    time: seen.blockTime?.toISOString() ?? null
-                  }
-                }
-        ),
+        Effect.map((seen) => withLaunchSeen(evidence, seen)),
         Effect.catchAll(() => Effect.succeed(evidence))
       )
 
@@ -233,27 +295,7 @@ export const makeScanner = (config: ScannerConfig) =>
 
     const worker = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
 
-    const handle = (claim: ClaimedScan) =>
-      scan(claim.mint).pipe(
-        Effect.flatMap((evidence) => Effect.zipRight(store(evidence), requests.complete(claim.id, worker))),
-        Effect.tap(() =>
-          Effect.logDebug("scanned").pipe(Effect.annotateLogs({ mint: claim.mint, reason: claim.reason }))
-        ),
-        Effect.catchTag("ScanFailed", (error) =>
-          Effect.zipRight(
-            Effect.logInfo("scan failed").pipe(
-              Effect.annotateLogs({ mint: claim.mint, attempts: claim.attempts, error: error.reason })
-            ),
-            requests.fail(
-              claim.id,
-              worker,
-              error.reason,
-              backoffMs(claim.attempts),
-              error.permanent ? 0 : config.maxAttempts
-            )
-          )
-        )
-      )
+    const handle = handlerOf(config, requests, worker, scan, store)
 
     /** The worker: lanes, the scheduler and the label refresh, until interrupted. */
     const run = Effect.gen(function* () {

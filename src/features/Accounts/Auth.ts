@@ -23,24 +23,30 @@ const keyed = {
   security: { bearer }
 } as const
 
-// One auth middleware class per scope, declared at the top of the module so declaration files (the published
-// client's types) can name them; `keyedAuth(scope)` is how a group picks one.
-class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("KeyedAuth(token:risk:read)", keyed) {
+// One auth middleware class per scope, declared at the top of the module and exported so declaration files
+// (the published client's types) can name them; `keyedAuth(scope)` is how a group picks one. The exports are
+// read only by those declarations, so knip is told they are public.
+/** @public */
+export class TokenRiskAuth extends HttpApiMiddleware.Tag<TokenRiskAuth>()("KeyedAuth(token:risk:read)", keyed) {
   static readonly scope = "token:risk:read" as const
 }
-class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("KeyedAuth(wallet:risk:read)", keyed) {
+/** @public */
+export class WalletRiskAuth extends HttpApiMiddleware.Tag<WalletRiskAuth>()("KeyedAuth(wallet:risk:read)", keyed) {
   static readonly scope = "wallet:risk:read" as const
 }
-class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()(
+/** @public */
+export class DeployerHistoryAuth extends HttpApiMiddleware.Tag<DeployerHistoryAuth>()(
   "KeyedAuth(deployer:history:read)",
   keyed
 ) {
   static readonly scope = "deployer:history:read" as const
 }
-class WatchWriteAuth extends HttpApiMiddleware.Tag<WatchWriteAuth>()("KeyedAuth(watch:write)", keyed) {
+/** @public */
+export class WatchWriteAuth extends HttpApiMiddleware.Tag<WatchWriteAuth>()("KeyedAuth(watch:write)", keyed) {
   static readonly scope = "watch:write" as const
 }
-class WebhookWriteAuth extends HttpApiMiddleware.Tag<WebhookWriteAuth>()("KeyedAuth(webhook:write)", keyed) {
+/** @public */
+export class WebhookWriteAuth extends HttpApiMiddleware.Tag<WebhookWriteAuth>()("KeyedAuth(webhook:write)", keyed) {
   static readonly scope = "webhook:write" as const
 }
 

@@ -1,33 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { chromiumPath, startDemoApi } from "./demoApi.ts"
 
 // A browser page on another origin calls the API, in headless Chromium (`npm run check:browser`; needs a
 // `chromium` on PATH, e.g. `apt-get install chromium`). The API runs on the embedded demo; a page served
 // from another port fetches the public risk-check (CORS must let it read the answer and the exposed
 // rate-limit headers) and a keyed route (CORS must refuse an origin not in CORS_ALLOWED_ORIGINS).
 const MINT = "7FYCFZiQEh6sGbYUwieEAARyStv6Az5spi9wGVxWEkVa" // a demo mint (README, risk-check example)
-const chromium = Bun.which("chromium") ?? Bun.which("chromium-browser") ?? Bun.which("google-chrome")
-if (chromium === null) {
-  console.error("browser check: no chromium on PATH (apt-get install chromium)")
-  process.exit(2)
-}
-
-const freePort = () => {
-  const probe = Bun.serve({ port: 0, fetch: () => new Response() })
-  const port = probe.port ?? 0
-  probe.stop(true)
-  return port
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), "risk-api-browser-"))
-const apiPort = freePort()
-const api = Bun.spawn([process.execPath, new URL("../src/main.ts", import.meta.url).pathname, "serve"], {
-  env: { ...process.env, PORT: String(apiPort), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warning" },
-  stdout: "ignore",
-  stderr: "inherit"
-})
-const apiUrl = `http://127.0.0.1:${apiPort}`
+const chromium = chromiumPath("browser check")
+const api = startDemoApi("browser")
+const apiUrl = api.url
 const page = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
@@ -54,16 +34,7 @@ const page = Bun.serve({
 
 let failed = false
 try {
-  const deadline = Date.now() + 60_000
-  while (
-    !(await fetch(`${apiUrl}/ready`).then(
-      (r) => r.ok,
-      () => false
-    ))
-  ) {
-    if (Date.now() > deadline || api.exitCode !== null) throw new Error("the API did not become ready")
-    await Bun.sleep(200)
-  }
+  await api.ready()
   const browser = Bun.spawn(
     [
       chromium,
@@ -113,8 +84,6 @@ try {
   failed = true
 } finally {
   page.stop(true)
-  api.kill("SIGTERM")
-  await api.exited
-  rmSync(dataDir, { recursive: true, force: true })
+  await api.stop()
 }
 process.exit(failed ? 1 : 0)

@@ -1,33 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { chromiumPath, freePort, startDemoApi } from "./demoApi.ts"
 
 // /docs as a person uses it, in headless Chromium (`npm run check:docs`; needs a `chromium` on PATH, e.g.
 // `apt-get install chromium`): the API runs on the embedded demo, the page loads with every request it makes
 // recorded, Test Request on the public risk-check opens Scalar's client with a demo mint, and Send answers 200.
 // The page must load nothing from another host (it works offline) and send to this server's /api/... path.
-const chromium = Bun.which("chromium") ?? Bun.which("chromium-browser") ?? Bun.which("google-chrome")
-if (chromium === null) {
-  console.error("docs check: no chromium on PATH (apt-get install chromium)")
-  process.exit(2)
-}
-
-const freePort = () => {
-  const probe = Bun.serve({ port: 0, fetch: () => new Response() })
-  const port = probe.port ?? 0
-  probe.stop(true)
-  return port
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), "risk-api-docs-"))
+const chromium = chromiumPath("docs check")
 const profile = mkdtempSync(join(tmpdir(), "risk-api-chromium-"))
-const apiPort = freePort()
-const api = Bun.spawn([process.execPath, new URL("../src/main.ts", import.meta.url).pathname, "serve"], {
-  env: { ...process.env, PORT: String(apiPort), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warning" },
-  stdout: "ignore",
-  stderr: "inherit"
-})
-const origin = `http://127.0.0.1:${apiPort}`
+const api = startDemoApi("docs")
+const origin = api.url
 const debugPort = freePort()
 const browser = Bun.spawn(
   [
@@ -68,7 +51,7 @@ const waitFor = async <A>(what: string, probe: () => Promise<A | undefined>, sec
 
 let failed = false
 try {
-  await waitFor("the API", async () => (await fetch(`${origin}/ready`)).ok || undefined)
+  await api.ready()
   const target = await waitFor("Chromium's page", async () => {
     const pages = (await (await fetch(`http://127.0.0.1:${debugPort}/json/list`)).json()) as Array<{
       type: string
@@ -180,9 +163,7 @@ try {
   failed = true
 } finally {
   browser.kill()
-  api.kill("SIGTERM")
-  await Promise.all([browser.exited, api.exited])
-  rmSync(dataDir, { recursive: true, force: true })
+  await Promise.all([browser.exited, api.stop()])
   rmSync(profile, { recursive: true, force: true })
 }
 process.exit(failed ? 1 : 0)

@@ -144,13 +144,21 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
         Effect.gen(function* () {
           const iterable = yield* Effect.tryPromise(() => subscribe(abort.signal))
           const iterator = iterable[Symbol.asyncIterator]()
+          // A pull is started before it is awaited (so notifications queue while onStart or read runs). When the
+          // session ends first (onStart fails, the fiber is interrupted), the abort rejects that pull with nobody
+          // awaiting it: mark it handled, or the AbortError surfaces as an unhandled rejection.
+          const pull = () => {
+            const pending = iterator.next()
+            pending.catch(() => undefined)
+            return pending
+          }
           // kit sends the subscribe request on the first pull and queues notifications until read.
-          let next = iterator.next()
+          let next = pull()
           yield* onStart()
           while (true) {
             const result = yield* Effect.tryPromise(() => next)
             if (result.done === true) return yield* Effect.fail(new Error("subscription ended"))
-            next = iterator.next()
+            next = pull()
             yield* read(result.value)
           }
         }),

@@ -53,7 +53,22 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const backoff = (attempt: number, capMs: number) =>
   Duration.millis(Math.min(capMs, 250 * 2 ** Math.min(attempt, 16)) * (0.75 + Math.random() / 2))
 
+// kit's channel pool (@solana/rpc-subscriptions) leaves a promise unhandled when a channel is aborted while it
+// connects (a dropped socket, a subscription ended during reconnect): its AbortError would surface as an
+// unhandled rejection. Those, and only those, are dropped; any other unhandled rejection is rethrown, so it
+// stays fatal as by default.
+let abortGuard = false
+const guardKitAborts = () => {
+  if (abortGuard) return
+  abortGuard = true
+  process.on("unhandledRejection", (reason) => {
+    if (reason instanceof Error && reason.name === "AbortError") return
+    throw reason
+  })
+}
+
 export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
+  guardKitAborts()
   const host = hostOf(settings.url)
   const tolerantParse = (text: unknown): unknown => {
     try {

@@ -1,8 +1,11 @@
-// Builds the typed client (the `risk-evidence-api-client` package of client/): one ES module for Node, browsers and Bun with effect and
-// @effect/platform left to the installer (the rest of the contract's imports are bundled), and declarations
-// from tsc whose relative imports name the .js a resolver finds next to each .d.ts.
+// Builds the typed client (the `risk-evidence-api-client` package of client/), two ES modules for Node, browsers and Bun:
+// - the default entry (index.js): the Promise client with effect and the contract bundled in (tree-shaken, no runtime
+//   dependency), its declarations (index.d.ts) written from the contract's schemas by client-declarations.ts;
+// - `./effect` (effect.js): the Effect client with effect and @effect/platform left to the installer (optional peers),
+//   its declarations from tsc whose relative imports name the .js a resolver finds next to each .d.ts.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { clientDeclarations } from "./client-declarations.ts"
 
 // From the repository root, whoever runs it (`npm run build:client`, or client/'s prepack).
 const root = new URL("..", import.meta.url).pathname
@@ -10,14 +13,21 @@ process.chdir(root)
 const out = "client/dist"
 rmSync(out, { recursive: true, force: true })
 
-const bundle = await Bun.build({
-  entrypoints: ["src/interfaces/Client/index.ts"],
-  outdir: out,
-  target: "node",
-  format: "esm",
-  external: ["effect", "@effect/platform", "@effect/platform/*"]
-})
-if (!bundle.success) throw new AggregateError(bundle.logs, "bun build of the client failed")
+const build = async (entry: string, naming: string, external: ReadonlyArray<string>, minify: boolean) => {
+  const bundle = await Bun.build({
+    entrypoints: [entry],
+    outdir: out,
+    naming,
+    target: "node",
+    format: "esm",
+    minify,
+    external: [...external]
+  })
+  if (!bundle.success) throw new AggregateError(bundle.logs, `bun build of the client (${naming}) failed`)
+}
+await build("src/interfaces/Client/promise.ts", "index.js", [], true)
+await build("src/interfaces/Client/index.ts", "effect.js", ["effect", "@effect/platform", "@effect/platform/*"], false)
+writeFileSync(join(out, "index.d.ts"), clientDeclarations())
 
 const tsc = Bun.spawnSync(["tsc", "-p", "tsconfig.client.json"], { stdout: "inherit", stderr: "inherit" })
 if (tsc.exitCode !== 0) process.exit(tsc.exitCode ?? 1)
@@ -37,4 +47,4 @@ for (const file of declarations(join(out, "types"))) {
     text.replace(/(from\s+"\.{1,2}\/[^"]*)\.ts"/g, '$1.js"').replace(/(import\("\.{1,2}\/[^"]*)\.ts"\)/g, '$1.js")')
   )
 }
-console.error(`client built in ${out}: index.js and types/interfaces/Client/index.d.ts`)
+console.error(`client built in ${out}: index.js with index.d.ts, effect.js with types/interfaces/Client/index.d.ts`)

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test"
 import { Effect, Schema } from "effect"
 import { Accounts } from "../../../src/features/Accounts/Accounts.ts"
 import { type ErrorEnvelope, makeClient, NotScanned, requestDefaults } from "../../../src/interfaces/Client/index.ts"
+import { makeClient as makePromiseClient } from "../../../src/interfaces/Client/promise.ts"
 import { envelope, InvalidRequest } from "../../../src/domain/Errors.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../../support/fixtures.ts"
@@ -97,5 +98,47 @@ describe("makeClient", () => {
     expect(decoded).toBeInstanceOf(InvalidRequest)
     const { code, details, message, requestId } = decoded as InvalidRequest & ErrorEnvelope
     expect({ code, details, message, requestId }).toEqual(body.error)
+  })
+})
+
+// The default (Promise) entry's runtime; its declarations are checked by package.test.ts on the packed client.
+type PromiseCall = (request?: object) => Promise<{ ok: boolean; status?: number; data?: unknown; error?: unknown }>
+const promiseClient = (fetch: typeof globalThis.fetch) =>
+  makePromiseClient({ baseUrl: "http://localhost", apiKey: key, fetch }) as Record<string, Record<string, PromiseCall>>
+
+describe("makeClient (Promise)", () => {
+  test("resolves a success with its status, headers and decoded body; an API error as the envelope with its status", async () => {
+    const client = promiseClient(inProcess)
+    const health = await client.system!.health!()
+    expect([
+      health.ok,
+      health.status,
+      typeof (health as { headers?: Record<string, string> }).headers?.["x-request-id"]
+    ]).toEqual([true, 200, "string"])
+    const failure = await client.token!.risk!({ payload: { address: newAddress() } })
+    const error = failure.error as { code: string; status: number; requestId: string; message: string }
+    expect([failure.ok, error.code, error.status, error.requestId.length > 8, error.message.length > 0]).toEqual([
+      false,
+      "not_scanned",
+      404,
+      true,
+      true
+    ])
+  })
+
+  test("resolves (never rejects) with a client-side code when there is no answer, or one the contract does not describe", async () => {
+    const down = await promiseClient((() => Promise.reject(new TypeError("fetch failed"))) as unknown as typeof fetch)
+      .system!.health!()
+    expect([down.ok, (down.error as { code: string }).code]).toEqual([false, "request_failed"])
+    const teapot = await promiseClient((() =>
+      Promise.resolve(new Response("tea", { status: 418 }))) as unknown as typeof fetch).system!.health!()
+    expect([
+      teapot.ok,
+      (teapot.error as { code: string; status: number }).code,
+      (teapot.error as { status: number }).status
+    ]).toEqual([false, "unexpected_response", 418])
+    const garbled = await promiseClient((() =>
+      Promise.resolve(Response.json({ status: 42 }, { status: 200 }))) as unknown as typeof fetch).system!.health!()
+    expect([garbled.ok, (garbled.error as { code: string }).code]).toEqual([false, "schema_mismatch"])
   })
 })

@@ -53,8 +53,8 @@ export const CAPS = {
   liquidityPull: { name: "Liquidity Pull", ceiling: 20 },
   // 2.1: LP a few wallets can withdraw at will is a standing power over every holder, like a mint authority.
   pullableLiquidity: { name: "Pullable Liquidity", ceiling: 59 },
-  // 2.1: half the supply bought in the launch window (creation slot and the slots after it) by wallets other
-  // than the deployer can be dumped on every later buyer; a dev that sold most of its holding on a young token
+  // 2.1: a third of the supply bought in the launch window (creation slot and the slots after it) by wallets
+  // other than the deployer can be dumped on every later buyer; a dev that sold most of its holding on a young token
   // has left it (the "soft rug"). Both tokens can still be sold: `warn`, not `block`.
   launchCapture: { name: "Launch Capture", ceiling: 59 },
   devSold: { name: "Dev Sold", ceiling: 59 }
@@ -162,9 +162,9 @@ export const SNIPER_PCT_TIERS: ReadonlyArray<Tier> = [
   { threshold: 30, points: -15 },
   { threshold: 10, points: -7 }
 ]
-// 2.1: bundled + sniped supply at or above this share applies the Launch Capture cap (a ring splitting its
-// buys across the creation slot and the next ones is caught as one).
-export const LAUNCH_CAPTURE_PCT = 50
+// 2.1: bundled + sniped supply at or above this share (the top tier of either rule) applies the Launch Capture
+// cap (a ring splitting its buys across the creation slot and the next ones is caught as one).
+export const LAUNCH_CAPTURE_PCT = 30
 
 // Counts of earlier tokens by the same deployer. The top tier also applies the serial cap.
 export const PRIOR_RUG_TIERS: ReadonlyArray<Tier> = [

@@ -137,14 +137,16 @@ const tiered = [
     flag: "bundled_launch",
     tiers: Model.BUNDLED_LAUNCH_PCT_TIERS,
     under: 9.9,
-    patch: (pct) => ({ holders: { bundledLaunchPct: pct } })
+    patch: (pct) => ({ holders: { bundledLaunchPct: pct } }),
+    cap: (pct) => (pct >= Model.LAUNCH_CAPTURE_PCT ? "Launch Capture:59" : undefined)
   }),
   atLeastCases({
     rule: "sniped_launch",
     flag: "sniped_launch",
     tiers: Model.SNIPER_PCT_TIERS,
     under: 9.9,
-    patch: (pct) => ({ holders: { bundledLaunchPct: 0, sniperPct: pct } })
+    patch: (pct) => ({ holders: { bundledLaunchPct: 0, sniperPct: pct } }),
+    cap: (pct) => (pct >= Model.LAUNCH_CAPTURE_PCT ? "Launch Capture:59" : undefined)
   }),
   atLeastCases({
     rule: "dev_sold",
@@ -481,20 +483,20 @@ const single: ReadonlyArray<RuleCase> = [
     evidence: { deployer: { priorRugs: 3, priorLaunches: 300 } }
   },
   {
-    title: "a launch split between the creation slot and the next slots: bundled + sniped >= 50",
+    title: "a launch split between the creation slot and the next slots: bundled + sniped >= 30",
     rule: "sniped_launch",
     flag: "sniped_launch",
-    points: Model.SNIPER_PCT_TIERS[0]!.points,
+    points: Model.SNIPER_PCT_TIERS[1]!.points,
     cap: "Launch Capture:59",
-    evidence: { holders: { bundledLaunchPct: 20, sniperPct: 30 } }
+    evidence: { holders: { bundledLaunchPct: 15, sniperPct: 15 } }
   },
   {
-    title: "half the supply bundled in the creation slot, no sniper",
+    title: "a launch split between the creation slot and the next slots, bundled side",
     rule: "bundled_launch",
     flag: "bundled_launch",
-    points: Model.BUNDLED_LAUNCH_PCT_TIERS[0]!.points,
+    points: Model.BUNDLED_LAUNCH_PCT_TIERS[1]!.points,
     cap: "Launch Capture:59",
-    evidence: { holders: { bundledLaunchPct: 50, sniperPct: 0 } }
+    evidence: { holders: { bundledLaunchPct: 15, sniperPct: 15 } }
   },
   {
     title: "dev sold 80% of its holding on a token of unknown age",

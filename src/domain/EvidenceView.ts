@@ -109,7 +109,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       priorLaunches: scan.deployerRecord.priorLaunches,
       priorRugs: scan.deployerRecord.priorRugs,
       priorHoneypots: scan.deployerRecord.priorHoneypots,
-      flagged: scan.deployerRecord.flagged
+      flagged: scan.deployerRecord.flagged,
+      ...deployerHoldingOf(scan)
     },
     market: marketOf(scan),
     metadata: {
@@ -125,11 +126,13 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
 }
 
 // The insiders block feeds the ownership rules (docs/scoring-model.md): a holder in a deployer_funded or
-// common_funder cluster is an insider (insider_holding), and the supply bought in the creation slot is
-// the bundled launch share (bundled_launch) when the scan has no other figure for it.
+// common_funder cluster is an insider (insider_holding), the supply bought in the creation slot is the
+// bundled launch share (bundled_launch) when the scan has no other figure for it, and the supply bought in
+// the slots after it the sniped share (sniped_launch). Without the block the fields are left out.
 const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]): ScanEvidence["holders"] => {
   const insiders = scan.insiders
   if (insiders === undefined) return holders
+  const launch = valueOfFact(insiders.launchBuyers)
   const linked = new Set<string>(
     valueOfFact(insiders.clusters)
       ?.filter((cluster) => cluster.reason !== "same_slot")
@@ -140,8 +143,23 @@ const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]
     top: holders.top.map((holder) =>
       holder.kind === "holder" && linked.has(holder.address) ? { ...holder, kind: "insider" } : holder
     ),
-    bundledLaunchPct: holders.bundledLaunchPct ?? valueOfFact(insiders.launchBuyers)?.sameSlotPct ?? null
+    bundledLaunchPct: holders.bundledLaunchPct ?? launch?.sameSlotPct ?? null,
+    sniperPct: launch?.sniperPct ?? null
   }
+}
+
+// Dev sold % (dev_sold): the share of its holding at the close of the launch window the deployer no longer
+// holds; null when it held none, or when the holding was not observed. The deployer's cluster is not in it:
+// the evidence has its members' holdings now, not at launch.
+const deployerHoldingOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["deployer"], "initialPct" | "soldPct"> => {
+  if (scan.insiders === undefined) return {}
+  const holding = valueOfFact(scan.insiders.deployerHolding)
+  if (holding === null) return { initialPct: null, soldPct: null }
+  const computed =
+    holding.initialPct > 0
+      ? Math.round(Math.min(100, Math.max(0, (1 - holding.currentPct / holding.initialPct) * 100)) * 100) / 100
+      : null
+  return { initialPct: holding.initialPct, soldPct: holding.soldPct ?? computed }
 }
 
 // The model-2.0 fields are left out when there is nothing to say, so a v1 scan's view is unchanged.

@@ -117,6 +117,10 @@ export const Holders = Schema.Struct({
   creatorPct: Nullable(Percent),
   bundledLaunchPct: Nullable(Percent).annotations({
     description: "Supply bought in the launch block by linked wallets."
+  }),
+  sniperPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description:
+      "Supply bought in the slots right after the launch block by wallets other than the deployer: snipers (model 2.1)."
   })
 }).annotations({ identifier: "HolderEvidence" })
 
@@ -125,7 +129,14 @@ export const Deployer = Schema.Struct({
   priorLaunches: Nullable(Count),
   priorRugs: Nullable(Count),
   priorHoneypots: Nullable(Count),
-  flagged: Nullable(Schema.Boolean).annotations({ description: "Deployer carries an adverse label." })
+  flagged: Nullable(Schema.Boolean).annotations({ description: "Deployer carries an adverse label." }),
+  // Model 2.1 additions: the deployer's own launch holding (dev sold %).
+  initialPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description: "Supply the deployer held when the launch window closed."
+  }),
+  soldPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description: "Share of that initial holding the deployer no longer holds (dev sold %); null when it held none."
+  })
 }).annotations({ identifier: "DeployerEvidence" })
 
 export const Market = Schema.Struct({

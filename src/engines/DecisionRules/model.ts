@@ -4,7 +4,7 @@ import type { RiskLevel } from "../TokenScoring/types.ts"
 // Every number of the decision engine lives here, so that docs/decision-engine.md and the tests can be
 // checked against one source. Changing any of them changes DECISION_MODEL_VERSION.
 
-export const DECISION_MODEL_VERSION = "decision-1.0.0"
+export const DECISION_MODEL_VERSION = "decision-1.1.0"
 
 // Lowest safety score of each risk-check verdict (src/domain/Verdict.ts): below `warn` is `block`.
 export const VERDICT_FLOOR = { warn: 30, ok: 60 } as const
@@ -41,9 +41,11 @@ export const CAUTION_FLAGS: ReadonlyArray<Flag> = [
   "lp_lock_expiring",
   "single_holder_concentration",
   "bundled_launch",
+  "sniped_launch",
   "insider_holding",
   "deployer_prior_rugs",
   "deployer_prior_honeypots",
+  "dev_sold",
   "wash_trading",
   "extreme_volatility",
   "sell_pressure",
@@ -88,6 +90,9 @@ export const SELL_PRESSURE_MIN_TRADES = 20
 export const DRAWDOWN_PCT_TIERS = tiers(50, 25, 10)
 // Percentage points gained by the top-10 share (pool, locker, burn excluded) since the first scan.
 export const CONCENTRATION_GAIN_PP_TIERS = tiers(20, 10, 5)
+// 1.1: percentage points gained by dev sold % (the share of its launch holding the deployer sold) since the
+// first scan (unknown then counts 0): a deployer selling into the position's holders.
+export const DEV_SOLD_GAIN_PP_TIERS = tiers(50, 20, 5)
 
 // Seconds to the next check by the highest pressure level, and by the decision; the shorter one wins.
 export const MONITOR_NEXT_CHECK_BY_PRESSURE: Readonly<Record<PressureLevel, number>> = {

@@ -2,8 +2,10 @@ import type { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { formatPct, formatUsd, observe } from "../TokenScoring/observed.ts"
 import type { TokenAssessment } from "../TokenScoring/types.ts"
 import { formatPrice, roundTo2 } from "./format.ts"
+import { DEV_SOLD_MIN_INITIAL_PCT } from "../TokenScoring/model.ts"
 import {
   CONCENTRATION_GAIN_PP_TIERS,
+  DEV_SOLD_GAIN_PP_TIERS,
   DRAWDOWN_PCT_TIERS,
   LIQUIDITY_DRAIN_PCT_TIERS,
   type PressureLevel,
@@ -163,16 +165,30 @@ const newHardCaps = ({ assessment, baseline }: PressureContext): PressureReading
 const increase = (from: number | null, to: number | null): number =>
   from === null || to === null ? 0 : Math.max(0, to - from)
 
-const deployerActivity = ({ first, latest }: PressureContext): PressureReading => {
+// 1.1: dev sold % gained since the first scan (unknown then counts 0), when the launch holding is not dust.
+const devSoldGain = ({ first, latest }: PressureContext): number => {
+  const now = latest.deployer.soldPct ?? null
+  const initial = latest.deployer.initialPct ?? null
+  if (now === null || (initial !== null && initial < DEV_SOLD_MIN_INITIAL_PCT)) return 0
+  return Math.max(0, now - (first.deployer.soldPct ?? 0))
+}
+
+const LEVEL_RANK: Readonly<Record<PressureLevel, number>> = { none: 0, low: 1, medium: 2, high: 3 }
+
+const deployerActivity = (context: PressureContext): PressureReading => {
+  const { first, latest } = context
   const before = first.deployer
   const now = latest.deployer
-  if ([now.priorLaunches, now.priorRugs, now.priorHoneypots, now.flagged].every((v) => v === null)) {
+  const sold = devSoldGain(context)
+  if (
+    [now.priorLaunches, now.priorRugs, now.priorHoneypots, now.flagged, now.soldPct ?? null].every((v) => v === null)
+  ) {
     return unread("deployer_activity", "deployer evidence was not observed")
   }
   const badLaunches = increase(before.priorRugs, now.priorRugs) + increase(before.priorHoneypots, now.priorHoneypots)
   const newlyFlagged = now.flagged === true && before.flagged !== true
   const launches = increase(before.priorLaunches, now.priorLaunches)
-  const [level, detail]: readonly [PressureLevel, string] =
+  const [recordLevel, recordDetail]: readonly [PressureLevel, string] =
     badLaunches > 0
       ? ["high", `the deployer gained ${badLaunches} rugged or honeypot launches since entry`]
       : newlyFlagged
@@ -182,13 +198,29 @@ const deployerActivity = ({ first, latest }: PressureContext): PressureReading =
           : launches > 0
             ? ["low", `the deployer launched ${launches} more tokens since entry`]
             : ["none", "no new deployer activity since entry"]
+  // The higher of the record's level and the dev sale's; a record finding keeps its own words first.
+  const soldLevel = levelOf(sold, DEV_SOLD_GAIN_PP_TIERS)
+  const soldDetail = `the deployer sold ${formatPct(sold)} more of its launch holding since entry (dev sold ${formatPct(now.soldPct ?? 0)})`
+  const level = LEVEL_RANK[soldLevel] > LEVEL_RANK[recordLevel] ? soldLevel : recordLevel
+  const detail =
+    soldLevel === "none"
+      ? recordDetail
+      : recordLevel === "none"
+        ? soldDetail
+        : `${recordLevel === level ? recordDetail : soldDetail}; ${recordLevel === level ? soldDetail : recordDetail}`
   return {
     signal: { signal: "deployer_activity", level, value: badLaunches, detail },
     escalation:
       level === "high"
         ? null
-        : `the deployer gains a rugged or honeypot launch${now.flagged === true ? "" : ", or is flagged"} (high deployer_activity)`
+        : `the deployer gains a rugged or honeypot launch${now.flagged === true ? "" : ", or is flagged"}${soldEscalation(context)} (high deployer_activity)`
   }
+}
+
+// With dev sold % observed: the figure at which the sale since entry turns the signal high.
+const soldEscalation = ({ first, latest }: PressureContext): string => {
+  const high = (first.deployer.soldPct ?? 0) + (DEV_SOLD_GAIN_PP_TIERS[0]?.threshold ?? 0)
+  return (latest.deployer.soldPct ?? null) === null || high > 100 ? "" : `, or dev sold % reaches ${formatPct(high)}`
 }
 
 // All six, in this order.

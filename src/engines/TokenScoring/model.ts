@@ -52,7 +52,12 @@ export const CAPS = {
   impersonation: { name: "Impersonation", ceiling: 20 },
   liquidityPull: { name: "Liquidity Pull", ceiling: 20 },
   // 2.1: LP a few wallets can withdraw at will is a standing power over every holder, like a mint authority.
-  pullableLiquidity: { name: "Pullable Liquidity", ceiling: 59 }
+  pullableLiquidity: { name: "Pullable Liquidity", ceiling: 59 },
+  // 2.1: a third of the supply bought in the launch window (creation slot and the slots after it) by wallets
+  // other than the deployer can be dumped on every later buyer; a dev that sold most of its holding on a young token
+  // has left it (the "soft rug"). Both tokens can still be sold: `warn`, not `block`.
+  launchCapture: { name: "Launch Capture", ceiling: 59 },
+  devSold: { name: "Dev Sold", ceiling: 59 }
 } as const satisfies Record<string, HardCap>
 
 // Powers an issuer keeps over holders. A verified issuer (e.g. a regulated stablecoin) keeps them by design,
@@ -151,6 +156,15 @@ export const INSIDER_PCT_TIERS: ReadonlyArray<Tier> = [
   { threshold: 20, points: -15 },
   { threshold: 5, points: -7 }
 ]
+// 2.1: supply bought in the slots after the creation slot (snipers). Bots race every new mint in public, so a
+// sniper is weaker evidence of a ring than a same-slot buy: the bundled thresholds at the insider weights.
+export const SNIPER_PCT_TIERS: ReadonlyArray<Tier> = [
+  { threshold: 30, points: -15 },
+  { threshold: 10, points: -7 }
+]
+// 2.1: bundled + sniped supply at or above this share (the top tier of either rule) applies the Launch Capture
+// cap (a ring splitting its buys across the creation slot and the next ones is caught as one).
+export const LAUNCH_CAPTURE_PCT = 30
 
 // Counts of earlier tokens by the same deployer. The top tier also applies the serial cap.
 export const PRIOR_RUG_TIERS: ReadonlyArray<Tier> = [
@@ -167,6 +181,16 @@ export const SERIAL_OFFENCE_COUNT = 2
 export const RATE_MIN_LAUNCHES = 10
 export const RARE_RUG_RATE_PCT = 5
 export const RARE_RUG_POINTS = -5
+// 2.1: dev sold %: the share of its launch holding the deployer sold. Only a holding of at least
+// DEV_SOLD_MIN_INITIAL_PCT of supply counts (dust says nothing; unknown counts). Selling most of it on a token
+// younger than DEV_SOLD_YOUNG_HOURS (or of unknown age) also applies the Dev Sold cap.
+export const DEV_SOLD_PCT_TIERS: ReadonlyArray<Tier> = [
+  { threshold: 80, points: -20 },
+  { threshold: 50, points: -10 }
+]
+export const DEV_SOLD_MIN_INITIAL_PCT = 1
+export const DEV_SOLD_CAP_PCT = 80
+export const DEV_SOLD_YOUNG_HOURS = 24
 
 export const TOKEN_AGE_HOURS_TIERS: ReadonlyArray<Tier> = [
   { threshold: 1, points: -20 },

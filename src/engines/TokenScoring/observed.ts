@@ -17,6 +17,8 @@ export interface Observed {
   readonly top10Pct: number | null
   readonly largestHolderPct: number | null
   readonly insiderPct: number | null
+  /** 2.1: bundled + sniped launch supply (a part not observed counts 0); null when neither was observed. */
+  readonly launchCapturePct: number | null
   readonly tokenAgeHours: number | null
   readonly lpLockHoursLeft: number | null
   readonly buy: EffectiveTax
@@ -101,6 +103,12 @@ const top10PctOf = (holders: ReadonlyArray<Holder>): number => {
   return sumPct(largestFirst.slice(0, 10))
 }
 
+const launchCapturePctOf = (holders: ScanEvidence["holders"]): number | null => {
+  const bundled = holders.bundledLaunchPct
+  const sniped = holders.sniperPct ?? null
+  return bundled === null && sniped === null ? null : Math.min(100, (bundled ?? 0) + (sniped ?? 0))
+}
+
 export const observe = (evidence: ScanEvidence): Observed => {
   const top = evidence.holders.top
   const concentrated = top.filter((holder) => countsTowardConcentration(holder, evidence.scannedAt))
@@ -126,6 +134,7 @@ export const observe = (evidence: ScanEvidence): Observed => {
     top10Pct: holdersObserved ? top10PctOf(concentrated) : null,
     largestHolderPct: holdersObserved ? Math.max(0, ...concentrated.map((holder) => holder.pct)) : null,
     insiderPct: holdersObserved ? sumPct(top.filter((holder) => holder.kind === "insider")) : null,
+    launchCapturePct: launchCapturePctOf(evidence.holders),
     tokenAgeHours: evidence.createdAt === null ? null : hoursBetween(evidence.createdAt, evidence.scannedAt),
     lpLockHoursLeft: lockExpiresAt === null ? null : hoursBetween(evidence.scannedAt, lockExpiresAt)
   }

@@ -100,7 +100,10 @@ describe("docs/decision-engine.md matches the code", () => {
       drawdown: [tiers(M.DRAWDOWN_PCT_TIERS)],
       holder_concentration: [tiers(M.CONCENTRATION_GAIN_PP_TIERS)],
       new_hard_caps: ["any: high"],
-      deployer_activity: ["gained any, or flagged since the first scan: high; flagged: medium; more launches: low"]
+      deployer_activity: [
+        "gained any, or flagged since the first scan: high; flagged: medium; more launches: low",
+        `${tiers(M.DEV_SOLD_GAIN_PP_TIERS)}. The level is the higher of the two`
+      ]
     }
     const missing = Object.entries(rows).flatMap(([signal, fragments]) =>
       missingIn(rowIn(signal, signals), fragments).map((f) => `${signal}: ${f}`)

@@ -220,6 +220,29 @@ describe("pressure signals", () => {
     expect(levels(decision).deployer_activity).toBe("high")
   })
 
+  test("a dev selling its launch holding after entry raises deployer activity by the points sold", () => {
+    const soldAt = (hours: number, soldPct: number | null, initialPct = 10) =>
+      scanAt(hours, { deployer: { initialPct, soldPct } })
+    const level = (scans: ReadonlyArray<ScanEvidence>) => levels(monitorDecision(inputOf(scans))).deployer_activity
+    expect([
+      level([soldAt(0, 0), soldAt(1, 0)]),
+      level([soldAt(0, 0), soldAt(1, 10)]),
+      level([soldAt(0, 10), soldAt(1, 40)]),
+      level([soldAt(0, 20), soldAt(1, 80)]),
+      // Not observed at entry counts 0; a dust holding is ignored.
+      level([soldAt(0, null), soldAt(1, 90)]),
+      level([soldAt(0, 0, 0.5), soldAt(1, 100, 0.5)])
+    ]).toEqual(["none", "low", "medium", "high", "high", "none"])
+    const decision = monitorDecision(inputOf([soldAt(0, 0), soldAt(1, 80)]))
+    expect(decision.pressure[5]?.detail).toBe(
+      "the deployer sold 80% more of its launch holding since entry (dev sold 80%)"
+    )
+    // Below high, the invalidation names the dev sold % that would make it high.
+    expect(monitorDecision(inputOf([soldAt(0, 10), soldAt(1, 40)])).invalidation).toContain(
+      "the deployer gains a rugged or honeypot launch, or is flagged, or dev sold % reaches 60% (high deployer_activity)"
+    )
+  })
+
   test("scans before the entry time are left out, except the last one before it", () => {
     const history = [withLiquidity(0, 900_000), withLiquidity(1, 500_000), withLiquidity(3, 480_000)]
     const decision = monitorDecision(inputOf(history, { entryTime: hoursAfterScan(2) }))

@@ -144,6 +144,15 @@ describe("pre-trade decision table", () => {
     })
   })
 
+  test("a token the verdict lets through, whose dev sold its launch holding or was sniped, is a caution", () => {
+    // A year-old token: dev_sold costs its points without the Dev Sold cap; 12% sniped stays under Launch Capture.
+    for (const patch of [{ deployer: { initialPct: 5, soldPct: 100 } }, { holders: { sniperPct: 12 } }]) {
+      const decision = preTradeDecision(inputOf(patch))
+      expect(decision.decision).toBe("proceed_with_caution")
+      expect(decision.reasons[0]).toMatch(/^caution_flags: .*(dev_sold|sniped_launch)/)
+    }
+  })
+
   test("a full scan with the same borderline score is not sent to review", () => {
     const decision = preTradeDecision(
       inputOf({ liquidity: { lpLocked: false, lpTopWalletsPct: 12 }, metadata: { mutable: true } })

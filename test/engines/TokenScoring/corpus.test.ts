@@ -18,6 +18,13 @@ describe(`scenario corpus (${CORPUS.length} cases written from public patterns)`
         flags: assessment.flags
       }
       expect({ verdict: got.verdict }).toEqual({ verdict: item.expect })
+      if (item.score !== undefined) {
+        const [min, max] = item.score
+        expect({ score: got.score, inBand: got.score >= min && got.score <= max }).toEqual({
+          score: got.score,
+          inBand: true
+        })
+      }
       if (item.because !== undefined) {
         expect([...assessment.flags, ...assessment.hardCaps]).toContain(item.because)
       }

@@ -11,6 +11,8 @@ export interface CorpusCase {
   readonly expect: Exclude<Verdict, "unknown">
   /** A flag or hard cap ("Name:ceiling") the answer must carry, when one explains the verdict. */
   readonly because?: string
+  /** The safety score band the answer must fall in (inclusive), when the pattern says more than the verdict. */
+  readonly score?: readonly [number, number]
   readonly evidence: EvidencePatch
 }
 
@@ -25,6 +27,18 @@ const memecoin: EvidencePatch = {
   symbol: "FROG",
   metadata: { mutable: false, uri: "https://ipfs.io/frog", copycatOf: null }
 }
+// A pump.fun token still on its bonding curve, `hours` after creation, with the launch figures given.
+const pumpLaunch = (
+  hours: number,
+  launch: { readonly holders?: EvidencePatch["holders"]; readonly deployer?: EvidencePatch["deployer"] }
+): EvidencePatch => ({
+  ...memecoin,
+  createdAt: fresh(hours),
+  liquidity: { liquidityUsd: 25_000, lpLocked: null, lpLockPercentage: null, bondingCurveOnly: true, poolCount: 1 },
+  market: { liquidityUsd: 25_000, marketCap: 80_000 },
+  holders: { holderCount: 400, bundledLaunchPct: 0, sniperPct: 0, ...launch.holders },
+  deployer: { initialPct: 3, soldPct: 0, ...launch.deployer }
+})
 
 export const CORPUS: ReadonlyArray<CorpusCase> = [
   // Issuer-verified assets keep powers by design.
@@ -631,5 +645,70 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
     expect: "warn",
     because: "High Tax:59",
     evidence: { trading: { isHoneypot: false, buyTax: 0, sellTax: 12 } }
+  },
+
+  // Insiders, bundles, snipers, dev sold (issue 27; docs/scoring-model.md, Ownership and Deployer).
+  {
+    note: "pump.fun launch: the dev bought 8% in the creation transaction and sold all of it within minutes",
+    expect: "warn",
+    because: "Dev Sold:59",
+    score: [30, 59],
+    evidence: pumpLaunch(0.25, { deployer: { initialPct: 8, soldPct: 100 } })
+  },
+  {
+    note: "pump.fun launch where sniper bots took 40% of supply in slots +1 to +3",
+    expect: "warn",
+    because: "Launch Capture:59",
+    score: [30, 59],
+    evidence: pumpLaunch(1.5, { holders: { sniperPct: 40 } })
+  },
+  {
+    note: "a ring split its buys: 18% in the creation slot's Jito bundle, 17% in the next two slots",
+    expect: "warn",
+    because: "Launch Capture:59",
+    score: [30, 59],
+    evidence: pumpLaunch(2, { holders: { bundledLaunchPct: 18, sniperPct: 17 } })
+  },
+  {
+    note: "pump.fun launch sniped a little: bots bought 4% in the slots after creation (the common case)",
+    expect: "ok",
+    score: [80, 100],
+    evidence: pumpLaunch(3, { holders: { sniperPct: 4 } })
+  },
+  {
+    note: "dev sold all of a 0.3% dust buy an hour after launch: no exit worth the name",
+    expect: "ok",
+    score: [80, 100],
+    evidence: pumpLaunch(1, { deployer: { initialPct: 0.3, soldPct: 100 } })
+  },
+  {
+    note: "dev sold 60% of a 4% buy on day 2, snipers took 12%: a partial exit, watch it",
+    expect: "ok",
+    because: "dev_sold",
+    score: [60, 79],
+    evidence: pumpLaunch(30, { holders: { sniperPct: 12 }, deployer: { initialPct: 4, soldPct: 60 } })
+  },
+  {
+    note: "community takeover: a year-old token whose deployer sold its launch buy long ago",
+    expect: "ok",
+    because: "dev_sold",
+    score: [60, 100],
+    evidence: { ...memecoin, deployer: { initialPct: 5, soldPct: 100 } }
+  },
+  {
+    note: "the supply trick: a deployer-funded ring bought 35% in a bundle and holds 25%, the dev sold 90%",
+    expect: "block",
+    because: "insider_holding",
+    score: [0, 29],
+    evidence: pumpLaunch(0.5, {
+      holders: {
+        bundledLaunchPct: 35,
+        top: [
+          { address: WALLETS[0]!, pct: 20, kind: "pool" },
+          ...[1, 2, 3, 4, 5].map((i) => ({ address: WALLETS[i]!, pct: 5, kind: "insider" as const }))
+        ]
+      },
+      deployer: { initialPct: 10, soldPct: 90 }
+    })
   }
 ]

@@ -64,8 +64,20 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   top10_concentration: [atLeast(M.TOP10_PCT_TIERS)],
   single_holder_concentration: [atLeast(M.SINGLE_HOLDER_PCT_TIERS)],
   creator_holding: [atLeast(M.CREATOR_PCT_TIERS)],
-  bundled_launch: [atLeast(M.BUNDLED_LAUNCH_PCT_TIERS)],
+  bundled_launch: [
+    atLeast(M.BUNDLED_LAUNCH_PCT_TIERS),
+    `${cap(M.CAPS.launchCapture)} (launch capture >= ${M.LAUNCH_CAPTURE_PCT})`
+  ],
   insider_holding: [atLeast(M.INSIDER_PCT_TIERS)],
+  sniped_launch: [
+    atLeast(M.SNIPER_PCT_TIERS),
+    `${cap(M.CAPS.launchCapture)} (launch capture >= ${M.LAUNCH_CAPTURE_PCT})`
+  ],
+  dev_sold: [
+    atLeast(M.DEV_SOLD_PCT_TIERS),
+    `\`deployer.initialPct\` < ${M.DEV_SOLD_MIN_INITIAL_PCT} `,
+    `${cap(M.CAPS.devSold)} (at >= ${M.DEV_SOLD_CAP_PCT}, token younger than ${M.DEV_SOLD_YOUNG_HOURS} hours`
+  ],
   deployer_prior_rugs: [
     atLeast(M.PRIOR_RUG_TIERS),
     `${cap(M.CAPS.serialRugger)} (at >= ${M.SERIAL_OFFENCE_COUNT})`,

@@ -56,6 +56,53 @@ const withInsiders = (
   return { ...scan, insiders }
 }
 
+// The launch figures: snipers after the creation slot, and the deployer's holding (initial and now).
+const withLaunch = (
+  scan: ScanEvidenceV2,
+  launch: { readonly sniperPct: number | null; readonly initialPct?: number; readonly currentPct: number | null }
+): ScanEvidenceV2 => {
+  const initialPct = launch.initialPct ?? 10
+  const insiders: InsidersV2 = {
+    clusters: notObserved("test"),
+    launchBuyers:
+      launch.sniperPct === null
+        ? notObserved("test")
+        : observed({
+            creationSlot: 1,
+            sameSlotPct: 0,
+            sameSlotCount: 0,
+            sniperPct: launch.sniperPct,
+            sniperCount: 4,
+            windowSlots: 10
+          }),
+    deployerHolding:
+      launch.currentPct === null
+        ? notObserved("test")
+        : observed({
+            initialPct,
+            currentPct: launch.currentPct,
+            soldPct:
+              initialPct === 0 ? null : Math.round(Math.max(0, (1 - launch.currentPct / initialPct) * 100) * 100) / 100
+          }),
+    provenance: { funderCalls: 0, funderBudget: 40, walletsRead: 0, walletsCached: 0, launchTransactions: 0 }
+  }
+  return { ...scan, insiders }
+}
+
+const LEVEL_RANK = { low: 0, medium: 1, high: 2, critical: 3 } as const
+const ACTION_RANK = { proceed: 0, monitor: 1, caution: 2, avoid: 3 } as const
+const VERDICT_RANK = { ok: 0, warn: 1, block: 2 } as const
+const noBetter = (missing: ScanEvidenceV2, observedScan: ScanEvidenceV2): boolean => {
+  const a = assessToken(scoringView(missing))
+  const b = assessToken(scoringView(observedScan))
+  return (
+    a.safetyScore <= b.safetyScore &&
+    LEVEL_RANK[a.riskLevel] >= LEVEL_RANK[b.riskLevel] &&
+    ACTION_RANK[a.recommendedAction] >= ACTION_RANK[b.recommendedAction] &&
+    VERDICT_RANK[a.verdict] >= VERDICT_RANK[b.verdict]
+  )
+}
+
 const scanOf = (seed: number) => {
   const scan = upgradeV1(randomEvidence(seededRandom(seed)))
   return { ...scan, holders: { ...scan.holders, bundledLaunchPct: notObserved("not read") } }
@@ -111,6 +158,104 @@ describe("insiders in the score", () => {
           assessToken(scoringView(withInsiders(scan, holders.slice(0, count), null))).safetyScore
         return score(more) <= score(fewer)
       }),
+      params
+    )
+  })
+
+  test("the view reads the sniped share and dev sold % (from the initial and current holding)", () => {
+    const scan = scanOf(1)
+    const view = scoringView(withLaunch(scan, { sniperPct: 40, initialPct: 12, currentPct: 0 }))
+    expect(view.holders.sniperPct).toBe(40)
+    expect({ initialPct: view.deployer.initialPct, soldPct: view.deployer.soldPct }).toEqual({
+      initialPct: 12,
+      soldPct: 100
+    })
+    // Not observed reads as unknown; no block leaves the fields out (a v1 scan's view is unchanged).
+    const blind = scoringView(withLaunch(scan, { sniperPct: null, currentPct: null }))
+    expect([blind.holders.sniperPct, blind.deployer.initialPct, blind.deployer.soldPct]).toEqual([null, null, null])
+    expect("sniperPct" in scoringView(scan).holders).toBe(false)
+    expect("soldPct" in scoringView(scan).deployer).toBe(false)
+  })
+
+  test("a dev that sold 80% of a 10% holding an hour after launch: dev_sold, out of ok", () => {
+    const scan = scanOf(1)
+    const young = {
+      ...scan,
+      token: { ...scan.token, createdAt: observed(new Date(Date.parse(scan.scannedAt) - 3_600_000).toISOString()) }
+    }
+    const assessed = assessToken(scoringView(withLaunch(young, { sniperPct: 0, initialPct: 10, currentPct: 2 })))
+    expect(assessed.flags).toContain("dev_sold")
+    expect(assessed.hardCaps).toContain("Dev Sold:59")
+    expect(assessed.verdict).not.toBe("ok")
+  })
+
+  test("more dev sold % never raises the score (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (seed, initialPct, x, y) => {
+          const scan = scanOf(seed)
+          // Sold more = holds less now of the same initial holding.
+          const score = (soldShare: number) =>
+            assessToken(
+              scoringView(
+                withLaunch(scan, { sniperPct: 0, initialPct, currentPct: initialPct * (1 - soldShare / 100) })
+              )
+            ).safetyScore
+          return score(Math.max(x, y)) <= score(Math.min(x, y))
+        }
+      ),
+      params
+    )
+  })
+
+  test("a larger sniped share never raises the score (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (seed, x, y) => {
+          const scan = scanOf(seed)
+          const score = (pct: number) =>
+            assessToken(scoringView(withLaunch(scan, { sniperPct: pct, currentPct: 10 }))).safetyScore
+          return score(Math.max(x, y)) <= score(Math.min(x, y))
+        }
+      ),
+      params
+    )
+  })
+
+  test("launch buyers or the deployer's holding not observed is no better than observed at its best (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (seed, sniperPct, initialPct, currentShare) => {
+          const scan = scanOf(seed)
+          const currentPct = (initialPct * currentShare) / 100
+          // At its best: nobody sniped; the deployer sold nothing.
+          return (
+            noBetter(
+              withLaunch(scan, { sniperPct: null, initialPct, currentPct }),
+              withLaunch(scan, { sniperPct: 0, initialPct, currentPct })
+            ) &&
+            noBetter(
+              withLaunch(scan, { sniperPct, initialPct, currentPct: null }),
+              withLaunch(scan, { sniperPct, initialPct, currentPct: initialPct })
+            ) &&
+            noBetter(
+              withLaunch(scan, { sniperPct: null, currentPct: null }),
+              withLaunch(scan, { sniperPct: 0, initialPct, currentPct: initialPct })
+            )
+          )
+        }
+      ),
       params
     )
   })

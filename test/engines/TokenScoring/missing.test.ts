@@ -102,6 +102,24 @@ const FACTS: ReadonlyArray<Fact> = [
     observedAs: [(e) => ({ ...e, holders: { ...e.holders, creatorPct: 0, bundledLaunchPct: 0 } })]
   },
   {
+    name: "sniped share (sniped_launch, Launch Capture)",
+    forget: (e) => ({ ...e, holders: { ...e.holders, sniperPct: null } }),
+    observedAs: [(e) => ({ ...e, holders: { ...e.holders, sniperPct: 0 } })]
+  },
+  {
+    name: "deployer holding (dev_sold, Dev Sold)",
+    forget: (e) => ({ ...e, deployer: { ...e.deployer, initialPct: null, soldPct: null } }),
+    observedAs: [
+      (e) => ({ ...e, deployer: { ...e.deployer, initialPct: e.deployer.initialPct ?? 10, soldPct: 0 } }),
+      (e) => ({ ...e, deployer: { ...e.deployer, initialPct: 0, soldPct: null } })
+    ]
+  },
+  {
+    name: "deployer's initial holding (dev_sold's size gate)",
+    forget: (e) => ({ ...e, deployer: { ...e.deployer, initialPct: null } }),
+    observedAs: [(e) => ({ ...e, deployer: { ...e.deployer, initialPct: 0.5 } })]
+  },
+  {
     name: "deployer record (deployer_prior_rugs, deployer_prior_honeypots, deployer_flagged)",
     forget: (e) => ({ ...e, deployer: { ...e.deployer, priorRugs: null, priorHoneypots: null, flagged: null } }),
     observedAs: [(e) => ({ ...e, deployer: { ...e.deployer, priorRugs: 0, priorHoneypots: 0, flagged: false } })]

@@ -278,7 +278,37 @@ const randomScan = (random: Random): ScanEvidenceEncoded => {
   }
 }
 
-export const randomEvidence = (random: Random): ScanEvidence => decodeEvidence(randomScan(random))
+// 2.1: the launch figures (snipers, dev sold %), drawn after the rest so that a seed's other fields stay as
+// they were before them.
+const withLaunch = (scan: ScanEvidenceEncoded, random: Random): ScanEvidenceEncoded => {
+  const draw: Draw = { random, riskiness: random.float(0, 0.3) }
+  return {
+    ...scan,
+    holders: {
+      ...scan.holders,
+      sniperPct: field(
+        draw,
+        () => random.float(0, 9.9),
+        () => edgeOr(random, [10, 30, 50, 100], () => random.float(0, 100))
+      )
+    },
+    deployer: {
+      ...scan.deployer,
+      initialPct: field(
+        draw,
+        () => random.float(1, 20),
+        () => edgeOr(random, [0, 0.99, 1], () => random.float(0, 100))
+      ),
+      soldPct: field(
+        draw,
+        () => random.float(0, 49.9),
+        () => edgeOr(random, [50, 80, 100], () => random.float(0, 100))
+      )
+    }
+  }
+}
+
+export const randomEvidence = (random: Random): ScanEvidence => decodeEvidence(withLaunch(randomScan(random), random))
 
 // Each turns one observed signal worse (or leaves it as is); none may raise the score. 2.1: a red flag worsens
 // a fact already observed; turning a missing fact into an observed one is the "missing is never better"
@@ -422,6 +452,13 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
         : { ...e, holders: { ...e.holders, bundledLaunchPct: raise(e.holders.bundledLaunchPct, r, 100) } }
   },
   {
+    name: "more sniped",
+    apply: (e, r) =>
+      (e.holders.sniperPct ?? null) === null
+        ? e
+        : { ...e, holders: { ...e.holders, sniperPct: raise(e.holders.sniperPct ?? 0, r, 100) } }
+  },
+  {
     name: "fewer holders",
     apply: (e, r) => ({
       ...e,
@@ -444,6 +481,13 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
       e.deployer.priorHoneypots === null
         ? e
         : { ...e, deployer: { ...e.deployer, priorHoneypots: e.deployer.priorHoneypots + r.int(1, 3) } }
+  },
+  {
+    name: "dev sold more",
+    apply: (e, r) =>
+      (e.deployer.soldPct ?? null) === null
+        ? e
+        : { ...e, deployer: { ...e.deployer, soldPct: raise(e.deployer.soldPct ?? 0, r, 100) } }
   },
   {
     name: "deployer flagged",

@@ -137,7 +137,24 @@ const tiered = [
     flag: "bundled_launch",
     tiers: Model.BUNDLED_LAUNCH_PCT_TIERS,
     under: 9.9,
-    patch: (pct) => ({ holders: { bundledLaunchPct: pct } })
+    patch: (pct) => ({ holders: { bundledLaunchPct: pct } }),
+    cap: (pct) => (pct >= Model.LAUNCH_CAPTURE_PCT ? "Launch Capture:59" : undefined)
+  }),
+  atLeastCases({
+    rule: "sniped_launch",
+    flag: "sniped_launch",
+    tiers: Model.SNIPER_PCT_TIERS,
+    under: 9.9,
+    patch: (pct) => ({ holders: { bundledLaunchPct: 0, sniperPct: pct } }),
+    cap: (pct) => (pct >= Model.LAUNCH_CAPTURE_PCT ? "Launch Capture:59" : undefined)
+  }),
+  atLeastCases({
+    rule: "dev_sold",
+    flag: "dev_sold",
+    tiers: Model.DEV_SOLD_PCT_TIERS,
+    under: 49.9,
+    // The clean token is a year old: the points without the Dev Sold cap.
+    patch: (pct) => ({ deployer: { initialPct: 10, soldPct: pct } })
   }),
   atLeastCases({
     rule: "insider_holding",
@@ -466,6 +483,37 @@ const single: ReadonlyArray<RuleCase> = [
     evidence: { deployer: { priorRugs: 3, priorLaunches: 300 } }
   },
   {
+    title: "a launch split between the creation slot and the next slots: bundled + sniped >= 30",
+    rule: "sniped_launch",
+    flag: "sniped_launch",
+    points: Model.SNIPER_PCT_TIERS[1]!.points,
+    cap: "Launch Capture:59",
+    evidence: { holders: { bundledLaunchPct: 15, sniperPct: 15 } }
+  },
+  {
+    title: "a launch split between the creation slot and the next slots, bundled side",
+    rule: "bundled_launch",
+    flag: "bundled_launch",
+    points: Model.BUNDLED_LAUNCH_PCT_TIERS[1]!.points,
+    cap: "Launch Capture:59",
+    evidence: { holders: { bundledLaunchPct: 15, sniperPct: 15 } }
+  },
+  {
+    title: "dev sold 80% of its holding on a token of unknown age",
+    rule: "dev_sold",
+    flag: "dev_sold",
+    points: Model.DEV_SOLD_PCT_TIERS[0]!.points,
+    cap: "Dev Sold:59",
+    evidence: { createdAt: null, deployer: { initialPct: 10, soldPct: 80 } }
+  },
+  {
+    title: "dev sold everything, initial holding not observed",
+    rule: "dev_sold",
+    flag: "dev_sold",
+    points: Model.DEV_SOLD_PCT_TIERS[0]!.points,
+    evidence: { deployer: { initialPct: null, soldPct: 100 } }
+  },
+  {
     title: "deployer flagged",
     rule: "deployer_flagged",
     flag: "deployer_flagged",
@@ -503,6 +551,13 @@ const notObserved: ReadonlyArray<SilentCase> = [
   { title: "creatorPct null", rule: "creator_holding", evidence: { holders: { creatorPct: null } } },
   { title: "priorRugs null", rule: "deployer_prior_rugs", evidence: { deployer: { priorRugs: null } } },
   { title: "createdAt null", rule: "new_token", evidence: { createdAt: null } },
+  { title: "sniperPct null", rule: "sniped_launch", evidence: { holders: { sniperPct: null } } },
+  { title: "soldPct null", rule: "dev_sold", evidence: { deployer: { initialPct: 10, soldPct: null } } },
+  {
+    title: "the deployer sold all of a dust holding",
+    rule: "dev_sold",
+    evidence: { createdAt: null, deployer: { initialPct: Model.DEV_SOLD_MIN_INITIAL_PCT - 0.01, soldPct: 100 } }
+  },
   { title: "holderCount null", rule: "few_holders", evidence: { holders: { holderCount: null } } },
   { title: "volume null", rule: "wash_trading", evidence: { market: { volume24h: null } } },
   { title: "unique traders null", rule: "low_organic_volume", evidence: { market: { uniqueTraders24h: null } } },

@@ -1,5 +1,9 @@
 import {
   CAPS,
+  DEV_SOLD_CAP_PCT,
+  DEV_SOLD_MIN_INITIAL_PCT,
+  DEV_SOLD_PCT_TIERS,
+  DEV_SOLD_YOUNG_HOURS,
   type HardCap,
   PRIOR_HONEYPOT_TIERS,
   PRIOR_RUG_TIERS,
@@ -10,7 +14,7 @@ import {
   type Tier
 } from "../model.ts"
 import type { Flag } from "../flags.ts"
-import { tierAtLeast } from "../observed.ts"
+import { formatPct, tierAtLeast } from "../observed.ts"
 import { finding, type Rule } from "./rule.ts"
 
 interface PriorOffences {
@@ -68,3 +72,24 @@ export const deployerPriorHoneypots = priorOffencesRule({
   serialCap: CAPS.serialHoneypotDeployer,
   offence: "turned out to be honeypots"
 })
+
+// 2.1: dev sold %. A deployer that sold most of a holding of some size has left the token; on a young token
+// (or one of unknown age) that is the soft rug, and caps it out of `ok`. An unknown initial holding counts.
+export const devSold: Rule = ({ evidence, tokenAgeHours }) => {
+  const sold = evidence.deployer.soldPct ?? null
+  const initial = evidence.deployer.initialPct ?? null
+  const tier = sold === null ? undefined : tierAtLeast(sold, DEV_SOLD_PCT_TIERS)
+  if (sold === null || tier === undefined) return null
+  if (initial !== null && initial < DEV_SOLD_MIN_INITIAL_PCT) return null
+  const young = tokenAgeHours === null || tokenAgeHours < DEV_SOLD_YOUNG_HOURS
+  const of = initial === null ? "its launch holding" : `its launch holding of ${formatPct(initial)} of supply`
+  return finding({
+    rule: "dev_sold",
+    facet: "deployer",
+    points: tier.points,
+    reason: `deployer.soldPct ${formatPct(sold)} >= ${tier.threshold}%${initial === null ? "" : ` of deployer.initialPct ${formatPct(initial)}`}`,
+    risk: `Deployer sold ${formatPct(sold)} of ${of}`,
+    flag: "dev_sold",
+    cap: young && sold >= DEV_SOLD_CAP_PCT ? CAPS.devSold : null
+  })
+}

@@ -14,7 +14,7 @@ import {
   transferFee,
   transferHook
 } from "./contract.ts"
-import { deployerPriorHoneypots, deployerPriorRugs } from "./deployer.ts"
+import { deployerPriorHoneypots, deployerPriorRugs, devSold } from "./deployer.ts"
 import { thinEvidence } from "./evidence.ts"
 import {
   liquidityDrop,
@@ -33,6 +33,7 @@ import {
   creatorHolding,
   insiderHolding,
   singleHolderConcentration,
+  snipedLaunch,
   top10Concentration
 } from "./ownership.ts"
 import type { Rule } from "./rule.ts"
@@ -65,9 +66,11 @@ export const RULES: ReadonlyArray<Rule> = [
   singleHolderConcentration,
   creatorHolding,
   bundledLaunch,
+  snipedLaunch,
   insiderHolding,
   deployerPriorRugs,
   deployerPriorHoneypots,
+  devSold,
   newToken,
   fewHolders,
   washTrading,

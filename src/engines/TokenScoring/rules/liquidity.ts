@@ -115,9 +115,12 @@ export const lpLockExpiring: Rule = (observed) => {
 }
 
 // Liquidity against market cap: a market cap far above what can be sold into.
-export const thinLiquidityForCap: Rule = ({ evidence, liquidityUsd }) => {
+// Silent when no_market fired, as low_liquidity is: no pool (even with a stale liquidity figure beside it) is
+// no_market's finding, so emptying the pool cannot drop a finding and raise the score.
+export const thinLiquidityForCap: Rule = (observed) => {
+  const { evidence, liquidityUsd } = observed
   const cap = evidence.market.marketCap
-  if (liquidityUsd === null || cap === null || cap <= 0 || liquidityUsd === 0) return null
+  if (liquidityUsd === null || cap === null || cap <= 0 || noMarketReason(observed) !== null) return null
   const ratioPct = (liquidityUsd / cap) * 100
   if (ratioPct >= LIQUIDITY_TO_MCAP_PCT) return null
   return finding({

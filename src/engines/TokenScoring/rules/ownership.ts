@@ -1,9 +1,13 @@
 import {
   BUNDLED_LAUNCH_PCT_TIERS,
+  CAPS,
   CREATOR_PCT_TIERS,
   type Facet,
+  type HardCap,
   INSIDER_PCT_TIERS,
+  LAUNCH_CAPTURE_PCT,
   SINGLE_HOLDER_PCT_TIERS,
+  SNIPER_PCT_TIERS,
   type Tier,
   TOP10_PCT_TIERS
 } from "../model.ts"
@@ -19,6 +23,7 @@ interface ShareRule {
   readonly measure: (observed: Observed) => number | null
   readonly label: string
   readonly risk: (pct: string) => string
+  readonly cap?: (observed: Observed) => HardCap | null
 }
 
 // A rule on a share of supply: fires on the first tier the share reaches.
@@ -34,7 +39,8 @@ const shareRule =
       points: tier.points,
       reason: `${spec.label} ${formatPct(pct)} >= ${tier.threshold}%`,
       risk: spec.risk(formatPct(pct)),
-      flag: spec.flag
+      flag: spec.flag,
+      cap: spec.cap?.(observed) ?? null
     })
   }
 
@@ -68,6 +74,11 @@ export const creatorHolding = shareRule({
   risk: (pct) => `Creator still holds ${pct} of supply`
 })
 
+// 2.1: bundled and sniped supply together: a ring that splits its buys across the creation slot and the
+// slots after it is one capture. Either rule that fires carries the cap.
+const launchCaptureCap = ({ launchCapturePct }: Observed): HardCap | null =>
+  launchCapturePct !== null && launchCapturePct >= LAUNCH_CAPTURE_PCT ? CAPS.launchCapture : null
+
 export const bundledLaunch = shareRule({
   rule: "bundled_launch",
   facet: "ownership",
@@ -75,7 +86,20 @@ export const bundledLaunch = shareRule({
   tiers: BUNDLED_LAUNCH_PCT_TIERS,
   measure: (observed) => observed.evidence.holders.bundledLaunchPct,
   label: "holders.bundledLaunchPct",
-  risk: (pct) => `Bundled launch: linked wallets bought ${pct} of supply in the launch block`
+  risk: (pct) => `Bundled launch: linked wallets bought ${pct} of supply in the launch block`,
+  cap: launchCaptureCap
+})
+
+export const snipedLaunch = shareRule({
+  rule: "sniped_launch",
+  facet: "ownership",
+  flag: "sniped_launch",
+  tiers: SNIPER_PCT_TIERS,
+  measure: (observed) => observed.evidence.holders.sniperPct ?? null,
+  label: "holders.sniperPct",
+  risk: (pct) =>
+    `Sniped launch: wallets other than the deployer bought ${pct} of supply in the slots right after launch`,
+  cap: launchCaptureCap
 })
 
 export const insiderHolding = shareRule({

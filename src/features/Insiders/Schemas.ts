@@ -6,11 +6,10 @@ import { Meta } from "../Accounts/Meta.ts"
 // launch buyers, the deployer's holding) and its holders, with the first funders kept in wallet_funders,
 // as nodes and edges a UI can draw. Every fact says whether it was observed and where it came from.
 
-const Count = Schema.Number.pipe(Schema.int()).annotations({ jsonSchema: { type: "integer", minimum: 0 } })
-const Pct = Schema.Number.annotations({ jsonSchema: { type: "number", minimum: 0, maximum: 100 } })
-const Lamports = Schema.String.annotations({
-  description: "Lamports, as decimal digits (u64).",
-  jsonSchema: { type: "string", pattern: "^(0|[1-9][0-9]{0,19})$" }
+const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+const Pct = Schema.Number.pipe(Schema.between(0, 100))
+const Lamports = Schema.String.pipe(Schema.pattern(/^(0|[1-9]\d{0,19})$/)).annotations({
+  description: "Lamports, as decimal digits (u64)."
 })
 
 export const InsidersPath = Schema.Struct({

@@ -62,6 +62,7 @@ const everyTool = async (client: Client) => {
     risk_check: { address: mint.mint },
     risk_check_batch: { addresses: [mint.mint] },
     token_risk: { address: mint.mint },
+    token_insiders: { mint: mint.mint },
     wallet_risk: { walletAddress: newAddress() },
     deployer_history: { wallet: newAddress() },
     pre_trade_decision: { mint: mint.mint, side: "sell" },

@@ -131,5 +131,6 @@ export const InsidersGraph = Schema.Struct({
 export type InsidersGraph = typeof InsidersGraph.Type
 
 export const InsidersResponse = Schema.Struct({ data: InsidersGraph, meta: Meta }).annotations({
-  identifier: "InsidersResponse"
+  identifier: "InsidersResponse",
+  description: "The insiders graph of the mint's latest scan, and meta with the quota after this call."
 })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { DecisionApi } from "./features/Decisions/Api.ts"
 import { DeployerApi } from "./features/Deployer/Api.ts"
 import { envelope, InternalError, ServiceUnavailable } from "./domain/Errors.ts"
+import { InsidersApi } from "./features/Insiders/Api.ts"
 import type { Scope } from "./domain/Scope.ts"
 import { completeContract } from "./features/System/OpenApiContract.ts"
 import { RiskCheckApi } from "./features/RiskCheck/Api.ts"
@@ -36,6 +37,7 @@ export class RiskApi extends HttpApi.make("risk")
   .add(SystemApi)
   .add(RiskCheckApi)
   .add(TokenApi)
+  .add(InsidersApi)
   .add(WalletApi)
   .add(DeployerApi)
   .add(DecisionApi)

@@ -46,3 +46,38 @@ export const InsidersV2 = Schema.Struct({
   })
 }).annotations({ identifier: "InsidersV2" })
 export type InsidersV2 = typeof InsidersV2.Type
+
+/** A cluster as the scoring view keeps it (ScanEvidence's holders.clusters): who funded it, how many, how much. */
+export const ClusterSummary = Schema.Struct({
+  reason: InsiderCluster.fields.reason,
+  funder: Schema.NullOr(Address),
+  memberCount: Count,
+  pct: Percent
+}).annotations({ identifier: "InsiderClusterSummary" })
+export type ClusterSummary = typeof ClusterSummary.Type
+
+export const clusterSummaryOf = (cluster: InsiderCluster): ClusterSummary => ({
+  reason: cluster.reason,
+  funder: cluster.funder,
+  memberCount: cluster.members.length,
+  pct: cluster.pct
+})
+
+const pctText = (pct: number): string => `${Math.round(pct * 100) / 100}%`
+
+/**
+ * The risk naming one cluster, the one wording: the token risk packet's `risks` and the insiders route's
+ * clusters (features/Insiders) both read it from here.
+ */
+export const clusterRiskOf = (cluster: ClusterSummary): string => {
+  const wallets = `${cluster.memberCount} wallet${cluster.memberCount === 1 ? "" : "s"}`
+  const holds = cluster.memberCount === 1 ? "holds" : "hold"
+  switch (cluster.reason) {
+    case "deployer_funded":
+      return `Deployer-funded cluster of ${wallets} holds ${pctText(cluster.pct)} of supply (funder ${cluster.funder})`
+    case "common_funder":
+      return `Cluster of ${wallets} funded by one wallet holds ${pctText(cluster.pct)} of supply (funder ${cluster.funder})`
+    case "same_slot":
+      return `${wallets} that bought in the creation slot ${holds} ${pctText(cluster.pct)} of supply`
+  }
+}

@@ -1,5 +1,6 @@
 import type { ScanEvidence } from "./ScanEvidence.ts"
 import { type MarketV2, type MintExtension, type ScanEvidenceV2, valueOfFact } from "./EvidenceV2.ts"
+import { clusterSummaryOf } from "./EvidenceInsiders.ts"
 
 // v2 evidence -> the scoring view: the v1 shape the engines, the decision model and the routes read.
 
@@ -128,18 +129,21 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
 // The insiders block feeds the ownership rules (docs/scoring-model.md): a holder in a deployer_funded or
 // common_funder cluster is an insider (insider_holding), the supply bought in the creation slot is the
 // bundled launch share (bundled_launch) when the scan has no other figure for it, and the supply bought in
-// the slots after it the sniped share (sniped_launch). Without the block the fields are left out.
+// the slots after it the sniped share (sniped_launch). The observed clusters are kept, summarised, for the
+// token risk packet's risks (clusterRiskOf names each). Without the block the fields are left out.
 const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]): ScanEvidence["holders"] => {
   const insiders = scan.insiders
   if (insiders === undefined) return holders
   const launch = valueOfFact(insiders.launchBuyers)
+  const clusters = valueOfFact(insiders.clusters)
   const linked = new Set<string>(
-    valueOfFact(insiders.clusters)
+    clusters
       ?.filter((cluster) => cluster.reason !== "same_slot")
       .flatMap((cluster) => cluster.members.map((member) => member.owner)) ?? []
   )
   return {
     ...holders,
+    ...(clusters === null || clusters.length === 0 ? {} : { clusters: clusters.map(clusterSummaryOf) }),
     top: holders.top.map((holder) =>
       holder.kind === "holder" && linked.has(holder.address) ? { ...holder, kind: "insider" } : holder
     ),

@@ -1,5 +1,6 @@
 import { ParseResult, Schema } from "effect"
 import { Address } from "./Address.ts"
+import { ClusterSummary } from "./EvidenceInsiders.ts"
 
 // What a scanner observed about one mint at one moment. Scans are append-only; every field a scanner
 // could not observe is null (or absent), and missing evidence lowers confidence instead of reading as safe.
@@ -121,6 +122,10 @@ export const Holders = Schema.Struct({
   sniperPct: Schema.optional(Schema.NullOr(Percent)).annotations({
     description:
       "Supply bought in the slots right after the launch block by wallets other than the deployer: snipers (model 2.1)."
+  }),
+  clusters: Schema.optional(Schema.Array(ClusterSummary).pipe(Schema.maxItems(50))).annotations({
+    description:
+      "The observed insider clusters of a v2 scan's insiders block, largest first (issue 27); absent when not observed."
   })
 }).annotations({ identifier: "HolderEvidence" })
 

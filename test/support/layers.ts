@@ -3,6 +3,7 @@ import { Accounts, AccountsMemory } from "../../src/features/Accounts/Accounts.t
 import { PublicTrafficUnlimited, publicTrafficWith } from "../../src/features/Accounts/PublicTraffic.ts"
 import { Quota, QuotaMemory } from "../../src/features/Accounts/Quota.ts"
 import { LaunchesEmpty, LaunchesRepo } from "../../src/features/Deployer/LaunchesRepo.ts"
+import { Funders, FundersNone } from "../../src/features/Insiders/FundersRepo.ts"
 import { LatestScanCacheOff, latestScanCacheWith } from "../../src/features/Scans/LatestScanCache.ts"
 import { ScanRequestsMemory, ScanRequestsRepo } from "../../src/features/Scans/ScanRequestsRepo.ts"
 import { ScansRepo, ScansRepoMemory } from "../../src/features/Scans/ScansRepo.ts"
@@ -38,6 +39,7 @@ export const sqlServices = (options: ServiceOptions = {}) =>
     WalletRepo.Default,
     WalletRisk.Default,
     LaunchesRepo.Default,
+    Funders.Default,
     WatchesRepo.Default,
     WebhookEndpointsRepo.Default,
     WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsRepo.Default)),
@@ -67,6 +69,7 @@ export const memoryServices = (
     WalletRepoEmpty,
     WalletRisk.DefaultWithoutDependencies.pipe(Layer.provide([WalletRepoEmpty, LaunchesEmpty])),
     LaunchesEmpty,
+    FundersNone,
     WatchesMemory,
     WebhookEndpointsNone,
     WebhookNotifyEndpoints.pipe(Layer.provide(WebhookEndpointsNone)),

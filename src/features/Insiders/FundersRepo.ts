@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { repository } from "../../platform/Sql/Unavailable.ts"
 
 // The wallet_funders table (sql/0013_funders.sql): each wallet's first funder, read once by the scanner's
 // funders stage and reused by every later scan. A wallet's first funder never changes, so a row is never
@@ -68,3 +69,14 @@ export const makeFundersRepo = Effect.gen(function* () {
         where funder = ${funder} order by wallet limit ${limit}`.pipe(Effect.map((rows) => rows.map(toFunder)))
   }
 })
+
+/** The funders table as the routes read it (the insiders graph): SQL failures are 503 or a defect, once. */
+export class Funders extends Effect.Service<Funders>()("Funders", {
+  effect: Effect.map(makeFundersRepo, (repo) => repository({ lookup: repo.lookup }))
+}) {}
+
+/** No funder known (tests of the app in memory, without a database). */
+export const FundersNone = Layer.succeed(
+  Funders,
+  Funders.make({ lookup: () => Effect.succeed(new Map<string, FunderRow>()) })
+)

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import type { Meta } from "../Accounts/Meta.ts"
+import { clusterRiskOf } from "../../domain/EvidenceInsiders.ts"
 import { epochMillisOf, type ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { TokenRiskPacket } from "./Schemas.ts"
 import { assessTokenOnce, confidenceOf } from "../../engines/TokenScoring/index.ts"
@@ -29,7 +30,8 @@ const packetAt = (evidence: ScanEvidence, ageSeconds: number): TokenRiskPacket =
     confidence: confidenceOf(assessment, evidence, ageSeconds),
     facets: assessment.facets,
     hardCaps: assessment.hardCaps,
-    risks: assessment.risks,
+    // The engine's risks, then each insider cluster the scan observed, named (funder, wallets, share).
+    risks: [...assessment.risks, ...(evidence.holders.clusters ?? []).map(clusterRiskOf)],
     market: {
       liquidityUsd: liquidity.liquidityUsd ?? market.liquidityUsd,
       marketCap: market.marketCap,

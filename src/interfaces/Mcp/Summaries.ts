@@ -1,6 +1,7 @@
 import type { Meta } from "../../features/Accounts/Meta.ts"
 import type { PreTradeResponse, MonitorResponse } from "../../features/Decisions/Schemas.ts"
 import type { DeployerHistoryResponse } from "../../features/Deployer/Schemas.ts"
+import type { InsidersResponse } from "../../features/Insiders/Schemas.ts"
 import type { BatchResponse, RiskCheckResult } from "../../features/RiskCheck/Schemas.ts"
 import type { TokenRiskResponse } from "../../features/TokenRisk/Schemas.ts"
 import type { WalletRiskResponse } from "../../features/WalletRisk/Schemas.ts"
@@ -41,6 +42,32 @@ export const riskCheckBatch = (batch: typeof BatchResponse.Type): string => {
 
 export const tokenRisk = ({ data, meta }: typeof TokenRiskResponse.Type): string =>
   `${data.summary}${data.hardCaps.length === 0 ? "" : ` Hard caps: ${data.hardCaps.join(", ")}.`} ${charged(meta)}`
+
+// Each fact as observed or why not: a not_observed fact is said so, never read as "none".
+export const tokenInsiders = ({ data, meta }: typeof InsidersResponse.Type): string => {
+  const { clusters, launchBuyers, deployerHolding } = data
+  const clustersLine =
+    clusters.status !== "observed"
+      ? `Clusters ${clusters.status}: ${clusters.reason}.`
+      : clusters.value.length === 0
+        ? "No insider cluster among the top holders."
+        : `${count(clusters.value.length, "cluster")}: ${clusters.value.map((cluster) => cluster.risk).join("; ")}.`
+  const launchLine =
+    launchBuyers.status !== "observed"
+      ? `Launch buyers ${launchBuyers.status}: ${launchBuyers.reason}.`
+      : `Launch (slot ${launchBuyers.value.creationSlot}): ${count(launchBuyers.value.sameSlotCount, "wallet")} ` +
+        `bought ${launchBuyers.value.sameSlotPct}% in the creation slot, ${count(launchBuyers.value.sniperCount, "sniper")} ` +
+        `${launchBuyers.value.sniperPct}% in the next ${launchBuyers.value.windowSlots} slots.`
+  const devLine =
+    deployerHolding.status !== "observed"
+      ? `Deployer holding ${deployerHolding.status}: ${deployerHolding.reason}.`
+      : `Deployer held ${deployerHolding.value.initialPct}% at launch, ${deployerHolding.value.currentPct}% now` +
+        `${deployerHolding.value.soldPct === null ? "." : ` (sold ${deployerHolding.value.soldPct}%).`}`
+  return (
+    `Insiders of ${data.mint}: ${clustersLine} ${launchLine} ${devLine} The graph has ` +
+    `${count(data.graph.nodes.length, "node")} and ${count(data.graph.edges.length, "edge")}. ${charged(meta)}`
+  )
+}
 
 // The disclaimer goes with every screening, unless the summary already says it.
 export const walletRisk = ({ data, meta }: typeof WalletRiskResponse.Type): string =>

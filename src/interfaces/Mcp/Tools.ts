@@ -2,6 +2,7 @@ import { type HttpApiEndpoint, type HttpApiGroup, OpenApi } from "@effect/platfo
 import { Context, JSONSchema, Option, Schema } from "effect"
 import { DecisionApi } from "../../features/Decisions/Api.ts"
 import { DeployerApi } from "../../features/Deployer/Api.ts"
+import { InsidersApi } from "../../features/Insiders/Api.ts"
 import { RiskCheckApi } from "../../features/RiskCheck/Api.ts"
 import { TokenApi } from "../../features/TokenRisk/Api.ts"
 import { WalletApi } from "../../features/WalletRisk/Api.ts"
@@ -90,6 +91,7 @@ export const tools: ReadonlyArray<McpTool> = [
   tool("risk_check", route(RiskCheckApi, "check"), Summaries.riskCheck),
   tool("risk_check_batch", route(RiskCheckApi, "batch"), Summaries.riskCheckBatch),
   tool("token_risk", route(TokenApi, "risk"), Summaries.tokenRisk),
+  tool("token_insiders", route(InsidersApi, "insiders"), Summaries.tokenInsiders),
   tool("wallet_risk", route(WalletApi, "risk"), Summaries.walletRisk),
   tool("deployer_history", route(DeployerApi, "history"), Summaries.deployerHistory),
   tool("pre_trade_decision", route(DecisionApi, "preTrade"), Summaries.preTrade),

@@ -9,6 +9,8 @@ import { RiskApi } from "../../Api.ts"
 import { DecisionHttp } from "../../features/Decisions/Http.ts"
 import { DeployerHttp } from "../../features/Deployer/Http.ts"
 import { LaunchesRepo } from "../../features/Deployer/LaunchesRepo.ts"
+import { Funders } from "../../features/Insiders/FundersRepo.ts"
+import { InsidersHttp } from "../../features/Insiders/Http.ts"
 import { registry } from "../Observability/Metrics.ts"
 import { RiskCheckHttp } from "../../features/RiskCheck/Http.ts"
 import { LatestScanCache } from "../../features/Scans/LatestScanCache.ts"
@@ -33,7 +35,17 @@ import { ApiMiddlewareLive } from "./Middleware.ts"
 
 /** Each group's handlers and middleware: the API as a table of contents. */
 const ApiLive = HttpApiBuilder.api(RiskApi).pipe(
-  Layer.provide([SystemHttp, RiskCheckHttp, TokenHttp, WalletHttp, DeployerHttp, DecisionHttp, WatchHttp, WebhookHttp]),
+  Layer.provide([
+    SystemHttp,
+    RiskCheckHttp,
+    TokenHttp,
+    InsidersHttp,
+    WalletHttp,
+    DeployerHttp,
+    DecisionHttp,
+    WatchHttp,
+    WebhookHttp
+  ]),
   Layer.provide([KeyedAuthLive, PublicAccessLive])
 )
 
@@ -52,6 +64,7 @@ export const ServicesLive = Layer.mergeAll(
   PublicTraffic.Default,
   WalletRisk.Default,
   LaunchesRepo.Default,
+  Funders.Default,
   WatchesRepo.Default,
   WebhookEndpointsRepo.Default,
   // Watches' `notify` checks an endpoint through this (Watches/NotifyEndpoints.ts): Watches never imports Webhooks.

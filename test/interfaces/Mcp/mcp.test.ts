@@ -11,6 +11,8 @@ import { HTTP_KEY_HINT, makeMcpServer, STDIO_KEY_HINT } from "../../../src/inter
 import { tools } from "../../../src/interfaces/Mcp/Tools.ts"
 import { BatchRequest } from "../../../src/features/RiskCheck/Schemas.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
+import { upgradeV1 } from "../../../src/domain/EvidenceUpgrade.ts"
+import { notObserved, observed } from "../../../src/domain/EvidenceV2.ts"
 import { databaseKind } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../../support/fixtures.ts"
@@ -84,12 +86,13 @@ const structured = (result: CallToolResult): any => result.structuredContent
 const rules = [{ metric: "safety_score", comparison: "lt", threshold: 60 }]
 
 describe(`MCP tools on ${databaseKind}`, () => {
-  test("lists the eight tools, their input schemas those of the routes", async () => {
+  test("lists the nine tools, their input schemas those of the routes", async () => {
     const { tools: listed } = await (await overHttp()).listTools()
     expect(listed.map((tool) => tool.name)).toEqual([
       "risk_check",
       "risk_check_batch",
       "token_risk",
+      "token_insiders",
       "wallet_risk",
       "deployer_history",
       "pre_trade_decision",
@@ -108,6 +111,11 @@ describe(`MCP tools on ${databaseKind}`, () => {
     expect(Object.keys(history?.inputSchema.properties ?? {}).sort()).toEqual(["cursor", "limit", "wallet"])
     expect(history?.inputSchema.required).toEqual(["wallet"])
     expect(listed.find((tool) => tool.name === "token_risk")?.description).toContain("token:risk:read")
+    const insiders = listed.find((tool) => tool.name === "token_insiders")
+    expect([insiders?.inputSchema.required, insiders?.description]).toEqual([
+      ["mint"],
+      expect.stringContaining("token:risk:read")
+    ])
   })
 
   test("risk_check answers what GET /api/risk-check/{address} answers, with no key, and a summary", async () => {
@@ -135,6 +143,7 @@ describe(`MCP tools on ${databaseKind}`, () => {
     const mint = await scanned()
     const answers = {
       token_risk: await call(client, "token_risk", { address: mint }),
+      token_insiders: await call(client, "token_insiders", { mint }),
       wallet_risk: await call(client, "wallet_risk", { walletAddress: newAddress() }),
       deployer_history: await call(client, "deployer_history", { wallet: newAddress(), limit: "5" }),
       pre_trade_decision: await call(client, "pre_trade_decision", { mint, side: "buy", sizeUsd: 100 }),
@@ -148,13 +157,14 @@ describe(`MCP tools on ${databaseKind}`, () => {
     ])
     expect(outcomes).toEqual([
       ["token_risk", false, 1],
+      ["token_insiders", false, 1],
       ["wallet_risk", false, 2],
       ["deployer_history", false, 1],
       ["pre_trade_decision", false, 3],
       ["monitor_position", false, 2],
       ["set_watch", false, 1]
     ])
-    expect(await used(accountId)).toBe(10)
+    expect(await used(accountId)).toBe(11)
     expect(structured(answers.token_risk).data.address).toBe(mint)
     expect(structured(answers.deployer_history).data.page.limit).toBe(5)
     expect(textOf(answers.token_risk)).toEndWith(
@@ -165,6 +175,50 @@ describe(`MCP tools on ${databaseKind}`, () => {
       `Stored watch ${structured(answers.set_watch).data.watch_id} on ${mint} with 1 rule`
     )
     expect(textOf(answers.wallet_risk)).toContain("not a legal compliance determination")
+  })
+
+  test("token_insiders answers what GET /api/v1/token/{mint}/insiders answers, naming each cluster", async () => {
+    const { key } = await newKey(["token:risk:read"])
+    const mint = newAddress()
+    const [deployer, funder, a, b, c] = [newAddress(), newAddress(), newAddress(), newAddress(), newAddress()]
+    const document = upgradeV1(decodeScan(cleanScan(mint)))
+    await run(
+      ScansRepo.record([
+        {
+          ...document,
+          deployer: observed({ address: deployer, signature: null, slot: 100, at: null }),
+          insiders: {
+            clusters: observed([
+              {
+                funder,
+                reason: "common_funder" as const,
+                members: [
+                  { owner: a, pct: 12 },
+                  { owner: b, pct: 8 },
+                  { owner: c, pct: 4 }
+                ],
+                pct: 24
+              }
+            ]),
+            launchBuyers: notObserved("launch transactions could not be read"),
+            deployerHolding: observed({ initialPct: 20, currentPct: 4, soldPct: 80 }),
+            provenance: { funderCalls: 8, funderBudget: 40, walletsRead: 4, walletsCached: 0, launchTransactions: 0 }
+          }
+        }
+      ])
+    )
+    const result = await call(await overHttp(key), "token_insiders", { mint })
+    const { body } = await read(
+      await app(`/api/v1/token/${mint}/insiders`, { headers: { authorization: `Bearer ${key}` } })
+    )
+    expect(result.isError).toBeUndefined()
+    expect(structured(result).data).toEqual(body.data)
+    expect(textOf(result)).toStartWith(
+      `Insiders of ${mint}: 1 cluster: Cluster of 3 wallets funded by one wallet holds 24% of supply (funder ${funder}). ` +
+        "Launch buyers not_observed: launch transactions could not be read. " +
+        "Deployer held 20% at launch, 4% now (sold 80%)."
+    )
+    expect(textOf(result)).toEndWith("Charged 1 unit under token:risk:read; 24999 of 25000 left this month.")
   })
 
   test("a bad address is a tool error with the envelope's code and request id, not charged", async () => {

@@ -62,6 +62,7 @@ const everyTool = async (client: Client) => {
     risk_check: { address: mint.mint },
     risk_check_batch: { addresses: [mint.mint] },
     token_risk: { address: mint.mint },
+    token_insiders: { mint: mint.mint },
     wallet_risk: { walletAddress: newAddress() },
     deployer_history: { wallet: newAddress() },
     pre_trade_decision: { mint: mint.mint, side: "sell" },
@@ -110,8 +111,8 @@ describe(`MCP clients against the processes on ${databaseKind}`, () => {
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ address: mint.mint })
     }).then((response) => response.json() as Promise<{ meta: { quota: { used: number } } }>)
-    // Three rounds of every keyed tool (costs 1 + 2 + 1 + 3 + 2 + 1), then this call.
-    expect(usage.meta.quota.used).toBe(3 * 10 + 1)
+    // Three rounds of every keyed tool (costs 1 + 1 + 2 + 1 + 3 + 2 + 1), then this call.
+    expect(usage.meta.quota.used).toBe(3 * 11 + 1)
   }, 60_000)
 
   test("risk-api mcp on stdio without RISK_API_KEY: a keyed tool's 401 says to set RISK_API_KEY, not a header", async () => {

@@ -4,7 +4,7 @@ import { venueIndexOf } from "./Programs.ts"
 import type { ScanRpc, ScanRpcCounter } from "./Rpc.ts"
 import { readFirst, mintOf, tokenFactsOf } from "./stages/Mint.ts"
 import { extensionFactsOf } from "./stages/Extensions.ts"
-import { metadataAccountOf, metadataOf } from "./stages/Metadata.ts"
+import { copycatOf, metadataAccountOf, metadataOf } from "./stages/Metadata.ts"
 import {
   classifierOf,
   holderAccountsOf,
@@ -13,6 +13,7 @@ import {
   readHolderAccounts,
   readLargest,
   readOwners,
+  tokenLockOf,
   withheldOf
 } from "./stages/Holders.ts"
 import { createdAtOf, deployerOf, readFirstTransaction, readHistory } from "./stages/Deployer.ts"
@@ -28,6 +29,7 @@ import {
 import { liquidityFactsOf, lpPoolsOf, readLpAccounts, readLpLargest, readLpOwners } from "./stages/Lp.ts"
 import { quoteAccountsOf, quoteOwnersOf, readSellPath, sellFactsOf, sellProbeOf } from "./stages/Sell.ts"
 import { swapTargetOf } from "./stages/SwapTarget.ts"
+import { hookProgramOf, readHookProgram } from "./stages/HookProgram.ts"
 import { Gaps, ours, reasonOf, type ScanContext, type ScanSettings } from "./stages/Context.ts"
 import {
   deployerAccountOf,
@@ -51,7 +53,8 @@ export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
 // round with nothing to read sends nothing; test/workers/Scanner/roundTrips.test.ts pins the rounds).
 //   1. mint and metadata: the mint, its Metaplex PDA ‖ pools: the reference and canonical pools (one call;
 //      its slot pins every later read). The Token-2022 extensions come out of the mint account.
-//   2. holders: the largest accounts ‖ deployer: the signatures, paged back ‖ pools: discovery
+//   2. holders: the largest accounts ‖ deployer: the signatures, paged back ‖ pools: discovery ‖ hook program:
+//      a TransferHook's program and its ProgramData (who can upgrade it)
 //   3. holders: those accounts ‖ pools: vaults, LP mints and related accounts
 //   4. holders: their owners, with the sell path's quote accounts in the same call ‖ deployer: the first
 //      transaction ‖ lp: the LP mints' largest accounts
@@ -83,14 +86,16 @@ const firstRound = async (rpc: ScanRpc, mint: Address, settings: ScanSettings, g
 type First = Awaited<ReturnType<typeof firstRound>>
 
 /** Round 2: the largest holder accounts, the deployer's signatures and pool discovery. */
-const secondRound = async ({ ctx, found }: First) => {
-  const [largest, history, discovery] = await Promise.all([
+const secondRound = async ({ ctx, found, extensions }: First) => {
+  const [largest, history, discovery, hookRead] = await Promise.all([
     settle(readLargest(ctx)),
     settle(readHistory(ctx)),
-    readDiscovery(ctx)
+    readDiscovery(ctx),
+    readHookProgram(ctx, extensions.hookProgram)
   ])
   const { poolStates, unread, discoveryMissing } = discoveredOf(ctx, found, discovery)
-  return { largest, history, poolStates, unread, discoveryMissing }
+  const hookProgram = hookProgramOf(ctx, extensions.hookProgram, hookRead)
+  return { largest, history, poolStates, unread, discoveryMissing, hookProgram }
 }
 
 type Second = Awaited<ReturnType<typeof secondRound>>
@@ -141,7 +146,10 @@ const fourthRound = async ({ ctx, token }: First, { history, poolStates }: Secon
     deployer.status === "observed" ? (deployer.value.address as string as Address) : undefined
   const classify = classifierOf(venues, deployerAddress, settings)
   const ownerInfos = ownerRead.status === "fulfilled" ? ownerRead.value : new Map()
-  const classified = rows.map((row) => ({ ...row, ...classify(row.owner, ownerInfos) }))
+  const classified = rows.map((row) => {
+    const classification = classify(row.owner, ownerInfos)
+    return { ...row, ...classification, ...tokenLockOf(classification, row.owner, ownerInfos, venues, ctx.mint) }
+  })
   const holders = holdersOf(top, classified, token.supplyRaw, deployerAddress)
   return {
     venues,
@@ -298,11 +306,12 @@ export const scanMint = async (
     token: tokenFactsOf(token, createdAtOf(deployer)),
     extensions: extensions.extensions,
     transferFee: extensions.transferFee,
+    transferHookProgram: second.hookProgram,
     tradingTax: sell.tradingTax,
     honeypot: sell.honeypot,
     sellPath: sell.sellPath,
     metadata,
-    copycatOf: { status: "not_observed", reason: "not checked by the scanner" },
+    copycatOf: copycatOf(mint, metadata),
     holders,
     deployer,
     deployerRecord: { priorLaunches: null, priorRugs: null, priorHoneypots: null, flagged: null },

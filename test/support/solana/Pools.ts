@@ -177,6 +177,8 @@ export const buildLock = async (
     }
   }
   if (locker === "streamflow") {
+    // A cliff 12 hours before the end releases the first part.
+    const cliff = seconds(unlockAt) - 12n * 3600n
     const state = await randomAddress()
     const vault = await world.fund(mint, state, amount)
     const data = encodeWithLayout(
@@ -190,7 +192,7 @@ export const buildLock = async (
         net_amount_deposited: u64le(amount),
         period: u64le(1n),
         amount_per_period: u64le(amount),
-        cliff: u64le(seconds(unlockAt)),
+        cliff: u64le(cliff),
         // The layout reads keys as 32-byte blobs.
         sender: addressBytes(mint.deployer.address),
         recipient: addressBytes(await randomAddress()),
@@ -207,7 +209,7 @@ export const buildLock = async (
       amount,
       permanent: false,
       unlockAt: new Date(Number(seconds(unlockAt)) * 1000),
-      cliffAt: null
+      cliffAt: new Date(Number(cliff) * 1000)
     }
   }
   // Raydium Burn & Earn: the LP sits with the program-wide lock authority; the state is the PDA

@@ -212,8 +212,14 @@ describe("scanner: what a scan reads", () => {
         maxFee: "9000",
         configAuthority: authority.address as never,
         withdrawAuthority: other.address as never,
-        scheduledBps: null
+        scheduledBps: null,
+        scheduledEpoch: null
       }
+    })
+    // The hook "program" here is a wallet: not a program, so who could change it is not observed.
+    expect(evidence.transferHookProgram).toEqual({
+      status: "not_observed",
+      reason: `hook program ${authority.address}: owned by 11111111111111111111111111111111, not a BPF loader`
     })
     expect(evidence.metadata).toMatchObject({
       status: "observed",

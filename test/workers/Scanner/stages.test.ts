@@ -95,11 +95,25 @@ describe("stage extensions: the TLV walk and the facts", () => {
     // Slot 864,000 is epoch 2.
     expect(extensionFactsOf("token-2022", [fee(2n)], [], 864_000n).transferFee).toEqual({
       status: "observed",
-      value: { bps: 250, maxFee: "20", configAuthority: A as never, withdrawAuthority: null, scheduledBps: null }
+      value: {
+        bps: 250,
+        maxFee: "20",
+        configAuthority: A as never,
+        withdrawAuthority: null,
+        scheduledBps: null,
+        scheduledEpoch: null
+      }
     })
     expect(extensionFactsOf("token-2022", [fee(3n)], [], 864_000n).transferFee).toEqual({
       status: "observed",
-      value: { bps: 100, maxFee: "10", configAuthority: A as never, withdrawAuthority: null, scheduledBps: 250 }
+      value: {
+        bps: 100,
+        maxFee: "10",
+        configAuthority: A as never,
+        withdrawAuthority: null,
+        scheduledBps: 250,
+        scheduledEpoch: 3
+      }
     })
   })
 })

@@ -13,7 +13,7 @@ export interface LockState {
   readonly mint: Address | null
   /** Still locked, in raw units. */
   readonly amount: bigint | null
-  /** Jupiter Lock: the cliff, when the first part unlocks. */
+  /** Jupiter Lock and Streamflow: the cliff, when the first part unlocks. */
   readonly cliffAt?: Date | null
   /** Raydium LP lock: the CPMM pool whose LP it locks. */
   readonly pool?: Address | null
@@ -52,8 +52,10 @@ const jupiterLock = (data: Uint8Array): LockState | undefined => {
 // Streamflow (strmRqUCo…): @streamflow/stream 12.5.0 dist/esm/solana/index.js streamLayout (from
 // solana/layout.ts), a fixed 1104-byte account (METADATA_ACC_SIZE), not Anchor: magic 0, version 8,
 // created_at 9, withdrawn_amount 17, canceled_at 25, end_time 33, last_withdrawn_at 41, sender 49,
-// sender_tokens 81, recipient 113, recipient_tokens 145, mint 177, escrow_tokens 209, ...,
-// net_amount_deposited 417. The SDK's Contract.end is end_time (clamped at 8.64e12 s).
+// sender_tokens 81, recipient 113, recipient_tokens 145, mint 177, escrow_tokens 209, ..., start_time 409,
+// net_amount_deposited 417, period 425, amount_per_period 433, cliff 441, cliff_amount 449. The SDK's
+// Contract.end is end_time (clamped at 8.64e12 s); the first tokens release at the cliff (start_time when
+// there is none).
 const STREAMFLOW_SIZE = 1104
 const streamflow = (data: Uint8Array): LockState | undefined => {
   if (data.length !== STREAMFLOW_SIZE) return undefined
@@ -61,9 +63,11 @@ const streamflow = (data: Uint8Array): LockState | undefined => {
   const deposited = u64At(data, 417)
   const withdrawn = u64At(data, 17)
   const end = u64At(data, 33)
+  const cliff = u64At(data, 441)
   return {
     permanent: false,
     unlockAt: cancelledAt > 0n ? dateOf(cancelledAt) : dateOf(end),
+    cliffAt: cancelledAt > 0n ? dateOf(cancelledAt) : dateOf(cliff > 0n ? cliff : u64At(data, 409)),
     mint: addressAt(data, 177),
     amount: cancelledAt > 0n ? 0n : deposited > withdrawn ? deposited - withdrawn : 0n,
     cancelled: cancelledAt > 0n

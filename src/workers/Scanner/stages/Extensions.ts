@@ -167,6 +167,8 @@ const transferFeeOf = (
       feeConfig.transferFeeConfigAuthority === ZERO_ADDRESS ? null : ours(feeConfig.transferFeeConfigAuthority),
     withdrawAuthority:
       feeConfig.withdrawWithheldAuthority === ZERO_ADDRESS ? null : ours(feeConfig.withdrawWithheldAuthority),
-    scheduledBps: scheduled
+    scheduledBps: scheduled,
+    // The epoch the newer fee takes over from (TransferFeeConfig.newer_transfer_fee.epoch), when one is scheduled.
+    scheduledEpoch: scheduled === null ? null : Number(feeConfig.newerTransferFee.epoch)
   })
 }

@@ -1,13 +1,14 @@
 import type { Address } from "@solana/kit"
 import { type Fact, type HolderV2, notObserved, observed, type ScanEvidenceV2 } from "../../../domain/EvidenceV2.ts"
 import { INCINERATOR, SYSTEM_PROGRAM, type VenueIndex } from "../Programs.ts"
+import { decodeLock } from "../Pools/Lockers.ts"
 import { type AccountInfos, readAccounts, tokenAccountOf } from "./Accounts.ts"
 import { atOrAfter, COMMITMENT, pctOf, ours, type ScanContext, type ScanSettings } from "./Context.ts"
 
 // Stage "holders and classification": round 2 reads the largest token accounts (getTokenLargestAccounts),
 // round 3 those accounts (their owners, amounts and state), round 4 the owners (which program owns each:
 // a pool's or a locker's account). Each owner is then classified: burn, pool, locker, the deployer, a
-// labelled exchange, or a holder.
+// labelled exchange, or a holder. A token locker's lock state (the owner's account) gives its release time.
 
 const FROZEN = 2 // token account state byte at offset 108
 /** The largest accounts read: getTokenLargestAccounts gives 20. */
@@ -21,7 +22,33 @@ export interface HolderRow {
 }
 
 export type Classification = Pick<HolderV2, "kind" | "label" | "labelSource">
-export type ClassifiedRow = HolderRow & Classification
+export type ClassifiedRow = HolderRow &
+  Classification & {
+    /** A token locker's first release: a date, null when permanent or "forever"; absent when unread. */
+    readonly unlockAt?: Date | null
+  }
+
+/**
+ * When a locker holder's tokens start to release (model 2.1): from the lock state account that owns the
+ * token account, read with the owners in round 4 (no call of its own), decoded per its locker's layout
+ * (Pools/Lockers.ts). The cliff where the lock has one (a vesting releases from there), else the end.
+ * Raydium's Burn & Earn authority is permanent (null). Absent when the owner is no lock account of this
+ * mint: unread, never a guess.
+ */
+export const tokenLockOf = (
+  classification: Classification,
+  owner: Address,
+  infos: AccountInfos,
+  venues: VenueIndex,
+  mint: Address
+): { readonly unlockAt?: Date | null } => {
+  if (classification.kind !== "locker" || classification.label === null) return {}
+  if (venues.byAuthority.get(owner)?.label === "raydium-lp-lock") return { unlockAt: null }
+  const data = infos.get(owner)?.data
+  const lock = data === undefined ? undefined : decodeLock(classification.label, data)
+  if (lock === undefined || lock.mint !== mint) return {}
+  return { unlockAt: lock.permanent ? null : (lock.cliffAt ?? lock.unlockAt) }
+}
 
 /** Round 2: the mint's largest token accounts. */
 export const readLargest = ({ rpc, mint, slot }: ScanContext) =>
@@ -134,7 +161,8 @@ export const holdersOf = (
               pct: pctOf(row.amount, supplyRaw),
               kind: row.kind,
               label: row.label,
-              labelSource: row.labelSource
+              labelSource: row.labelSource,
+              ...(row.unlockAt === undefined ? {} : { unlockAt: row.unlockAt?.toISOString() ?? null })
             })
           )
         )

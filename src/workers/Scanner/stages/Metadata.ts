@@ -1,6 +1,7 @@
 import type { Address } from "@solana/kit"
 import type { Extension } from "@solana-program/token-2022"
 import { notObserved, observed, type ScanEvidenceV2 } from "../../../domain/EvidenceV2.ts"
+import { impersonatedBy } from "../../../engines/TokenScoring/impersonation.ts"
 import { decodeMetaplexMetadata } from "../Metaplex.ts"
 import { METAPLEX_METADATA_PROGRAM, metaplexMetadataAddress } from "../Programs.ts"
 import type { AccountInfos } from "./Accounts.ts"
@@ -47,4 +48,16 @@ export const metadataOf = (
     mutable: meta.isMutable,
     updateAuthority: ours(meta.updateAuthority)
   })
+}
+
+/**
+ * The copycat check, as an observed fact: the name or symbol confusable with an issuer-verified token's
+ * under another mint (the same check the scoring model's impersonation rule makes, src/engines/TokenScoring/
+ * impersonation.ts, against src/domain/issuers.json). Observed null: checked, not a copycat. Not observed
+ * when the metadata was not read, since there is nothing to compare.
+ */
+export const copycatOf = (mint: Address, metadata: ScanEvidenceV2["metadata"]): ScanEvidenceV2["copycatOf"] => {
+  if (metadata.status !== "observed") return notObserved("metadata not observed: no name or symbol to compare")
+  const imitated = impersonatedBy(mint, metadata.value.name, metadata.value.symbol)
+  return observed(imitated === null ? null : imitated.symbol)
 }

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
+import { Schema } from "effect"
+import { ScanEvidenceV2 } from "../../../src/domain/EvidenceV2.ts"
+import { scoringView } from "../../../src/domain/EvidenceView.ts"
+import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
+import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
+import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
+import { loaderV2Program, upgradeableProgram } from "../../support/solana/Loaders.ts"
+import { buildLock, buildPool } from "../../support/solana/Pools.ts"
+import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
+import { testRpcSettings } from "../../support/solana/Settings.ts"
+import { makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+
+// Model 2.1's evidence as the scanner fills it (issue 28, item 4), against accounts built in their
+// programs' real layouts in the LiteSVM world: the transfer hook's program and who can upgrade it, a
+// scheduled transfer fee with its epoch, token locks' release times, and the copycat check.
+
+let world: World
+let server: RpcServer
+let settings: ScanSettings
+const decode = Schema.decodeUnknownSync(ScanEvidenceV2)
+const encode = Schema.encodeSync(ScanEvidenceV2)
+
+const scan = async (mint: Address, budget = 64) => {
+  const { counter, rpc } = makeRpcClient(testRpcSettings(server.url)).forScan(budget)
+  const evidence = await scanMint(rpc, counter, mint, settings)
+  // What the scanner writes is valid evidence.
+  expect(decode(encode(evidence))).toEqual(evidence)
+  return evidence
+}
+
+const address = async (): Promise<Address> => (await generateKeyPairSigner()).address
+
+beforeAll(async () => {
+  world = makeWorld()
+  server = startRpcServer(world)
+  const wsol = await world.quoteMint(NATIVE_MINT, 9)
+  const usdc = await world.quoteMint(USDC, 6)
+  const reference = await buildPool(world, "orca-whirlpool", {
+    mint: wsol,
+    quote: usdc,
+    reserveMint: 1_000_000_000_000n,
+    reserveQuote: 150_000_000_000n
+  })
+  settings = {
+    signaturePages: 3,
+    scannerVersion: "test",
+    issuers: new Map(),
+    exchangeLabels: new Map(),
+    referencePool: reference.address,
+    maxPools: 30,
+    maxLpPools: 4
+  }
+})
+afterAll(() => server.stop())
+
+describe("scanner: the transfer hook's program", () => {
+  const hooked = async (programId: Address) => {
+    const mint = await world.mint({
+      program: "token-2022",
+      decimals: 6,
+      extensions: { transferHook: { programId, authority: await address() } }
+    })
+    await world.holders(mint, [{ amount: 1_000n }])
+    return mint
+  }
+
+  test("an upgradeable program names its upgrade authority; one without an authority is immutable", async () => {
+    const upgradeable = await address()
+    const authority = await address()
+    await upgradeableProgram(world, upgradeable, authority)
+    const frozen = await address()
+    await upgradeableProgram(world, frozen, null)
+
+    const first = await scan((await hooked(upgradeable)).address)
+    expect(first.scanDepth).toBe("full")
+    expect(first.transferHookProgram).toEqual({
+      status: "observed",
+      value: { programId: upgradeable as never, upgradeable: true, upgradeAuthority: authority as never }
+    })
+    expect(scoringView(first).extensions).toMatchObject({
+      transferHook: upgradeable,
+      transferHookUpgradeable: true,
+      transferHookAuthority: authority
+    })
+
+    const second = await scan((await hooked(frozen)).address)
+    expect(second.transferHookProgram).toEqual({
+      status: "observed",
+      value: { programId: frozen as never, upgradeable: false, upgradeAuthority: null }
+    })
+    expect(scoringView(second).extensions).toMatchObject({ transferHookUpgradeable: false })
+  })
+
+  test("a loader-v2 program is immutable; a missing program is not observed; no hook is not applicable", async () => {
+    const v2 = await address()
+    loaderV2Program(world, v2)
+    expect((await scan((await hooked(v2)).address)).transferHookProgram).toEqual({
+      status: "observed",
+      value: { programId: v2 as never, upgradeable: false, upgradeAuthority: null }
+    })
+    const missing = await address()
+    expect((await scan((await hooked(missing)).address)).transferHookProgram).toEqual({
+      status: "not_observed",
+      reason: `hook program ${missing}: no account`
+    })
+    const plain = await world.mint({ program: "token-2022", decimals: 6 })
+    await world.holders(plain, [{ amount: 1n }])
+    expect((await scan(plain.address)).transferHookProgram?.status).toBe("not_applicable")
+  })
+
+  test("the hook read costs one call in round 2, and only for a hooked mint", async () => {
+    const program = await address()
+    await upgradeableProgram(world, program, await address())
+    const mint = await hooked(program)
+    server.reset()
+    await scan(mint.address)
+    const withHook = server.batches[1]!.filter((method) => method === "getMultipleAccounts").length
+    expect(withHook).toBe(1)
+    const plain = await world.mint({ program: "token-2022", decimals: 6 })
+    await world.holders(plain, [{ amount: 1_000n }])
+    server.reset()
+    await scan(plain.address)
+    expect(server.batches[1]!.filter((method) => method === "getMultipleAccounts").length).toBe(0)
+  })
+
+  test("a spent call budget leaves the hook program not observed, never immutable", async () => {
+    const program = await address()
+    await upgradeableProgram(world, program, null)
+    const mint = await hooked(program)
+    // Round 1 is one call; round 2 has room for none of the hook's.
+    const evidence = await scan(mint.address, 1)
+    expect(evidence.transferHookProgram).toMatchObject({ status: "not_observed" })
+    expect(evidence.provenance.partial.some((reason) => reason.startsWith("transfer hook program"))).toBe(true)
+  })
+})
+
+describe("scanner: a scheduled transfer fee", () => {
+  test("a fee set this epoch is scheduled from two epochs on: the rate now and the epoch it starts", async () => {
+    const authority: KeyPairSigner = await world.signer()
+    // Give the runtime's clock the epoch of the world's slot (mainnet's 432,000 slots an epoch), so
+    // SetTransferFee schedules the newer fee at that epoch + 2, after the scan's epoch.
+    const clock = world.svm.getClock()
+    const before = clock.epoch
+    clock.epoch = world.slot / 432_000n
+    world.svm.setClock(clock)
+    const epoch = Number(clock.epoch)
+    try {
+      const mint = await world.mint({
+        program: "token-2022",
+        decimals: 6,
+        extensions: {
+          transferFee: {
+            configAuthority: authority,
+            withdrawAuthority: authority.address,
+            basisPoints: 100,
+            maximumFee: 1_000n,
+            next: { basisPoints: 3_000, maximumFee: 9_000n }
+          }
+        }
+      })
+      await world.holders(mint, [{ amount: 1_000n }])
+      const evidence = await scan(mint.address)
+      expect(evidence.transferFee).toEqual({
+        status: "observed",
+        value: {
+          bps: 100,
+          maxFee: "1000",
+          configAuthority: authority.address as never,
+          withdrawAuthority: authority.address as never,
+          scheduledBps: 3_000,
+          scheduledEpoch: epoch + 2
+        }
+      })
+      expect(scoringView(evidence).extensions).toMatchObject({
+        transferFeeBps: 3_000,
+        transferFeeNowBps: 100,
+        transferFeeScheduledEpoch: epoch + 2
+      })
+    } finally {
+      const restored = world.svm.getClock()
+      restored.epoch = before
+      world.svm.setClock(restored)
+    }
+  })
+})
+
+describe("scanner: token locks", () => {
+  test("a locker among the top holders carries its first release; Raydium's lock is permanent", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const pool = await address()
+    const soon = new Date(Math.floor(world.blockTime * 1000 + 3 * 86_400_000))
+    const jupiter = await buildLock(world, mint, "jupiter-lock", 3_000_000n, soon, pool)
+    const stream = await buildLock(world, mint, "streamflow", 2_000_000n, new Date(Date.UTC(2028, 0, 1)), pool)
+    const raydium = await buildLock(world, mint, "raydium-lp-lock", 1_000_000n, soon, pool)
+    const evidence = await scan(mint.address)
+    expect(evidence.holders.top.status).toBe("observed")
+    const top = evidence.holders.top.status === "observed" ? evidence.holders.top.value : []
+    const byAccount = new Map(top.map((holder) => [holder.tokenAccount as string, holder]))
+    // The vesting's cliff (a day before its end) is when the first tokens release.
+    expect(byAccount.get(jupiter.vault)).toMatchObject({
+      kind: "locker",
+      label: "jupiter-lock",
+      unlockAt: jupiter.cliffAt?.toISOString()
+    })
+    expect(jupiter.cliffAt?.getTime()).toBeLessThan(soon.getTime())
+    expect(byAccount.get(stream.vault)).toMatchObject({
+      kind: "locker",
+      label: "streamflow",
+      unlockAt: stream.cliffAt?.toISOString()
+    })
+    expect(byAccount.get(raydium.vault)).toMatchObject({ kind: "locker", label: "raydium-lp-lock", unlockAt: null })
+    const plain = top.find((holder) => holder.kind === "holder")
+    expect(plain).toBeDefined()
+    expect(plain !== undefined && "unlockAt" in plain).toBe(false)
+    // The scoring view carries the release time, so a lock releasing within 7 days counts as held.
+    expect(
+      scoringView(evidence).holders.top.find((holder) => holder.kind === "locker" && holder.unlockAt !== undefined)
+    ).toBeDefined()
+  })
+
+  test("a lock account of another mint gives no release time", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    const other = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const lock = await buildLock(world, other, "jupiter-lock", 1n, new Date(Date.UTC(2028, 0, 1)), await address())
+    // The lock's state account owns a token account of `mint` too, but records `other`.
+    await world.fund(mint, lock.state, 2_000_000n)
+    const evidence = await scan(mint.address)
+    const top = evidence.holders.top.status === "observed" ? evidence.holders.top.value : []
+    const locker = top.find((holder) => holder.kind === "locker")
+    expect(locker).toBeDefined()
+    expect(locker !== undefined && "unlockAt" in locker).toBe(false)
+  })
+})
+
+describe("scanner: the copycat check", () => {
+  const named = async (symbol: string | null) => {
+    const mint = await world.mint({
+      program: "token-2022",
+      decimals: 6,
+      extensions:
+        symbol === null ? {} : { tokenMetadata: { name: `${symbol} token`, symbol, uri: "https://example.org/t.json" } }
+    })
+    await world.holders(mint, [{ amount: 1_000n }])
+    return (await scan(mint.address)).copycatOf
+  }
+
+  test("a symbol confusable with an issuer-verified token under another mint is a copycat; checked and clean is null", async () => {
+    expect(await named("USDC")).toEqual({ status: "observed", value: "USDC" })
+    expect(await named("HOOK")).toEqual({ status: "observed", value: null })
+  })
+
+  test("without metadata the check cannot run: not observed", async () => {
+    expect(await named(null)).toMatchObject({ status: "not_observed" })
+  })
+})

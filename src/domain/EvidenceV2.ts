@@ -129,6 +129,38 @@ export const LpHolder = Schema.Struct({
 }).annotations({ identifier: "LpHolder" })
 export type LpHolder = typeof LpHolder.Type
 
+/** A liquidity figure of a concentrated-liquidity position (u128), as decimal digits. */
+const U128 = Schema.String.pipe(Schema.pattern(/^(0|[1-9]\d{0,38})$/))
+
+/** One of the largest positions of a concentrated-liquidity or bin pool, and who can withdraw it (model 2.1). */
+export const PositionOwner = Schema.Struct({
+  position: Address.annotations({ description: "The position account." }),
+  owner: Address.annotations({
+    description:
+      "Who can withdraw it: the wallet holding the position NFT (Orca Whirlpool, Raydium CLMM) or the position's owner field (Meteora DLMM)."
+  }),
+  nftMint: Schema.NullOr(Address).annotations({
+    description: "The position NFT; null where positions have none (DLMM)."
+  }),
+  liquidity: U128.annotations({
+    description: "The position's liquidity (Whirlpool, CLMM) or the sum of its bin liquidity shares (DLMM)."
+  }),
+  pct: Percent.annotations({ description: "Its share of the liquidity of all the pool's positions." }),
+  kind: HolderKindV2.annotations({
+    description:
+      "creator: the deployer; insider: a member of a deployer_funded or common_funder cluster; else as holders."
+  }),
+  label: Schema.NullOr(Text(100))
+}).annotations({ identifier: "PositionOwner" })
+export type PositionOwner = typeof PositionOwner.Type
+
+const Positions = Schema.Struct({
+  count: Count.annotations({ description: "Positions the pool has (a getProgramAccounts over its program)." }),
+  top: Schema.Array(PositionOwner).pipe(Schema.maxItems(10)).annotations({
+    description: "The largest positions by liquidity, with their owners."
+  })
+}).annotations({ identifier: "Positions" })
+
 const PoolReserves = Schema.Struct({
   mintAmount: U64.annotations({ description: "The scanned mint's reserve in base units." }),
   quoteAmount: U64.annotations({ description: "The other side's reserve in base units." }),
@@ -172,6 +204,10 @@ export const PoolLp = Schema.Struct({
   lpMint: Schema.optionalWith(Schema.NullOr(Address), { exact: true }),
   lpHolders: Schema.optionalWith(Fact(Schema.Array(LpHolder).pipe(Schema.maxItems(20))), { exact: true }).annotations({
     description: "The largest holders of the LP mint, classified; not_applicable where the pool has no LP mint."
+  }),
+  positions: Schema.optionalWith(Fact(Positions), { exact: true }).annotations({
+    description:
+      "Concentrated-liquidity and bin pools (model 2.1): the largest positions and who can withdraw them; absent for other pools."
   })
 }).annotations({ identifier: "PoolLp" })
 export type PoolLp = typeof PoolLp.Type

@@ -30,6 +30,14 @@ import { liquidityFactsOf, lpPoolsOf, readLpAccounts, readLpLargest, readLpOwner
 import { quoteAccountsOf, quoteOwnersOf, readSellPath, sellFactsOf, sellProbeOf } from "./stages/Sell.ts"
 import { swapTargetOf } from "./stages/SwapTarget.ts"
 import { hookProgramOf, readHookProgram } from "./stages/HookProgram.ts"
+import {
+  positionFactsOf,
+  positionPoolsOf,
+  readNftAccounts,
+  readPositionNfts,
+  readPositions,
+  withPositions
+} from "./stages/Positions.ts"
 import { Gaps, ours, reasonOf, type ScanContext, type ScanSettings } from "./stages/Context.ts"
 import {
   deployerAccountOf,
@@ -57,9 +65,10 @@ export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
 //      a TransferHook's program and its ProgramData (who can upgrade it)
 //   3. holders: those accounts ‖ pools: vaults, LP mints and related accounts
 //   4. holders: their owners, with the sell path's quote accounts in the same call ‖ deployer: the first
-//      transaction ‖ lp: the LP mints' largest accounts
-//   5. sell path: the transfer and the swap, simulated ‖ lp: the LP holders' accounts
-//   6. lp: the LP holders' owners (a locker's state gives the unlock time)
+//      transaction ‖ lp: the LP mints' largest accounts ‖ positions: each concentrated pool's positions
+//   5. sell path: the transfer and the swap, simulated ‖ lp: the LP holders' accounts ‖ positions: the
+//      holders of the largest positions' NFTs
+//   6. lp: the LP holders' owners (a locker's state gives the unlock time) ‖ positions: the NFT accounts
 // A stage is a module with its reads (one function per round it reads in, taking the ScanContext and prior
 // stages' outputs) and pure functions from their answers to its facts. A new stage adds its reads to the
 // rounds below (a round of its own costs a round trip) and its facts to the evidence. Every read that
@@ -111,6 +120,7 @@ const thirdRound = async ({ ctx, token, found }: First, { largest, poolStates, u
   const pools = poolsReadOf(ctx, found, poolStates, poolRead)
   const depth = depthOf(ctx, token.decimals, pools)
   const lpPools = lpPoolsOf(ctx, pools, depth)
+  const positionPools = positionPoolsOf(ctx, pools, depth)
   const target = swapTargetOf(
     pools.pools,
     ctx.mint,
@@ -121,7 +131,7 @@ const thirdRound = async ({ ctx, token, found }: First, { largest, poolStates, u
     pools.missing,
     unread
   )
-  return { top, rows, pools, lpPools, target }
+  return { top, rows, pools, lpPools, positionPools, target }
 }
 
 type Third = Awaited<ReturnType<typeof thirdRound>>
@@ -129,16 +139,17 @@ type Third = Awaited<ReturnType<typeof thirdRound>>
 /** Round 4: the holders' owners, the first transaction, the LP mints' largest accounts; then the classified holders. */
 const fourthRound = async ({ ctx, token }: First, { history, poolStates }: Second, third: Third) => {
   const { settings, gaps } = ctx
-  const { top, rows, lpPools, target } = third
+  const { top, rows, lpPools, positionPools, target } = third
   const venues = await venueIndexOf()
   const vaults = new Set(poolStates.flatMap((state) => [state.vaultA, state.vaultB]).filter((at) => at !== null))
   const quoteOwners = quoteOwnersOf(rows, vaults, venues)
   const insiderRun = await startInsiders(settings, rows, vaults, venues)
-  const [ownerRead, firstTransaction, lpLargest, insiderRound4] = await Promise.all([
+  const [ownerRead, firstTransaction, lpLargest, insiderRound4, positionsRead] = await Promise.all([
     settle(readOwners(ctx, rows, quoteAccountsOf(target, quoteOwners))),
     settle(readFirstTransaction(ctx, history)),
     readLpLargest(ctx, lpPools),
-    readInsidersRound4(ctx, insiderRun, history)
+    readInsidersRound4(ctx, insiderRun, history),
+    readPositions(ctx, positionPools)
   ])
   if (ownerRead.status === "rejected") gaps.note(reasonOf("holder owners", ownerRead.reason))
   const deployer = deployerOf(ctx, history, firstTransaction)
@@ -160,6 +171,7 @@ const fourthRound = async ({ ctx, token }: First, { history, poolStates }: Secon
     firstTransaction,
     lpLargest,
     insiderRound4,
+    positionsRead,
     deployer,
     deployerAddress,
     classify,
@@ -197,22 +209,31 @@ const sellInputOf = ({ token, extensions }: First, { rows, target }: Third, four
 /** Rounds 5 and 6: the sell path simulated, the LP holders and their owners, the insiders' funders (two hops). */
 const lastRounds = async (first: First, third: Third, fourth: Fourth) => {
   const { ctx, token } = first
-  const { insiderRun, classified, deployerAddress, lpLargest, insiderRound4 } = fourth
+  const { insiderRun, classified, deployerAddress, lpLargest, insiderRound4, positionsRead } = fourth
   const sellInput = sellInputOf(first, third, fourth)
   const deployerAccount = await deployerAccountOf(insiderRun, ctx.mint, token.info.owner, classified, deployerAddress)
-  const [[transfer, swap], lpAccounts, insiderRound5] = await Promise.all([
+  const [[transfer, swap], lpAccounts, insiderRound5, positionNfts] = await Promise.all([
     readSellPath(ctx, sellInput),
     readLpAccounts(ctx, lpLargest),
-    readInsidersRound5(ctx, insiderRun, insiderRound4.signatures, classified, deployerAccount)
+    readInsidersRound5(ctx, insiderRun, insiderRound4.signatures, classified, deployerAccount),
+    readPositionNfts(ctx, positionsRead)
   ])
   const secondHop = await secondHopOf(insiderRun, insiderRound5.hop1, deployerAddress, ctx.settings)
-  const [lpOwners, hop2Signatures] = await Promise.all([
+  const [lpOwners, hop2Signatures, nftAccounts] = await Promise.all([
     readLpOwners(ctx, lpAccounts),
-    readSignaturesHop2(ctx, insiderRun, secondHop.unknown)
+    readSignaturesHop2(ctx, insiderRun, secondHop.unknown),
+    readNftAccounts(ctx, positionNfts)
   ])
   const hop2 = await readFundersHop2(ctx, insiderRun, hop2Signatures, secondHop.cached)
   await rememberFunders(insiderRun, insiderRound5.hop1, hop2)
-  return { transfer, swap, lpAccounts, insiderRound5, lpOwners, hop2 }
+  const positions = positionFactsOf(ctx, {
+    pools: third.positionPools,
+    read: positionsRead,
+    nfts: positionNfts,
+    nftAccounts,
+    classify: fourth.classify
+  })
+  return { transfer, swap, lpAccounts, insiderRound5, lpOwners, hop2, positions }
 }
 
 type Last = Awaited<ReturnType<typeof lastRounds>>
@@ -287,7 +308,12 @@ export const scanMint = async (
   const { deployer, holders } = fourth
   const insiders = insiderFactsOf(first, fourth, last)
   const sell = sellFactsOf(last.transfer, last.swap)
-  const liquidity = liquidityBlockOf(first, second, third, fourth, last)
+  const liquidity = withPositions(
+    liquidityBlockOf(first, second, third, fourth, last),
+    last.positions,
+    insiders?.clusters,
+    settings.maxLpPools
+  )
 
   return {
     version: 2,

@@ -8,9 +8,10 @@ import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.t
 import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { loaderV2Program, upgradeableProgram } from "../../support/solana/Loaders.ts"
 import { buildLock, buildPool } from "../../support/solana/Pools.ts"
+import { clmmPosition, dlmmPosition, whirlpoolPosition } from "../../support/solana/Positions.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings } from "../../support/solana/Settings.ts"
-import { makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
 
 // Model 2.1's evidence as the scanner fills it (issue 28, item 4), against accounts built in their
 // programs' real layouts in the LiteSVM world: the transfer hook's program and who can upgrade it, a
@@ -19,6 +20,7 @@ import { makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.t
 let world: World
 let server: RpcServer
 let settings: ScanSettings
+let wsolMint: BuiltMint
 const decode = Schema.decodeUnknownSync(ScanEvidenceV2)
 const encode = Schema.encodeSync(ScanEvidenceV2)
 
@@ -35,10 +37,10 @@ const address = async (): Promise<Address> => (await generateKeyPairSigner()).ad
 beforeAll(async () => {
   world = makeWorld()
   server = startRpcServer(world)
-  const wsol = await world.quoteMint(NATIVE_MINT, 9)
+  wsolMint = await world.quoteMint(NATIVE_MINT, 9)
   const usdc = await world.quoteMint(USDC, 6)
   const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
+    mint: wsolMint,
     quote: usdc,
     reserveMint: 1_000_000_000_000n,
     reserveQuote: 150_000_000_000n
@@ -255,5 +257,177 @@ describe("scanner: the copycat check", () => {
 
   test("without metadata the check cannot run: not observed", async () => {
     expect(await named(null)).toMatchObject({ status: "not_observed" })
+  })
+})
+
+describe("scanner: concentrated-liquidity positions and who can withdraw them", () => {
+  const poolsOf = (evidence: ScanEvidenceV2) =>
+    evidence.liquidity.pools.status === "observed" ? evidence.liquidity.pools.value : []
+
+  test("Whirlpool: the largest positions, each owned by its NFT's holder; the deployer's is marked creator", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const pool = await buildPool(world, "orca-whirlpool", {
+      mint,
+      quote: wsolMint,
+      reserveMint: 1_000_000_000n,
+      reserveQuote: 10_000_000_000n
+    })
+    const wallet = await address()
+    const deployer = await whirlpoolPosition(world, pool.address, mint.deployer, 6_000_000n)
+    const other = await whirlpoolPosition(world, pool.address, wallet, 3_000_000n)
+    const small = await whirlpoolPosition(world, pool.address, await address(), 1_000_000n)
+    // A position of another pool is not this pool's.
+    await whirlpoolPosition(world, await address(), wallet, 50_000_000n)
+    const evidence = await scan(mint.address)
+    expect(evidence.scanDepth).toBe("full")
+    const read = poolsOf(evidence).find((entry) => (entry.pool as string) === pool.address)
+    expect(read?.shape).toBe("concentrated")
+    expect(read?.positions).toEqual({
+      status: "observed",
+      value: {
+        count: 3,
+        top: [
+          {
+            position: deployer.address as never,
+            owner: mint.deployer.address as never,
+            nftMint: deployer.nftMint as never,
+            liquidity: "6000000",
+            pct: 60,
+            kind: "creator",
+            label: "deployer"
+          },
+          {
+            position: other.address as never,
+            owner: wallet as never,
+            nftMint: other.nftMint as never,
+            liquidity: "3000000",
+            pct: 30,
+            kind: "holder",
+            label: null
+          },
+          {
+            position: small.address as never,
+            owner: small.owner as never,
+            nftMint: small.nftMint as never,
+            liquidity: "1000000",
+            pct: 10,
+            kind: "holder",
+            label: null
+          }
+        ]
+      }
+    })
+  })
+
+  test("Raydium CLMM: the position NFT's holder; a pool without positions has none", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const pool = await buildPool(world, "raydium-clmm", {
+      mint,
+      quote: wsolMint,
+      reserveMint: 1_000_000_000n,
+      reserveQuote: 10_000_000_000n
+    })
+    const empty = await buildPool(world, "orca-whirlpool", {
+      mint,
+      quote: wsolMint,
+      reserveMint: 1_000_000n,
+      reserveQuote: 10_000_000n
+    })
+    const holder = await address()
+    const position = await clmmPosition(world, pool.address, holder, 2n ** 70n)
+    const evidence = await scan(mint.address)
+    const read = poolsOf(evidence).find((entry) => (entry.pool as string) === pool.address)
+    expect(read?.positions).toEqual({
+      status: "observed",
+      value: {
+        count: 1,
+        top: [
+          {
+            position: position.address as never,
+            owner: holder as never,
+            nftMint: position.nftMint as never,
+            liquidity: (2n ** 70n).toString(),
+            pct: 100,
+            kind: "holder",
+            label: null
+          }
+        ]
+      }
+    })
+    expect(poolsOf(evidence).find((entry) => (entry.pool as string) === empty.address)?.positions).toEqual({
+      status: "observed",
+      value: { count: 0, top: [] }
+    })
+  })
+
+  test("Meteora DLMM: the owner the position names, ranked by its bins' liquidity shares", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const pair = await buildPool(world, "meteora-dlmm", {
+      mint,
+      quote: wsolMint,
+      reserveMint: 1_000_000_000n,
+      reserveQuote: 10_000_000_000n
+    })
+    const wide = await dlmmPosition(world, pair.address, mint.deployer.address, 1_000n, 69)
+    const narrow = await dlmmPosition(world, pair.address, await address(), 30_000n, 1)
+    const evidence = await scan(mint.address)
+    const read = poolsOf(evidence).find((entry) => (entry.pool as string) === pair.address)
+    expect(read?.shape).toBe("bins")
+    expect(read?.positions).toMatchObject({
+      status: "observed",
+      value: {
+        count: 2,
+        top: [
+          { position: wide.address, owner: mint.deployer.address, nftMint: null, liquidity: "69000", kind: "creator" },
+          { position: narrow.address, owner: narrow.owner, nftMint: null, liquidity: "30000", kind: "holder" }
+        ]
+      }
+    })
+  })
+
+  test("the positions ride rounds 4 to 6: no extra round trip; calls: one per pool, one per NFT, one for the NFT accounts", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const pool = await buildPool(world, "orca-whirlpool", {
+      mint,
+      quote: wsolMint,
+      reserveMint: 1_000_000_000n,
+      reserveQuote: 10_000_000_000n
+    })
+    for (let i = 0; i < 7; i++) await whirlpoolPosition(world, pool.address, await address(), BigInt(1_000 + i))
+    server.reset()
+    const evidence = await scan(mint.address)
+    expect(evidence.provenance.partial).toEqual([])
+    const positions = poolsOf(evidence).find((entry) => (entry.pool as string) === pool.address)?.positions
+    expect(positions?.status === "observed" ? positions.value.top.length : -1).toBe(5)
+    expect(server.batches.length).toBeLessThanOrEqual(6)
+    const count = (round: number, method: string) => server.batches[round]!.filter((called) => called === method).length
+    // Round 4 (index 3): the pool's positions; round 5: the five largest positions' NFT holders.
+    expect(count(3, "getProgramAccounts")).toBe(1)
+    expect(count(4, "getTokenLargestAccounts")).toBe(5)
+    expect(count(5, "getMultipleAccounts")).toBe(1)
+  })
+
+  test("a spent call budget leaves the positions not observed, never empty", async () => {
+    const mint = await world.mint({ decimals: 6 })
+    await world.holders(mint, [{ amount: 5_000_000n }])
+    const pool = await buildPool(world, "orca-whirlpool", {
+      mint,
+      quote: wsolMint,
+      reserveMint: 1_000_000_000n,
+      reserveQuote: 10_000_000_000n
+    })
+    await whirlpoolPosition(world, pool.address, mint.deployer, 1_000n)
+    // Enough for rounds 1 to 3 and part of round 4.
+    server.reset()
+    await scan(mint.address)
+    const upToRound4 = server.batches.slice(0, 3).flat().length + 1
+    const evidence = await scan(mint.address, upToRound4)
+    const positions = poolsOf(evidence).find((entry) => (entry.pool as string) === pool.address)?.positions
+    expect(positions?.status).toBe("not_observed")
+    expect(evidence.scanDepth).toBe("partial")
   })
 })

@@ -12,6 +12,8 @@ import { metadataOf } from "../../../src/workers/Scanner/stages/Metadata.ts"
 import { discoveredOf, poolsReadOf } from "../../../src/workers/Scanner/stages/Pools.ts"
 import { sellFactsOf, sellProbeOf } from "../../../src/workers/Scanner/stages/Sell.ts"
 import { swapTargetOf } from "../../../src/workers/Scanner/stages/SwapTarget.ts"
+import { withPositions } from "../../../src/workers/Scanner/stages/Positions.ts"
+import { notApplicable, notObserved, observed } from "../../../src/domain/EvidenceV2.ts"
 import type { PoolState } from "../../../src/workers/Scanner/Pools/Venue.ts"
 
 // The stages' pure parts, from answers to facts, without a chain (the reads are covered end to end in
@@ -370,5 +372,60 @@ describe("stage pools", () => {
     ).toEqual({
       skip: { status: "not_observed", reason: "pool vaults: HTTP 503" }
     })
+  })
+})
+
+describe("stage positions: owners in a linked cluster", () => {
+  const position = (owner: Address, kind: "holder" | "creator", label: string | null) => ({
+    position: A as never,
+    owner: owner as never,
+    nftMint: null,
+    liquidity: "10",
+    pct: 50,
+    kind,
+    label
+  })
+  const pool = {
+    pool: B as never,
+    venue: "meteora-dlmm",
+    burnedPct: notApplicable("bins"),
+    lockedPct: notApplicable("bins"),
+    locker: null,
+    unlockAt: null,
+    unlockedPct: notApplicable("bins")
+  }
+  const liquidity = {
+    liquidityUsd: notObserved("test"),
+    poolCount: observed(2),
+    lpLocked: notApplicable("test"),
+    lpLockedPct: notApplicable("test"),
+    lpLockExpiresAt: notApplicable("test"),
+    pools: observed([pool, { ...pool, pool: C as never, venue: "raydium-cpmm" }])
+  }
+
+  test("a holder in a deployer_funded cluster is an insider; same-slot buyers and the deployer keep their kind; unread pools are not observed", () => {
+    const facts = new Map([
+      [B as string, observed({ count: 2, top: [position(A, "holder", null), position(C, "creator", "deployer")] })]
+    ])
+    const clusters = observed([
+      { funder: C as never, reason: "deployer_funded" as const, members: [{ owner: A as never, pct: 5 }], pct: 5 },
+      { funder: null, reason: "same_slot" as const, members: [{ owner: C as never, pct: 1 }], pct: 1 }
+    ])
+    const out = withPositions(liquidity, facts, clusters, 4)
+    const pools = out.pools.status === "observed" ? out.pools.value : []
+    expect(pools[0]?.positions).toMatchObject({
+      status: "observed",
+      value: {
+        top: [
+          { owner: A, kind: "insider", label: "deployer_funded cluster" },
+          { owner: C, kind: "creator", label: "deployer" }
+        ]
+      }
+    })
+    // A pool with an LP mint has no positions field.
+    expect(pools[1] !== undefined && "positions" in pools[1]).toBe(false)
+    // A position pool the scan did not read: not observed, never empty.
+    const unread = withPositions(liquidity, new Map(), undefined, 4)
+    expect(unread.pools.status === "observed" ? unread.pools.value[0]?.positions?.status : null).toBe("not_observed")
   })
 })

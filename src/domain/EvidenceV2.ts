@@ -150,7 +150,11 @@ export const PositionOwner = Schema.Struct({
     description:
       "creator: the deployer; insider: a member of a deployer_funded or common_funder cluster; else as holders."
   }),
-  label: Schema.NullOr(Text(100))
+  label: Schema.NullOr(Text(100)),
+  locked: Schema.NullOr(Schema.Boolean).annotations({
+    description:
+      "true: its liquidity cannot be withdrawn (an Orca Whirlpool LockConfig, a permanent lock); false: checked, not locked; null: not read (Raydium CLMM, Meteora DLMM, or the read failed)."
+  })
 }).annotations({ identifier: "PositionOwner" })
 export type PositionOwner = typeof PositionOwner.Type
 

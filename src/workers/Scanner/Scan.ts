@@ -32,8 +32,10 @@ import { swapTargetOf } from "./stages/SwapTarget.ts"
 import { hookProgramOf, readHookProgram } from "./stages/HookProgram.ts"
 import {
   positionFactsOf,
+  positionLockAddressesOf,
   positionPoolsOf,
   readNftAccounts,
+  readPositionLocks,
   readPositionNfts,
   readPositions,
   withPositions
@@ -212,11 +214,13 @@ const lastRounds = async (first: First, third: Third, fourth: Fourth) => {
   const { insiderRun, classified, deployerAddress, lpLargest, insiderRound4, positionsRead } = fourth
   const sellInput = sellInputOf(first, third, fourth)
   const deployerAccount = await deployerAccountOf(insiderRun, ctx.mint, token.info.owner, classified, deployerAddress)
-  const [[transfer, swap], lpAccounts, insiderRound5, positionNfts] = await Promise.all([
+  const lockAddresses = await positionLockAddressesOf(third.positionPools, positionsRead)
+  const [[transfer, swap], lpAccounts, insiderRound5, positionNfts, positionLocks] = await Promise.all([
     readSellPath(ctx, sellInput),
     readLpAccounts(ctx, lpLargest),
     readInsidersRound5(ctx, insiderRun, insiderRound4.signatures, classified, deployerAccount),
-    readPositionNfts(ctx, positionsRead)
+    readPositionNfts(ctx, positionsRead),
+    readPositionLocks(ctx, lockAddresses)
   ])
   const secondHop = await secondHopOf(insiderRun, insiderRound5.hop1, deployerAddress, ctx.settings)
   const [lpOwners, hop2Signatures, nftAccounts] = await Promise.all([
@@ -231,6 +235,7 @@ const lastRounds = async (first: First, third: Third, fourth: Fourth) => {
     read: positionsRead,
     nfts: positionNfts,
     nftAccounts,
+    locks: positionLocks,
     classify: fourth.classify
   })
   return { transfer, swap, lpAccounts, insiderRound5, lpOwners, hop2, positions }

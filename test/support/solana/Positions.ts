@@ -1,5 +1,11 @@
 import { readFileSync } from "node:fs"
-import { getPositionEncoder, getPositionSize } from "@orca-so/whirlpools-client"
+import {
+  getLockConfigAddress,
+  getLockConfigEncoder,
+  getPositionEncoder,
+  getPositionSize,
+  LockTypeLabel
+} from "@orca-so/whirlpools-client"
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { VENUES } from "../../../src/workers/Scanner/Programs.ts"
 import { type Idl, IdlCoder } from "./AnchorIdl.ts"
@@ -118,4 +124,17 @@ export const dlmmPosition = async (
   )
   world.setAccount(address, programOf("meteora-dlmm"), data)
   return { address, nftMint: null, owner, liquidity: sharesPerBin * BigInt(bins) }
+}
+
+/** Orca's lock_position: a LockConfig at ["lock_config", position] (permanent, the only lock type). */
+export const lockWhirlpoolPosition = async (world: World, position: BuiltPosition, pool: Address): Promise<void> => {
+  const [address] = await getLockConfigAddress(position.address)
+  const data = getLockConfigEncoder().encode({
+    position: position.address,
+    positionOwner: position.owner,
+    whirlpool: pool,
+    lockedTimestamp: BigInt(world.blockTime),
+    lockType: LockTypeLabel.Permanent
+  })
+  world.setAccount(address, programOf("orca-whirlpool"), Uint8Array.from(data))
 }

@@ -8,7 +8,7 @@ import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.t
 import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { loaderV2Program, upgradeableProgram } from "../../support/solana/Loaders.ts"
 import { buildLock, buildPool } from "../../support/solana/Pools.ts"
-import { clmmPosition, dlmmPosition, whirlpoolPosition } from "../../support/solana/Positions.ts"
+import { clmmPosition, dlmmPosition, lockWhirlpoolPosition, whirlpoolPosition } from "../../support/solana/Positions.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings } from "../../support/solana/Settings.ts"
 import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
@@ -277,6 +277,7 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
     const deployer = await whirlpoolPosition(world, pool.address, mint.deployer, 6_000_000n)
     const other = await whirlpoolPosition(world, pool.address, wallet, 3_000_000n)
     const small = await whirlpoolPosition(world, pool.address, await address(), 1_000_000n)
+    await lockWhirlpoolPosition(world, deployer, pool.address)
     // A position of another pool is not this pool's.
     await whirlpoolPosition(world, await address(), wallet, 50_000_000n)
     const evidence = await scan(mint.address)
@@ -295,7 +296,8 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
             liquidity: "6000000",
             pct: 60,
             kind: "creator",
-            label: "deployer"
+            label: "deployer",
+            locked: true
           },
           {
             position: other.address as never,
@@ -304,7 +306,8 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
             liquidity: "3000000",
             pct: 30,
             kind: "holder",
-            label: null
+            label: null,
+            locked: false
           },
           {
             position: small.address as never,
@@ -313,7 +316,8 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
             liquidity: "1000000",
             pct: 10,
             kind: "holder",
-            label: null
+            label: null,
+            locked: false
           }
         ]
       }
@@ -351,7 +355,8 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
             liquidity: (2n ** 70n).toString(),
             pct: 100,
             kind: "holder",
-            label: null
+            label: null,
+            locked: null
           }
         ]
       }
@@ -381,7 +386,14 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
       value: {
         count: 2,
         top: [
-          { position: wide.address, owner: mint.deployer.address, nftMint: null, liquidity: "69000", kind: "creator" },
+          {
+            position: wide.address,
+            owner: mint.deployer.address,
+            nftMint: null,
+            liquidity: "69000",
+            kind: "creator",
+            locked: null
+          },
           { position: narrow.address, owner: narrow.owner, nftMint: null, liquidity: "30000", kind: "holder" }
         ]
       }
@@ -408,6 +420,8 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
     // Round 4 (index 3): the pool's positions; round 5: the five largest positions' NFT holders.
     expect(count(3, "getProgramAccounts")).toBe(1)
     expect(count(4, "getTokenLargestAccounts")).toBe(5)
+    // ... and their LockConfig PDAs, one getMultipleAccounts.
+    expect(count(4, "getMultipleAccounts")).toBe(1)
     expect(count(5, "getMultipleAccounts")).toBe(1)
   })
 

@@ -383,7 +383,8 @@ describe("stage positions: owners in a linked cluster", () => {
     liquidity: "10",
     pct: 50,
     kind,
-    label
+    label,
+    locked: null
   })
   const pool = {
     pool: B as never,

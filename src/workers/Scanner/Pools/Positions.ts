@@ -1,4 +1,12 @@
-import { getPositionDecoder, getPositionDiscriminatorBytes, getPositionSize } from "@orca-so/whirlpools-client"
+import {
+  getLockConfigAddress,
+  getLockConfigDecoder,
+  getLockConfigDiscriminatorBytes,
+  getLockConfigSize,
+  getPositionDecoder,
+  getPositionDiscriminatorBytes,
+  getPositionSize
+} from "@orca-so/whirlpools-client"
 import type { Address } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
 import { addressAt, anchorAccountDiscriminator, startsWith, u128At } from "./Bytes.ts"
@@ -29,6 +37,11 @@ export interface PositionLayout {
   readonly dataSlice: { readonly offset: number; readonly length: number } | null
   /** The position from the (sliced) data; undefined when it does not decode. */
   readonly decode: (address: Address, data: Uint8Array) => PositionRead | undefined
+  /** Where a lock of the position would be, and whether an account there locks it; absent where locks are not read. */
+  readonly lock?: {
+    readonly address: (position: Address) => Promise<Address>
+    readonly locks: (position: Address, owner: Address, data: Uint8Array) => boolean
+  }
   readonly source: string
 }
 
@@ -48,7 +61,18 @@ const whirlpool: PositionLayout = {
     const position = getPositionDecoder().decode(data)
     return { address, nftMint: position.positionMint, owner: null, liquidity: position.liquidity }
   },
-  source: "@orca-so/whirlpools-client 7.0.0 src/generated/accounts/position.ts getPositionDecoder"
+  // lock_position writes a LockConfig at ["lock_config", position] (src/generated/pdas/lockConfig.ts
+  // getLockConfigAddress, accounts/lockConfig.ts): its only lock type is Permanent, and the program then
+  // refuses to decrease the position's liquidity.
+  lock: {
+    address: async (position) => (await getLockConfigAddress(position))[0],
+    locks: (position, owner, data) =>
+      owner === venueProgram("orca-whirlpool") &&
+      data.length === getLockConfigSize() &&
+      startsWith(data, Uint8Array.from(getLockConfigDiscriminatorBytes())) &&
+      getLockConfigDecoder().decode(data).position === position
+  },
+  source: "@orca-so/whirlpools-client 7.0.0 src/generated/accounts/position.ts getPositionDecoder, lockConfig.ts"
 }
 
 // Raydium CLMM: @raydium-io/raydium-sdk-v2 0.2.73-alpha src/raydium/clmm/layout.ts PersonalPositionLayout

@@ -101,6 +101,50 @@ export const readPositionNfts = ({ rpc, slot }: ScanContext, read: PositionsRead
 
 type NftsRead = Awaited<ReturnType<typeof readPositionNfts>>
 
+/**
+ * Before round 5: where the venue keeps the top positions' locks (an Orca Whirlpool LockConfig PDA),
+ * derived between the rounds so that round 5's read starts with the round's others (one batch).
+ */
+export const positionLockAddressesOf = async (
+  pools: ReadonlyArray<PoolBalances>,
+  read: PositionsRead
+): Promise<ReadonlyMap<string, Address>> =>
+  new Map(
+    await Promise.all(
+      pools.flatMap((pool, i) => {
+        const lock = positionLayoutOf(pool.state.venue)?.lock
+        const result = read[i]
+        return lock === undefined || result?.status !== "fulfilled"
+          ? []
+          : topOf(result.value).map(
+              async (position) => [position.address as string, await lock.address(position.address)] as const
+            )
+      })
+    )
+  )
+
+/** Round 5, with the NFTs: the top positions' lock accounts, one getMultipleAccounts for every pool; an Error when it failed. */
+export const readPositionLocks = async (ctx: ScanContext, at: ReadonlyMap<string, Address>) => {
+  const infos: AccountInfos | Error =
+    at.size === 0
+      ? new Map()
+      : await readAccounts(ctx.rpc, [...at.values()], ctx.slot).then(
+          (answer) => answer.infos as AccountInfos,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
+        )
+  return { at, infos }
+}
+
+type LocksRead = Awaited<ReturnType<typeof readPositionLocks>>
+
+/** Whether the position is locked: null where the venue's locks are not read or the read failed. */
+const lockedOf = (layout: PositionLayout, position: Address, locks: LocksRead): boolean | null => {
+  const address = locks.at.get(position)
+  if (layout.lock === undefined || address === undefined || locks.infos instanceof Error) return null
+  const info = locks.infos.get(address) ?? null
+  return info !== null && layout.lock.locks(position, info.owner, info.data)
+}
+
 /** Round 6: the NFT token accounts (their owners); an Error when the read failed. */
 export const readNftAccounts = ({ rpc, slot }: ScanContext, nfts: NftsRead): Promise<AccountInfos | Error> => {
   const accounts = [...nfts.values()].flatMap((result) =>
@@ -119,6 +163,7 @@ export interface PositionsInput {
   readonly read: PositionsRead
   readonly nfts: NftsRead
   readonly nftAccounts: AccountInfos | Error
+  readonly locks: LocksRead
   readonly classify: (owner: Address, infos: AccountInfos) => Classification
 }
 
@@ -142,7 +187,9 @@ const ownerOf = (position: PositionRead, nfts: NftsRead, nftAccounts: AccountInf
 /** Each read pool's positions fact, by pool address; gaps noted for the reads that failed. */
 export const positionFactsOf = (ctx: ScanContext, input: PositionsInput): ReadonlyMap<string, PositionsFact> => {
   const facts = new Map<string, PositionsFact>()
+  if (input.locks.infos instanceof Error) ctx.gaps.note(reasonOf("position locks", input.locks.infos))
   input.pools.forEach((pool, i) => {
+    const layout = positionLayoutOf(pool.state.venue)!
     const result = input.read[i]!
     const at = pool.state.address
     if (result.status === "rejected") {
@@ -165,7 +212,8 @@ export const positionFactsOf = (ctx: ScanContext, input: PositionsInput): Readon
         liquidity: position.liquidity.toString(),
         pct: total === 0n ? 0 : Math.min(100, Number((position.liquidity * 1_000_000n) / total) / 10_000),
         kind: kind.kind,
-        label: kind.label
+        label: kind.label,
+        locked: lockedOf(layout, position.address, input.locks)
       })
     }
     facts.set(at, observed({ count: result.value.length, top }))

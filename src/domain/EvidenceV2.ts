@@ -153,7 +153,7 @@ export const PositionOwner = Schema.Struct({
   label: Schema.NullOr(Text(100)),
   locked: Schema.NullOr(Schema.Boolean).annotations({
     description:
-      "true: its liquidity cannot be withdrawn (an Orca Whirlpool LockConfig, a permanent lock); false: checked, not locked; null: not read (Raydium CLMM, Meteora DLMM, or the read failed)."
+      "true: its liquidity can never be withdrawn (an Orca Whirlpool LockConfig; a Raydium CLMM NFT held by Raydium's locking program); false: checked, not locked; null: not read (Meteora DLMM, or the read failed)."
   })
 }).annotations({ identifier: "PositionOwner" })
 export type PositionOwner = typeof PositionOwner.Type

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
+import {
+  type Address,
+  generateKeyPairSigner,
+  getProgramDerivedAddress,
+  getUtf8Encoder,
+  type KeyPairSigner
+} from "@solana/kit"
 import { Schema } from "effect"
 import { ScanEvidenceV2 } from "../../../src/domain/EvidenceV2.ts"
 import { scoringView } from "../../../src/domain/EvidenceView.ts"
+import { VENUES } from "../../../src/workers/Scanner/Programs.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
 import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
@@ -341,22 +348,38 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
     })
     const holder = await address()
     const position = await clmmPosition(world, pool.address, holder, 2n ** 70n)
+    // Raydium's locking program holds a locked position's NFT under its authority ["program_authority_seed"].
+    const [lockAuthority] = await getProgramDerivedAddress({
+      programAddress: VENUES.find((venue) => venue.label === "raydium-lp-lock")!.program,
+      seeds: [getUtf8Encoder().encode("program_authority_seed")]
+    })
+    const locked = await clmmPosition(world, pool.address, lockAuthority, 2n ** 68n)
     const evidence = await scan(mint.address)
     const read = poolsOf(evidence).find((entry) => (entry.pool as string) === pool.address)
     expect(read?.positions).toEqual({
       status: "observed",
       value: {
-        count: 1,
+        count: 2,
         top: [
           {
             position: position.address as never,
             owner: holder as never,
             nftMint: position.nftMint as never,
             liquidity: (2n ** 70n).toString(),
-            pct: 100,
+            pct: 80,
             kind: "holder",
             label: null,
-            locked: null
+            locked: false
+          },
+          {
+            position: locked.address as never,
+            owner: lockAuthority as never,
+            nftMint: locked.nftMint as never,
+            liquidity: (2n ** 68n).toString(),
+            pct: 20,
+            kind: "locker",
+            label: "raydium-lp-lock",
+            locked: true
           }
         ]
       }

@@ -9,7 +9,7 @@ import {
 } from "@orca-so/whirlpools-client"
 import type { Address } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, startsWith, u128At } from "./Bytes.ts"
+import { addressAt, anchorAccountDiscriminator, findProgramAddressSync, startsWith, u128At } from "./Bytes.ts"
 
 // The position accounts of concentrated-liquidity and bin pools: who holds the liquidity a pool without
 // an LP mint has. A scan finds a pool's positions with one getProgramAccounts (the account type and the
@@ -42,6 +42,8 @@ export interface PositionLayout {
     readonly address: (position: Address) => Promise<Address>
     readonly locks: (position: Address, owner: Address, data: Uint8Array) => boolean
   }
+  /** A locker whose holding of the position NFT locks the position for good (no extra read); absent where none. */
+  readonly lockHolder?: { readonly address: Address; readonly label: string; readonly source: string }
   readonly source: string
 }
 
@@ -91,6 +93,16 @@ const raydiumClmm: PositionLayout = {
     data.length !== CLMM_POSITION_SIZE || !startsWith(data, CLMM_POSITION_DISCRIMINATOR)
       ? undefined
       : { address, nftMint: addressAt(data, 9), owner: null, liquidity: u128At(data, 81) },
+  // Raydium's locking program (raydium-io/raydium-cpi programs/locking-cpi: lock_clmm_position moves the
+  // NFT to an account of the authority PDA ["program_authority_seed"], LOCK_CLMM_AUTH_SEED; the program
+  // has no unlock, only fee collection): an NFT held there is locked for good.
+  lockHolder: {
+    address: findProgramAddressSync(venueProgram("raydium-lp-lock"), [
+      new TextEncoder().encode("program_authority_seed")
+    ]),
+    label: "raydium-lp-lock",
+    source: "raydium-io/raydium-cpi programs/locking-cpi LOCK_CLMM_AUTH_SEED"
+  },
   source: "@raydium-io/raydium-sdk-v2 src/raydium/clmm/layout.ts PersonalPositionLayout"
 }
 

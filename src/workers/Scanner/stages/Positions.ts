@@ -138,7 +138,8 @@ export const readPositionLocks = async (ctx: ScanContext, at: ReadonlyMap<string
 type LocksRead = Awaited<ReturnType<typeof readPositionLocks>>
 
 /** Whether the position is locked: null where the venue's locks are not read or the read failed. */
-const lockedOf = (layout: PositionLayout, position: Address, locks: LocksRead): boolean | null => {
+const lockedOf = (layout: PositionLayout, position: Address, owner: Address, locks: LocksRead): boolean | null => {
+  if (layout.lockHolder !== undefined) return owner === layout.lockHolder.address
   const address = locks.at.get(position)
   if (layout.lock === undefined || address === undefined || locks.infos instanceof Error) return null
   const info = locks.infos.get(address) ?? null
@@ -204,7 +205,11 @@ export const positionFactsOf = (ctx: ScanContext, input: PositionsInput): Readon
         facts.set(at, ctx.gaps.missed(`${pool.state.venue} ${at} position owners`, owner))
         return
       }
-      const kind = input.classify(owner, new Map())
+      const lockHolder = layout.lockHolder?.address === owner ? layout.lockHolder : undefined
+      const kind =
+        lockHolder === undefined
+          ? input.classify(owner, new Map())
+          : { kind: "locker" as const, label: lockHolder.label, labelSource: lockHolder.source }
       top.push({
         position: ours(position.address),
         owner: ours(owner),
@@ -213,7 +218,7 @@ export const positionFactsOf = (ctx: ScanContext, input: PositionsInput): Readon
         pct: total === 0n ? 0 : Math.min(100, Number((position.liquidity * 1_000_000n) / total) / 10_000),
         kind: kind.kind,
         label: kind.label,
-        locked: lockedOf(layout, position.address, input.locks)
+        locked: lockedOf(layout, position.address, owner, input.locks)
       })
     }
     facts.set(at, observed({ count: result.value.length, top }))

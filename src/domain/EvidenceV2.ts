@@ -153,7 +153,7 @@ export const PositionOwner = Schema.Struct({
   label: Schema.NullOr(Text(100)),
   locked: Schema.NullOr(Schema.Boolean).annotations({
     description:
-      "true: its liquidity can never be withdrawn (an Orca Whirlpool LockConfig; a Raydium CLMM NFT held by Raydium's locking program); false: checked, not locked; null: not read (Meteora DLMM, or the read failed)."
+      "true: its liquidity cannot be withdrawn now (an Orca Whirlpool LockConfig or a Raydium CLMM NFT held by Raydium's locking program: for good; a Meteora DLMM lock_release_point still ahead); false: checked, not locked; null: not read (the read failed)."
   })
 }).annotations({ identifier: "PositionOwner" })
 export type PositionOwner = typeof PositionOwner.Type

@@ -107,19 +107,31 @@ export const clmmPosition = async (
   return { address, nftMint, owner: ownerAddress(owner), liquidity }
 }
 
-/** A Meteora DLMM position of `pair` owned by `owner`, its liquidity shares spread over `bins` bins. */
+/**
+ * A Meteora DLMM position of `pair` owned by `owner`, its liquidity shares spread over `bins` bins, locked
+ * until `lockReleasePoint` (a slot for the fixture's pairs, activation_type 0; 0: not locked).
+ */
 export const dlmmPosition = async (
   world: World,
   pair: Address,
   owner: Address,
   sharesPerBin: bigint,
-  bins: number
+  bins: number,
+  lockReleasePoint = 0n
 ): Promise<BuiltPosition> => {
   const address = await randomAddress()
   const shares = Array.from({ length: 70 }, (_, bin) => (bin < bins ? sharesPerBin : 0n))
   const data = DLMM.encodeAccount(
     "PositionV2",
-    { lb_pair: pair, owner, liquidity_shares: shares, lower_bin_id: -35, upper_bin_id: 34, operator: owner },
+    {
+      lb_pair: pair,
+      owner,
+      liquidity_shares: shares,
+      lower_bin_id: -35,
+      upper_bin_id: 34,
+      operator: owner,
+      lock_release_point: lockReleasePoint
+    },
     DLMM_POSITION_SIZE
   )
   world.setAccount(address, programOf("meteora-dlmm"), data)

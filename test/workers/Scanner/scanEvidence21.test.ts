@@ -399,8 +399,9 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
       reserveMint: 1_000_000_000n,
       reserveQuote: 10_000_000_000n
     })
-    const wide = await dlmmPosition(world, pair.address, mint.deployer.address, 1_000n, 69)
-    const narrow = await dlmmPosition(world, pair.address, await address(), 30_000n, 1)
+    // The fixture's pairs activate by slot: a lock releasing at a later slot holds, an earlier one has released.
+    const wide = await dlmmPosition(world, pair.address, mint.deployer.address, 1_000n, 69, world.slot + 10_000n)
+    const narrow = await dlmmPosition(world, pair.address, await address(), 30_000n, 1, world.slot - 10n)
     const evidence = await scan(mint.address)
     const read = poolsOf(evidence).find((entry) => (entry.pool as string) === pair.address)
     expect(read?.shape).toBe("bins")
@@ -415,9 +416,16 @@ describe("scanner: concentrated-liquidity positions and who can withdraw them", 
             nftMint: null,
             liquidity: "69000",
             kind: "creator",
-            locked: null
+            locked: true
           },
-          { position: narrow.address, owner: narrow.owner, nftMint: null, liquidity: "30000", kind: "holder" }
+          {
+            position: narrow.address,
+            owner: narrow.owner,
+            nftMint: null,
+            liquidity: "30000",
+            kind: "holder",
+            locked: false
+          }
         ]
       }
     })

@@ -9,7 +9,15 @@ import {
 } from "@orca-so/whirlpools-client"
 import type { Address } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, findProgramAddressSync, startsWith, u128At } from "./Bytes.ts"
+import {
+  addressAt,
+  anchorAccountDiscriminator,
+  findProgramAddressSync,
+  startsWith,
+  u128At,
+  u64At,
+  u8At
+} from "./Bytes.ts"
 
 // The position accounts of concentrated-liquidity and bin pools: who holds the liquidity a pool without
 // an LP mint has. A scan finds a pool's positions with one getProgramAccounts (the account type and the
@@ -37,10 +45,16 @@ export interface PositionLayout {
   readonly dataSlice: { readonly offset: number; readonly length: number } | null
   /** The position from the (sliced) data; undefined when it does not decode. */
   readonly decode: (address: Address, data: Uint8Array) => PositionRead | undefined
-  /** Where a lock of the position would be, and whether an account there locks it; absent where locks are not read. */
+  /** Whether the position is locked, read from other accounts; absent where locks are not read. */
   readonly lock?: {
-    readonly address: (position: Address) => Promise<Address>
-    readonly locks: (position: Address, owner: Address, data: Uint8Array) => boolean
+    /** The accounts that say it (read in one call with the other positions'). */
+    readonly accounts: (position: Address, pool: Address) => Promise<ReadonlyArray<Address>>
+    /** From those accounts (null: no account): true locked, false not, null when they cannot tell. */
+    readonly locked: (
+      position: Address,
+      accounts: ReadonlyArray<{ readonly owner: Address; readonly data: Uint8Array } | null>,
+      now: { readonly slot: bigint; readonly unixTime: bigint }
+    ) => boolean | null
   }
   /** A locker whose holding of the position NFT locks the position for good (no extra read); absent where none. */
   readonly lockHolder?: { readonly address: Address; readonly label: string; readonly source: string }
@@ -67,12 +81,14 @@ const whirlpool: PositionLayout = {
   // getLockConfigAddress, accounts/lockConfig.ts): its only lock type is Permanent, and the program then
   // refuses to decrease the position's liquidity.
   lock: {
-    address: async (position) => (await getLockConfigAddress(position))[0],
-    locks: (position, owner, data) =>
-      owner === venueProgram("orca-whirlpool") &&
-      data.length === getLockConfigSize() &&
-      startsWith(data, Uint8Array.from(getLockConfigDiscriminatorBytes())) &&
-      getLockConfigDecoder().decode(data).position === position
+    accounts: async (position) => [(await getLockConfigAddress(position))[0]],
+    locked: (position, [config]) =>
+      config !== null &&
+      config !== undefined &&
+      config.owner === venueProgram("orca-whirlpool") &&
+      config.data.length === getLockConfigSize() &&
+      startsWith(config.data, Uint8Array.from(getLockConfigDiscriminatorBytes())) &&
+      getLockConfigDecoder().decode(config.data).position === position
   },
   source: "@orca-so/whirlpools-client 7.0.0 src/generated/accounts/position.ts getPositionDecoder, lockConfig.ts"
 }
@@ -109,10 +125,16 @@ const raydiumClmm: PositionLayout = {
 // Meteora DLMM: MeteoraAg/dlmm-sdk ts-client/src/dlmm/idl/idl.json (program lb_clmm 0.12.0, as in
 // @meteora-ag/dlmm 1.9.14) PositionV2, 8,120 bytes and more (positions wider than 70 bins are extended):
 // discriminator 8, lb_pair 8, owner 40, liquidity_shares [u128; 70] 72, reward_infos, fee_infos,
-// lower_bin_id, upper_bin_id, ..., operator, lock_release_point, ... The call returns lb_pair, owner and
-// the 70 shares (offset 8, 1,184 bytes); an extended position's further bins are not summed.
+// lower_bin_id, upper_bin_id, ..., operator 7960, lock_release_point u64 7992, ... The call returns
+// lb_pair, owner and the 70 shares (offset 8, 1,184 bytes); an extended position's further bins are not
+// summed. Locks: lock_release_point ("time point which the locked liquidity can be withdrawn") is a slot or
+// a unix time as the pair's LbPair.activation_type says (offset 86: 0 slot, 1 timestamp); the top
+// positions and their pair are read whole with the locks of the other venues.
 const DLMM_POSITION_DISCRIMINATOR = anchorAccountDiscriminator("PositionV2")
 const DLMM_BINS = 70
+const DLMM_LOCK_RELEASE_POINT = 7992
+const DLMM_PAIR_DISCRIMINATOR = anchorAccountDiscriminator("LbPair")
+const DLMM_ACTIVATION_TYPE = 86
 const meteoraDlmm: PositionLayout = {
   venue: "meteora-dlmm",
   program: venueProgram("meteora-dlmm"),
@@ -125,6 +147,26 @@ const meteoraDlmm: PositionLayout = {
     let liquidity = 0n
     for (let bin = 0; bin < DLMM_BINS; bin++) liquidity += u128At(data, 64 + 16 * bin)
     return { address, nftMint: null, owner: addressAt(data, 32), liquidity }
+  },
+  lock: {
+    accounts: async (position, pool) => [position, pool],
+    locked: (_position, [position, pair], now) => {
+      if (
+        position === null ||
+        position === undefined ||
+        pair === null ||
+        pair === undefined ||
+        !startsWith(position.data, DLMM_POSITION_DISCRIMINATOR) ||
+        position.data.length < DLMM_LOCK_RELEASE_POINT + 8 ||
+        !startsWith(pair.data, DLMM_PAIR_DISCRIMINATOR) ||
+        pair.data.length <= DLMM_ACTIVATION_TYPE
+      )
+        return null
+      const point = u64At(position.data, DLMM_LOCK_RELEASE_POINT)
+      const type = u8At(pair.data, DLMM_ACTIVATION_TYPE)
+      if (point === 0n) return false
+      return type === 0 ? point > now.slot : type === 1 ? point > now.unixTime : null
+    }
   },
   source: "MeteoraAg/dlmm-sdk ts-client/src/dlmm/idl/idl.json PositionV2"
 }

@@ -102,13 +102,14 @@ export const readPositionNfts = ({ rpc, slot }: ScanContext, read: PositionsRead
 type NftsRead = Awaited<ReturnType<typeof readPositionNfts>>
 
 /**
- * Before round 5: where the venue keeps the top positions' locks (an Orca Whirlpool LockConfig PDA),
- * derived between the rounds so that round 5's read starts with the round's others (one batch).
+ * Before round 5: the accounts that say whether the top positions are locked (an Orca Whirlpool
+ * LockConfig PDA; a DLMM position itself and its pair), derived between the rounds so that round 5's
+ * read starts with the round's others (one batch).
  */
 export const positionLockAddressesOf = async (
   pools: ReadonlyArray<PoolBalances>,
   read: PositionsRead
-): Promise<ReadonlyMap<string, Address>> =>
+): Promise<ReadonlyMap<string, ReadonlyArray<Address>>> =>
   new Map(
     await Promise.all(
       pools.flatMap((pool, i) => {
@@ -117,33 +118,39 @@ export const positionLockAddressesOf = async (
         return lock === undefined || result?.status !== "fulfilled"
           ? []
           : topOf(result.value).map(
-              async (position) => [position.address as string, await lock.address(position.address)] as const
+              async (position) =>
+                [position.address as string, await lock.accounts(position.address, pool.state.address)] as const
             )
       })
     )
   )
 
-/** Round 5, with the NFTs: the top positions' lock accounts, one getMultipleAccounts for every pool; an Error when it failed. */
-export const readPositionLocks = async (ctx: ScanContext, at: ReadonlyMap<string, Address>) => {
+/** Round 5, with the NFTs: those accounts, one getMultipleAccounts for every pool; an Error when it failed. */
+export const readPositionLocks = async (ctx: ScanContext, at: ReadonlyMap<string, ReadonlyArray<Address>>) => {
+  const addresses = [...new Set([...at.values()].flat())]
   const infos: AccountInfos | Error =
-    at.size === 0
+    addresses.length === 0
       ? new Map()
-      : await readAccounts(ctx.rpc, [...at.values()], ctx.slot).then(
+      : await readAccounts(ctx.rpc, addresses, ctx.slot).then(
           (answer) => answer.infos as AccountInfos,
           (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
         )
-  return { at, infos }
+  return { at, infos, now: { slot: ctx.slot, unixTime: BigInt(Math.floor(Date.now() / 1000)) } }
 }
 
 type LocksRead = Awaited<ReturnType<typeof readPositionLocks>>
 
-/** Whether the position is locked: null where the venue's locks are not read or the read failed. */
+/** Whether the position is locked: null where the venue's locks are not read, the read failed or cannot tell. */
 const lockedOf = (layout: PositionLayout, position: Address, owner: Address, locks: LocksRead): boolean | null => {
   if (layout.lockHolder !== undefined) return owner === layout.lockHolder.address
-  const address = locks.at.get(position)
-  if (layout.lock === undefined || address === undefined || locks.infos instanceof Error) return null
-  const info = locks.infos.get(address) ?? null
-  return info !== null && layout.lock.locks(position, info.owner, info.data)
+  const addresses = locks.at.get(position)
+  if (layout.lock === undefined || addresses === undefined || locks.infos instanceof Error) return null
+  const infos = locks.infos
+  return layout.lock.locked(
+    position,
+    addresses.map((at) => infos.get(at) ?? null),
+    locks.now
+  )
 }
 
 /** Round 6: the NFT token accounts (their owners); an Error when the read failed. */

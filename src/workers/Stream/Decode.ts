@@ -1,9 +1,11 @@
 import { type Address, getAddressDecoder, getBase58Encoder } from "@solana/kit"
-import { EVENT_IX_TAG, EVENTS, type EventKind, INSTRUCTIONS } from "./Programs.ts"
+import { EVENT_IX_TAG, EVENTS, type EventKind, INSTRUCTIONS, QUOTES } from "./Programs.ts"
 
 // What a transaction says about launches and pools, read from getTransaction ("json" encoding): every
 // instruction, top level and inner (a launch made through a router is a CPI), matched on its program
-// and discriminator, the mint taken from the account the IDL names; self-CPI events from their bytes.
+// and discriminator, the mint taken from the account the IDL names (a pool's non-quote sides); self-CPI
+// events from their bytes. An instruction with a watched discriminator that is too short for its
+// arguments, or lacks the accounts the IDL puts there, is reported as malformed and skipped.
 
 /** The parts of getTransaction's answer the decoder reads. */
 export interface TransactionView {
@@ -51,9 +53,17 @@ const addressDecoder = getAddressDecoder()
 const startsWith = (data: Uint8Array, prefix: Uint8Array, at = 0): boolean =>
   data.length >= at + prefix.length && prefix.every((byte, index) => data[at + index] === byte)
 
-/** The events in one transaction; a failed transaction has none. */
-export const eventsOf = (tx: TransactionView): ReadonlyArray<StreamEvent> => {
-  if (tx.meta === null || tx.meta.err !== null) return []
+/** An instruction of a watched kind that could not be read: too short, or too few accounts. */
+export interface Malformed {
+  readonly program: Address
+  readonly name: string
+}
+
+/** The events in one transaction (a failed transaction has none), and the watched instructions skipped as malformed. */
+export const eventsOf = (
+  tx: TransactionView
+): { readonly events: ReadonlyArray<StreamEvent>; readonly malformed: ReadonlyArray<Malformed> } => {
+  if (tx.meta === null || tx.meta.err !== null) return { events: [], malformed: [] }
   const keys = [
     ...tx.transaction.message.accountKeys,
     ...(tx.meta.loadedAddresses?.writable ?? []),
@@ -66,6 +76,7 @@ export const eventsOf = (tx: TransactionView): ReadonlyArray<StreamEvent> => {
     ...(tx.meta.innerInstructions ?? []).flatMap((inner) => inner.instructions)
   ]
   const events: Array<StreamEvent> = []
+  const malformed: Array<Malformed> = []
   const seen = new Set<string>()
   const add = (event: StreamEvent) => {
     const key = `${event.kind}:${event.mint}`
@@ -84,18 +95,31 @@ export const eventsOf = (tx: TransactionView): ReadonlyArray<StreamEvent> => {
     }
     for (const watched of INSTRUCTIONS) {
       if (watched.program !== program || !startsWith(data, watched.discriminator)) continue
-      const mint = keys[instruction.accounts[watched.mintAccount] ?? -1]
-      if (mint === undefined) continue
-      const user = watched.userAccount === undefined ? undefined : keys[instruction.accounts[watched.userAccount] ?? -1]
-      add({
-        kind: watched.kind,
-        program,
-        mint: mint as Address,
-        signature,
-        slot: tx.slot,
-        blockTime,
-        ...(user === undefined ? {} : { user: user as Address })
-      })
+      const at = (index: number | undefined) =>
+        index === undefined ? undefined : (keys[instruction.accounts[index] ?? -1] as Address | undefined)
+      const mints = watched.mintAccounts.map(at)
+      const user = at(watched.userAccount)
+      if (
+        data.length < watched.minData ||
+        mints.some((mint) => mint === undefined) ||
+        (watched.userAccount !== undefined && user === undefined)
+      ) {
+        malformed.push({ program, name: watched.name })
+        continue
+      }
+      // A pool's pair: the sides that are not a quote (a SOL/USDC pool launches nothing).
+      for (const mint of mints as ReadonlyArray<Address>) {
+        if (mints.length > 1 && QUOTES.has(mint)) continue
+        add({
+          kind: watched.kind,
+          program,
+          mint,
+          signature,
+          slot: tx.slot,
+          blockTime,
+          ...(user === undefined ? {} : { user })
+        })
+      }
     }
     if (!startsWith(data, EVENT_IX_TAG)) continue
     for (const event of EVENTS) {
@@ -112,5 +136,5 @@ export const eventsOf = (tx: TransactionView): ReadonlyArray<StreamEvent> => {
       })
     }
   }
-  return events
+  return { events, malformed }
 }

@@ -23,6 +23,13 @@ export const streamMalformed = new Counter({
   registers: [registry]
 })
 
+export const streamMalformedInstructions = new Counter({
+  name: "risk_api_stream_malformed_instructions_total",
+  help: "Watched instructions (by program and IDL name) skipped because their data is shorter than their arguments or they lack the accounts the IDL names.",
+  labelNames: ["program", "instruction"] as const,
+  registers: [registry]
+})
+
 export const streamSubscriptions = new Gauge({
   name: "risk_api_stream_subscriptions",
   help: "Subscriptions by kind and state (up: subscribed; down: reconnecting).",

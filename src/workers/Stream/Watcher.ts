@@ -6,7 +6,13 @@ import type { RpcClient } from "../Scanner/Rpc.ts"
 import type { StreamConfig } from "./Config.ts"
 import { eventsOf, type StreamEvent, type TransactionView } from "./Decode.ts"
 import { StreamEventsRepo } from "./EventsRepo.ts"
-import { launchToVerdict, streamEvents, streamLagSlots, streamNotifications } from "./Metrics.ts"
+import {
+  launchToVerdict,
+  streamEvents,
+  streamLagSlots,
+  streamMalformedInstructions,
+  streamNotifications
+} from "./Metrics.ts"
 import { isLaunch, LAUNCH_PROGRAMS, stateKindOf, worthReading } from "./Programs.ts"
 import type { AccountNotice, LogNotice, StreamSource } from "./Source.ts"
 
@@ -93,8 +99,14 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         const transaction = yield* readTransaction(notice.signature)
         if (transaction === null) return yield* skip("logs", "transaction_not_found")
         yield* skip("logs", "handled")
-        for (const event of eventsOf(transaction as unknown as TransactionView))
-          yield* queue(event, notice.backfilled, receivedAt)
+        const { events: found, malformed } = eventsOf(transaction as unknown as TransactionView)
+        for (const bad of malformed) {
+          streamMalformedInstructions.inc({ program: bad.program, instruction: bad.name })
+          yield* Effect.logWarning("stream: a malformed instruction was skipped").pipe(
+            Effect.annotateLogs({ program: bad.program, instruction: bad.name, signature: notice.signature })
+          )
+        }
+        for (const event of found) yield* queue(event, notice.backfilled, receivedAt)
       })
 
     /** A tracked mint's transaction: the instruction names in its logs say what changed. */

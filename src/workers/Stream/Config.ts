@@ -19,6 +19,8 @@ export const StreamConfig = Config.all({
   trackRefreshMs: bounded("STREAM_TRACK_REFRESH_MS", 100, 600_000, 5_000),
   reconnectMaxMs: bounded("STREAM_RECONNECT_MAX_MS", 100, 300_000, 30_000),
   pingMs: bounded("STREAM_PING_MS", 1_000, 300_000, 10_000),
+  /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale is a `reserves_dropped` event. */
+  reserveDropPct: bounded("STREAM_RESERVE_DROP_PCT", 1, 100, 30),
   /** Transactions read at once (getTransaction calls, batched by the RPC client). */
   concurrency: bounded("STREAM_CONCURRENCY", 1, 256, 16)
 })

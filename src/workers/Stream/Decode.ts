@@ -15,11 +15,14 @@ export interface TransactionView {
     readonly signatures: ReadonlyArray<string>
     readonly message: {
       readonly accountKeys: ReadonlyArray<string>
+      readonly header?: { readonly numRequiredSignatures: number }
       readonly instructions: ReadonlyArray<CompiledInstruction>
     }
   }
   readonly meta: {
     readonly err: unknown
+    readonly preTokenBalances?: ReadonlyArray<TokenBalanceView> | null
+    readonly postTokenBalances?: ReadonlyArray<TokenBalanceView> | null
     readonly innerInstructions?: ReadonlyArray<{
       readonly index: number
       readonly instructions: ReadonlyArray<CompiledInstruction>
@@ -29,6 +32,12 @@ export interface TransactionView {
       readonly readonly: ReadonlyArray<string>
     } | null
   } | null
+}
+interface TokenBalanceView {
+  readonly accountIndex: number
+  readonly mint: string
+  readonly owner?: string
+  readonly uiTokenAmount: { readonly amount: string }
 }
 interface CompiledInstruction {
   readonly programIdIndex: number
@@ -137,4 +146,53 @@ export const eventsOf = (
     }
   }
   return { events, malformed }
+}
+
+/** The transaction's signers: the first numRequiredSignatures account keys. */
+const signersOf = (tx: TransactionView): ReadonlySet<string> =>
+  new Set(tx.transaction.message.accountKeys.slice(0, tx.transaction.message.header?.numRequiredSignatures ?? 1))
+
+/** Each token account's balance before and after, by account index. */
+const balanceChanges = (tx: TransactionView) => {
+  const changes = new Map<number, { mint: string; owner: string | undefined; pre: bigint; post: bigint }>()
+  for (const balance of tx.meta?.preTokenBalances ?? [])
+    changes.set(balance.accountIndex, {
+      mint: balance.mint,
+      owner: balance.owner,
+      pre: BigInt(balance.uiTokenAmount.amount),
+      post: 0n
+    })
+  for (const balance of tx.meta?.postTokenBalances ?? []) {
+    const entry = changes.get(balance.accountIndex)
+    const post = BigInt(balance.uiTokenAmount.amount)
+    if (entry === undefined)
+      changes.set(balance.accountIndex, { mint: balance.mint, owner: balance.owner, pre: 0n, post })
+    else entry.post = post
+  }
+  return [...changes.values()]
+}
+
+/** Whether `wallet` signed a successful transaction and holds less of `mint` after it: a sale, on any venue. */
+export const soldBy = (tx: TransactionView, wallet: string, mint: string): boolean =>
+  tx.meta !== null &&
+  tx.meta.err === null &&
+  signersOf(tx).has(wallet) &&
+  balanceChanges(tx).some((change) => change.mint === mint && change.owner === wallet && change.post < change.pre)
+
+/**
+ * The largest share, in percent, that a pool's reserve lost in the transaction: among token accounts of
+ * `mint` or of a quote mint that no signer owns (a pool's vaults), the one whose balance fell the most
+ * relative to what it held. 0 when none fell. A pool holding SOL as lamports (a pump.fun curve) is not seen.
+ */
+export const largestDropPct = (tx: TransactionView, mint: string): number => {
+  if (tx.meta === null || tx.meta.err !== null) return 0
+  const signers = signersOf(tx)
+  let largest = 0
+  for (const change of balanceChanges(tx)) {
+    if (change.pre <= 0n || change.post >= change.pre) continue
+    if (change.owner === undefined || signers.has(change.owner)) continue
+    if (change.mint !== mint && !QUOTES.has(change.mint)) continue
+    largest = Math.max(largest, Number(((change.pre - change.post) * 10_000n) / change.pre) / 100)
+  }
+  return largest
 }

@@ -36,7 +36,13 @@ const RAYDIUM_LAUNCHLAB = venueProgram("raydium-launchlab")
  * Meteora DBC), `create_pool` a pool made on any venue, `complete` / `migrate` a curve's graduation.
  */
 export type LaunchKind = "create" | "create_v2" | "complete" | "migrate" | "create_pool"
-export type StateKind = "mint_changed" | "lp_removed" | "holder_frozen" | "authority_set" | "deployer_sell"
+export type StateKind =
+  | "mint_changed"
+  | "lp_removed"
+  | "holder_frozen"
+  | "authority_set"
+  | "deployer_sell"
+  | "reserves_dropped"
 export type EventKind = LaunchKind | StateKind
 
 /** An instruction the stream reads: where its mints are (IDL order) and the log line that names it. */
@@ -227,3 +233,15 @@ const REMOVALS = new Set([
   "RemoveAllLiquidity",
   "RemoveBalanceLiquidity"
 ])
+
+/**
+ * Whether a transaction's logs name a swap: an Anchor venue's `Sell*` / `Swap*` instruction (pump.fun and
+ * PumpSwap `Sell`, LaunchLab `SellExactIn/Out`, CPMM `SwapBaseInput/Output`, CLMM, Whirlpool, DLMM and
+ * DAMM `Swap*`), top level or through a router, or AMM v4's `ray_log`.
+ */
+export const namesSwap = (logs: ReadonlyArray<string>): boolean =>
+  logs.some(
+    (line) =>
+      line.startsWith("Program log: ray_log: ") ||
+      (line.startsWith("Program log: Instruction: ") && /^(Sell|Swap)/.test(line.slice(26)))
+  )

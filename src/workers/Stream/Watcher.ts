@@ -4,7 +4,7 @@ import type { Address as MintAddress } from "../../domain/Address.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import type { RpcClient } from "../Scanner/Rpc.ts"
 import type { StreamConfig } from "./Config.ts"
-import { eventsOf, type StreamEvent, type TransactionView } from "./Decode.ts"
+import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView } from "./Decode.ts"
 import { StreamEventsRepo } from "./EventsRepo.ts"
 import {
   launchToVerdict,
@@ -13,11 +13,11 @@ import {
   streamMalformedInstructions,
   streamNotifications
 } from "./Metrics.ts"
-import { isLaunch, LAUNCH_PROGRAMS, stateKindOf, worthReading } from "./Programs.ts"
+import { isLaunch, LAUNCH_PROGRAMS, namesSwap, stateKindOf, worthReading } from "./Programs.ts"
 import type { AccountNotice, LogNotice, StreamSource } from "./Source.ts"
 
 // The watcher: launch programs' logs become launches (the transaction read for its accounts), and the
-// tracked mints' logs and accounts become state events; each event is recorded once over every
+// tracked mints' logs and accounts, and their deployers' swaps, become state events; each event is recorded once over every
 // watcher process and queues a scan ahead of all other work. A notification that cannot be used is
 // counted and skipped; nothing here stops the loop.
 
@@ -118,9 +118,11 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         let logs = notice.logs
         let slot = notice.slot
         let blockTime: Date | null = null
+        let read: TransactionView | undefined
         if (logs === undefined) {
           const transaction = yield* readTransaction(notice.signature)
           if (transaction === null) return yield* skip("logs", "transaction_not_found")
+          read = transaction as unknown as TransactionView
           logs = transaction.meta?.logMessages ?? []
           slot = transaction.slot
           blockTime = transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
@@ -133,6 +135,56 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           notice.backfilled,
           receivedAt
         )
+        // An LP removal: how much of the pool's reserves it took (one getTransaction, unless already read).
+        if (kind === "lp_removed") yield* onReserves(mint, notice, receivedAt, read)
+      })
+
+    /** A `reserves_dropped` event when a pool reserve fell by at least reserveDropPct in the transaction. */
+    const onReserves = (mint: Address, notice: LogNotice, receivedAt: number, read?: TransactionView) =>
+      Effect.gen(function* () {
+        const transaction = read ?? ((yield* readTransaction(notice.signature)) as unknown as TransactionView | null)
+        if (transaction === null) return
+        if (largestDropPct(transaction, mint) < config.reserveDropPct) return
+        yield* queue(
+          {
+            kind: "reserves_dropped",
+            program: mint,
+            mint,
+            signature: notice.signature,
+            slot: transaction.slot,
+            blockTime: transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
+          },
+          notice.backfilled,
+          receivedAt
+        )
+      })
+
+    /** A tracked mint's deployer's transaction: a swap in which the deployer holds less of the mint is a sale. */
+    const onDeployerLogs = (mint: Address, deployer: Address) => (notice: LogNotice) =>
+      Effect.gen(function* () {
+        const receivedAt = performance.now()
+        if (seen(`${mint}:${deployer}:${notice.signature}`)) return yield* skip("logs", "duplicate")
+        if (notice.failed) return yield* skip("logs", "failed_transaction")
+        if (notice.logs !== undefined && !namesSwap(notice.logs)) return yield* skip("logs", "not_a_sale")
+        const read = yield* readTransaction(notice.signature)
+        if (read === null) return yield* skip("logs", "transaction_not_found")
+        const transaction = read as unknown as TransactionView
+        if (!soldBy(transaction, deployer, mint)) return yield* skip("logs", "not_a_sale")
+        yield* skip("logs", "handled")
+        yield* queue(
+          {
+            kind: "deployer_sell",
+            program: mint,
+            mint,
+            signature: notice.signature,
+            slot: transaction.slot,
+            blockTime: transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000),
+            user: deployer
+          },
+          notice.backfilled,
+          receivedAt
+        )
+        yield* onReserves(mint, notice, receivedAt, transaction)
       })
 
     /** A tracked mint's account: any change but its supply (authorities, fee, hook, pause...). */
@@ -189,6 +241,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
     /** Keeps one logs and one account subscription per tracked mint, adding and dropping as the set moves. */
     const trackMints = Effect.gen(function* () {
       const running = new Map<string, ReadonlyArray<Fiber.RuntimeFiber<never>>>()
+      const sellers = new Map<string, Fiber.RuntimeFiber<never>>()
       const refresh = Effect.gen(function* () {
         const wanted = new Set<string>(yield* events.tracked(config.trackedLimit, config.trackedWindowSeconds * 1000))
         for (const [mint, fibers] of running) {
@@ -204,9 +257,23 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
             yield* Effect.forkDaemon(source.account(address, onMintAccount(address)))
           ])
         }
+        // Deployers: one logs subscription each, for the sales of the mint they launched.
+        const deployers = yield* events.deployersOf([...wanted].filter((mint) => !sellers.has(mint)))
+        for (const [mint, fiber] of sellers) {
+          if (wanted.has(mint)) continue
+          sellers.delete(mint)
+          yield* Fiber.interrupt(fiber)
+        }
+        for (const [mint, deployer] of deployers) {
+          if (sellers.has(mint)) continue
+          const logs = source.logs(deployer as Address, detached(onDeployerLogs(mint as Address, deployer as Address)))
+          sellers.set(mint, yield* Effect.forkDaemon(logs))
+        }
       }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("stream: tracked mints not refreshed", cause)))
       return yield* Effect.repeat(refresh, Schedule.spaced(Duration.millis(config.trackRefreshMs))).pipe(
-        Effect.ensuring(Effect.suspend(() => Fiber.interruptAll([...running.values()].flat())))
+        Effect.ensuring(
+          Effect.suspend(() => Fiber.interruptAll([...[...running.values()].flat(), ...sellers.values()]))
+        )
       )
     })
 

@@ -66,6 +66,8 @@ export interface VenueInstruction {
   readonly args?: Readonly<Record<string, unknown>>
   /** A malformed one: only the discriminator for data, and only the first account. */
   readonly malformed?: boolean
+  /** The program's effects on accounts, shown by the transaction's balances (World's Emulated.effects). */
+  readonly effects?: () => void | Promise<void>
 }
 
 /** Records the instruction, signed by `signer` (a fresh funded one by default), as the network would report it. */
@@ -102,6 +104,19 @@ export const recordVenueInstruction = async (
     accounts: spec.malformed ? accounts.slice(0, 1) : accounts,
     data
   }
-  const transaction = await world.record(user, [instruction], { logs: logsOf(program, spec.name) })
+  const transaction = await world.record(user, [instruction], {
+    logs: logsOf(program, spec.name),
+    ...(spec.effects === undefined ? {} : { effects: spec.effects })
+  })
   return { transaction, program, user: user.address }
+}
+
+/** Sets a token account's amount (the u64 at byte 64 of an SPL token account), as a program's transfer would leave it. */
+export const setTokenAmount = (world: World, account: Address, amount: (before: bigint) => bigint): void => {
+  const state = world.svm.getAccount(account)
+  if (!state.exists) throw new Error(`token account ${account} does not exist`)
+  const data = Uint8Array.from(state.data)
+  const view = new DataView(data.buffer)
+  view.setBigUint64(64, amount(view.getBigUint64(64, true)), true)
+  world.setAccount(account, state.programAddress, data)
 }

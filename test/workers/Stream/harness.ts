@@ -21,6 +21,7 @@ const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig =
   reconnectMaxMs: 200,
   pingMs: 5_000,
   concurrency: 8,
+  reserveDropPct: 30,
   ...overrides
 })
 

@@ -21,6 +21,8 @@ export const StreamConfig = Config.all({
   pingMs: bounded("STREAM_PING_MS", 1_000, 300_000, 10_000),
   /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale is a `reserves_dropped` event. */
   reserveDropPct: bounded("STREAM_RESERVE_DROP_PCT", 1, 100, 30),
+  /** Days a stream event is kept (a launch row is the evidence's `launch` block for scans made within it). */
+  eventsRetentionDays: bounded("STREAM_EVENTS_RETENTION_DAYS", 1, 3_650, 30),
   /** Transactions read at once (getTransaction calls, batched by the RPC client). */
   concurrency: bounded("STREAM_CONCURRENCY", 1, 256, 16)
 })

@@ -81,6 +81,17 @@ export class StreamEventsRepo extends Effect.Service<StreamEventsRepo>()("Stream
         sql<{ mint: string; deployer: string }>`${latestDeployersStatement(sql, mints)}`.pipe(
           Effect.map((rows) => new Map(rows.map((row) => [row.mint, row.deployer])))
         ),
+      /** Deletes at most `batch` events received more than `days` days ago, oldest first; answers how many. */
+      pruneBatch: (days: number, batch: number) =>
+        sql<{ signature: string }>`
+          with doomed as (
+            select signature, mint, kind from stream_events
+            where received_at < now() - ${days} * interval '1 day'
+            order by received_at limit ${batch}
+          )
+          delete from stream_events e using doomed d
+          where e.signature = d.signature and e.mint = d.mint and e.kind = d.kind
+          returning e.signature`.pipe(Effect.map((rows) => rows.length)),
       /** Of these mints, the ones with a scan stored at or after `since`. */
       scannedSince: (mints: ReadonlyArray<string>, since: Date) =>
         sql<{ mint: string }>`${scannedSinceStatement(sql, mints, since)}`.pipe(

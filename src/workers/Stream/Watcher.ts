@@ -292,6 +292,17 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
       for (const [mint, entry] of awaiting) if (now - entry.at > 600_000) awaiting.delete(mint)
     }).pipe(Effect.catchAllCause((cause) => Effect.logDebug("stream: launch timing not read", cause)))
 
+    /** Retention: events older than eventsRetentionDays, deleted in batches of 10,000 (each watcher may run it; deletes are idempotent). */
+    const prune = Effect.gen(function* () {
+      let deleted = 0
+      for (;;) {
+        const batch = yield* events.pruneBatch(config.eventsRetentionDays, 10_000)
+        deleted += batch
+        if (batch < 10_000) break
+      }
+      if (deleted > 0) yield* Effect.logInfo("stream: old events pruned").pipe(Effect.annotateLogs({ deleted }))
+    }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("stream: events not pruned", cause)))
+
     const run = Effect.all(
       [
         ...LAUNCH_PROGRAMS.map((program) => source.logs(program, detached(onLaunchLogs))),
@@ -301,7 +312,8 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           })
         ),
         config.trackedLimit > 0 ? trackMints : Effect.never,
-        Effect.repeat(measure, Schedule.spaced(Duration.millis(100)))
+        Effect.repeat(measure, Schedule.spaced(Duration.millis(100))),
+        Effect.repeat(prune, Schedule.spaced(Duration.hours(1)))
       ],
       { concurrency: "unbounded", discard: true }
     )

@@ -22,6 +22,7 @@ const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig =
   pingMs: 5_000,
   concurrency: 8,
   reserveDropPct: 30,
+  eventsRetentionDays: 30,
   ...overrides
 })
 

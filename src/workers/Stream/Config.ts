@@ -23,6 +23,10 @@ export const StreamConfig = Config.all({
   reserveDropPct: bounded("STREAM_RESERVE_DROP_PCT", 1, 100, 30),
   /** Days a stream event is kept (a launch row is the evidence's `launch` block for scans made within it). */
   eventsRetentionDays: bounded("STREAM_EVENTS_RETENTION_DAYS", 1, 3_650, 30),
+  /** Only the watcher holding a PostgreSQL advisory lock runs (the others stand by); off: every watcher runs, deduped. */
+  leaderElection: Config.boolean("STREAM_LEADER_ELECTION").pipe(Config.withDefault(false)),
+  /** How often a standby watcher tries the lock, and the leader checks its lock's connection. */
+  leaderRetryMs: bounded("STREAM_LEADER_RETRY_MS", 100, 600_000, 5_000),
   /** Transactions read at once (getTransaction calls, batched by the RPC client). */
   concurrency: bounded("STREAM_CONCURRENCY", 1, 256, 16)
 })

@@ -30,6 +30,12 @@ export const streamMalformedInstructions = new Counter({
   registers: [registry]
 })
 
+export const streamLeader = new Gauge({
+  name: "risk_api_stream_leader",
+  help: "1 while this watcher holds the stream's leader lock (STREAM_LEADER_ELECTION), else 0.",
+  registers: [registry]
+})
+
 export const streamSubscriptions = new Gauge({
   name: "risk_api_stream_subscriptions",
   help: "Subscriptions by kind and state (up: subscribed; down: reconnecting).",

@@ -1,12 +1,13 @@
 import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
 import { type Address, getBase58Decoder } from "@solana/kit"
-import { eventsOf, type TransactionView } from "../../../src/workers/Stream/Decode.ts"
+import { eventsOf, largestDropPct, soldBy, type TransactionView } from "../../../src/workers/Stream/Decode.ts"
 import {
   EVENT_IX_TAG,
   EVENTS,
   INSTRUCTIONS,
   LAUNCH_PROGRAMS,
+  namesSwap,
   stateKindOf,
   worthReading
 } from "../../../src/workers/Stream/Programs.ts"
@@ -225,5 +226,51 @@ describe("the stream's programs, held to the public IDLs", () => {
       ["complete", mint, 5n]
     ])
     expect(eventsOf(tx({ InstructionError: [0, "Custom"] }))).toEqual({ events: [], malformed: [] })
+  })
+
+  test("a sale is the signer holding less of the mint; a drop is the largest fall of an unsigned vault of the mint or a quote", () => {
+    const wallet = "Wa11et1111111111111111111111111111111111111"
+    const vault = "Vau1t11111111111111111111111111111111111111"
+    const mint = "Mint111111111111111111111111111111111111111"
+    const other = "0ther11111111111111111111111111111111111111"
+    const WSOL = "So11111111111111111111111111111111111111112"
+    const balance = (accountIndex: number, mintOf: string, owner: string, amount: bigint) => ({
+      accountIndex,
+      mint: mintOf,
+      owner,
+      uiTokenAmount: { amount: amount.toString() }
+    })
+    const tx = (
+      signers: number,
+      pre: ReadonlyArray<ReturnType<typeof balance>>,
+      post: ReadonlyArray<ReturnType<typeof balance>>
+    ): TransactionView => ({
+      slot: 1n,
+      blockTime: null,
+      transaction: {
+        signatures: ["sig"],
+        message: { accountKeys: [wallet, "a", "b", "c"], header: { numRequiredSignatures: signers }, instructions: [] }
+      },
+      meta: { err: null, preTokenBalances: pre, postTokenBalances: post }
+    })
+    const sale = tx(
+      1,
+      [balance(1, mint, wallet, 100n), balance(2, WSOL, vault, 1_000n), balance(3, other, vault, 1_000n)],
+      [balance(1, mint, wallet, 40n), balance(2, WSOL, vault, 690n), balance(3, other, vault, 0n)]
+    )
+    expect(soldBy(sale, wallet, mint)).toBe(true)
+    // The quote vault lost 31 %; the vault of an unrelated mint does not count.
+    expect(largestDropPct(sale, mint)).toBe(31)
+    // Not signed by the wallet, or the wallet's balance grew: no sale.
+    const salePre = [balance(1, mint, wallet, 100n)]
+    const salePost = [balance(1, mint, wallet, 40n)]
+    expect(soldBy(tx(1, salePre, salePost), wallet, mint)).toBe(true)
+    expect(soldBy(tx(0, salePre, salePost), wallet, mint)).toBe(false)
+    expect(soldBy(tx(1, [balance(1, mint, wallet, 40n)], [balance(1, mint, wallet, 100n)]), wallet, mint)).toBe(false)
+    // A signer's own account falling is not a pool's reserve.
+    expect(largestDropPct(tx(1, [balance(2, WSOL, wallet, 1_000n)], [balance(2, WSOL, wallet, 0n)]), mint)).toBe(0)
+    expect(namesSwap(["Program log: Instruction: SwapBaseInput"])).toBe(true)
+    expect(namesSwap(["Program log: ray_log: A0BCDE"])).toBe(true)
+    expect(namesSwap(["Program log: Instruction: Buy", "Program log: Instruction: Transfer"])).toBe(false)
   })
 })

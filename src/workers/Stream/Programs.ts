@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { type Address, address } from "@solana/kit"
 import { USDC, USDT, WSOL } from "../Scanner/Pools/Quotes.ts"
-import { venueProgram } from "../Scanner/Programs.ts"
+import { VENUES, venueProgram } from "../Scanner/Programs.ts"
 
 // The programs the stream subscribes to, and what each instruction it reads is called on chain.
 // Anchor names an instruction by sha256("global:<name>")[0..8] and an event by
@@ -30,6 +30,7 @@ const METEORA_DAMM_V1 = venueProgram("meteora-damm-v1")
 const METEORA_DAMM_V2 = venueProgram("meteora-damm-v2")
 const METEORA_DBC = venueProgram("meteora-dbc")
 const RAYDIUM_LAUNCHLAB = venueProgram("raydium-launchlab")
+const VENUE_LABELS = new Map<string, string>(VENUES.map((venue) => [venue.program, venue.label]))
 
 /**
  * What the stream records: `create` / `create_v2` a bonding-curve launch (pump.fun, Raydium LaunchLab,
@@ -189,6 +190,11 @@ export const EVENTS: ReadonlyArray<{
 export const LAUNCH_PROGRAMS: ReadonlyArray<Address> = [
   ...new Set(INSTRUCTIONS.map((instruction) => instruction.program))
 ]
+
+/** Each watched program by its venue label (src/workers/Scanner/Programs.ts VENUES), for STREAM_VENUES. */
+export const PROGRAM_LABELS: ReadonlyMap<string, Address> = new Map(
+  LAUNCH_PROGRAMS.map((program) => [VENUE_LABELS.get(program) ?? program, program])
+)
 
 export const isLaunch = (kind: EventKind): kind is LaunchKind =>
   kind === "create" || kind === "create_v2" || kind === "complete" || kind === "migrate" || kind === "create_pool"

@@ -3,7 +3,7 @@ import { Duration, Effect, Fiber, Schedule } from "effect"
 import type { Address as MintAddress } from "../../domain/Address.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import type { RpcClient } from "../Scanner/Rpc.ts"
-import type { StreamConfig } from "./Config.ts"
+import { type StreamConfig, watchedPrograms } from "./Config.ts"
 import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView } from "./Decode.ts"
 import { StreamEventsRepo } from "./EventsRepo.ts"
 import {
@@ -13,7 +13,7 @@ import {
   streamMalformedInstructions,
   streamNotifications
 } from "./Metrics.ts"
-import { isLaunch, LAUNCH_PROGRAMS, namesSwap, stateKindOf, worthReading } from "./Programs.ts"
+import { isLaunch, namesSwap, stateKindOf, worthReading } from "./Programs.ts"
 import type { AccountNotice, LogNotice, StreamSource } from "./Source.ts"
 
 // The watcher: launch programs' logs become launches (the transaction read for its accounts), and the
@@ -305,7 +305,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
 
     const run = Effect.all(
       [
-        ...LAUNCH_PROGRAMS.map((program) => source.logs(program, detached(onLaunchLogs))),
+        ...watchedPrograms(config).map((program) => source.logs(program, detached(onLaunchLogs))),
         source.slots((slot) =>
           Effect.sync(() => {
             tip = slot

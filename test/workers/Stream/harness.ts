@@ -24,6 +24,7 @@ const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig =
   concurrency: 8,
   reserveDropPct: 30,
   eventsRetentionDays: 30,
+  venues: Option.none(),
   leaderElection: false,
   leaderRetryMs: 100,
   ...overrides

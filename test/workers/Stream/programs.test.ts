@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test"
+import { ConfigProvider, Effect, Either } from "effect"
+import { StreamConfig, watchedPrograms } from "../../../src/workers/Stream/Config.ts"
 import { readFileSync } from "node:fs"
 import { type Address, getBase58Decoder } from "@solana/kit"
 import { eventsOf, largestDropPct, soldBy, type TransactionView } from "../../../src/workers/Stream/Decode.ts"
@@ -272,5 +274,25 @@ describe("the stream's programs, held to the public IDLs", () => {
     expect(namesSwap(["Program log: Instruction: SwapBaseInput"])).toBe(true)
     expect(namesSwap(["Program log: ray_log: A0BCDE"])).toBe(true)
     expect(namesSwap(["Program log: Instruction: Buy", "Program log: Instruction: Transfer"])).toBe(false)
+  })
+
+  test("STREAM_VENUES picks the programs to read by venue label; an unknown label is a configuration error", async () => {
+    const load = (venues: string | undefined) =>
+      Effect.runPromise(
+        Effect.either(
+          Effect.withConfigProvider(
+            StreamConfig,
+            ConfigProvider.fromMap(new Map(venues === undefined ? [] : [["STREAM_VENUES", venues]]))
+          )
+        )
+      )
+    const all = await load(undefined)
+    expect(Either.isRight(all) ? watchedPrograms(all.right) : []).toEqual([...LAUNCH_PROGRAMS])
+    const two = await load("pump-fun, raydium-launchlab")
+    expect(Either.isRight(two) ? watchedPrograms(two.right).map(String) : []).toEqual([
+      "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P",
+      "LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj"
+    ])
+    expect(Either.isLeft(await load("pump-fun,moonshot"))).toBe(true)
   })
 })

@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util"
 import { Fiber, Layer, ManagedRuntime } from "effect"
 import { registry } from "../../src/platform/Observability/Metrics.ts"
+import { LAUNCH_PROGRAMS } from "../../src/workers/Stream/Programs.ts"
 import { databaseKind } from "../support/database.ts"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Logger, LogLevel } from "effect"
@@ -37,7 +38,7 @@ const world = makeWorld()
 await world.quoteMint(NATIVE_MINT, 9)
 const server = startRpcServer(world)
 const fibers = [await runtime.runPromise(startScanner(server)), await runtime.runPromise(startWatcher(server))]
-while (server.pubsub.subscriptions("logsSubscribe") < 2) await Bun.sleep(10)
+while (server.pubsub.subscriptions("logsSubscribe") < LAUNCH_PROGRAMS.length) await Bun.sleep(10)
 
 const rpcCalls = async () =>
   (await registry.getSingleMetric("risk_api_scanner_rpc_calls_total")?.get())?.values.reduce(

@@ -95,3 +95,10 @@ export const deployerRecordsStatement = (sql: SqlClient.SqlClient, deployers: Re
 /** A relation (mint): of these mints, those with a scan stored at or after `since`. */
 export const scannedSinceStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>, since: Date) =>
   sql`select distinct s.mint from scans s where s.mint = any(${mints}::text[]) and s.scanned_at >= ${since}`
+
+/** A relation (mint, deployer): the deployer the latest scan of each of these mints names, where it names one. */
+export const latestDeployersStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
+  sql`select mint, deployer from (
+      select distinct on (s.mint) s.mint, s.deployer from scans s
+      where s.mint = any(${mints}::text[]) order by s.mint, s.scanned_at desc, s.id desc
+    ) latest where deployer is not null`

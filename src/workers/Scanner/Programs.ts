@@ -94,6 +94,14 @@ export const VENUES: ReadonlyArray<Venue> = [
     authoritySeed: "pool_authority"
   },
   {
+    label: "raydium-launchlab",
+    kind: "pool",
+    program: address("LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj"),
+    source: "raydium-io/raydium-cpi programs/launch-cpi/src/lib.rs declare_id (Raydium LaunchLab)",
+    // the same file's AUTH_SEED: the authority owns every curve's vaults
+    authoritySeed: "vault_auth_seed"
+  },
+  {
     label: "pump-fun",
     kind: "pool",
     program: address("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P"),

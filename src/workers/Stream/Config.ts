@@ -1,4 +1,6 @@
+import type { Address } from "@solana/kit"
 import { Config, Option, Redacted } from "effect"
+import { PROGRAM_LABELS } from "./Programs.ts"
 
 // The watcher's settings (README, "The launch and event stream"). SOLANA_WS_URL is a provider URL with
 // its key in it: Redacted, and only its scheme and host reach a log line.
@@ -19,6 +21,22 @@ export const StreamConfig = Config.all({
   trackRefreshMs: bounded("STREAM_TRACK_REFRESH_MS", 100, 600_000, 5_000),
   reconnectMaxMs: bounded("STREAM_RECONNECT_MAX_MS", 100, 300_000, 30_000),
   pingMs: bounded("STREAM_PING_MS", 1_000, 300_000, 10_000),
+  /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale is a `reserves_dropped` event. */
+  reserveDropPct: bounded("STREAM_RESERVE_DROP_PCT", 1, 100, 30),
+  /** Days a stream event is kept (a launch row is the evidence's `launch` block for scans made within it). */
+  eventsRetentionDays: bounded("STREAM_EVENTS_RETENTION_DAYS", 1, 3_650, 30),
+  /** Only the watcher holding a PostgreSQL advisory lock runs (the others stand by); off: every watcher runs, deduped. */
+  leaderElection: Config.boolean("STREAM_LEADER_ELECTION").pipe(Config.withDefault(false)),
+  /** How often a standby watcher tries the lock, and the leader checks its lock's connection. */
+  leaderRetryMs: bounded("STREAM_LEADER_RETRY_MS", 100, 600_000, 5_000),
+  /** The programs whose logs are read for launches and pool creations, by venue label; all when unset. */
+  venues: Config.array(Config.string(), "STREAM_VENUES").pipe(
+    Config.validate({
+      message: `STREAM_VENUES must list venue labels among: ${[...PROGRAM_LABELS.keys()].join(", ")}`,
+      validation: (labels) => labels.length > 0 && labels.every((label) => PROGRAM_LABELS.has(label.trim()))
+    }),
+    Config.option
+  ),
   /** Transactions read at once (getTransaction calls, batched by the RPC client). */
   concurrency: bounded("STREAM_CONCURRENCY", 1, 256, 16)
 })
@@ -37,3 +55,10 @@ export const hostOf = (url: string): string => {
     return "websocket"
   }
 }
+
+/** The programs the watcher subscribes to for launches: STREAM_VENUES's, or every one. */
+export const watchedPrograms = (config: StreamConfig): ReadonlyArray<Address> =>
+  Option.match(config.venues, {
+    onNone: () => [...PROGRAM_LABELS.values()],
+    onSome: (labels) => labels.flatMap((label) => PROGRAM_LABELS.get(label.trim()) ?? [])
+  })

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Address } from "../../domain/Address.ts"
 import { recentReadsStatement } from "../../features/Scans/ReadCounter.ts"
-import { scannedSinceStatement } from "../../features/Scans/ScanStatements.ts"
+import { latestDeployersStatement, scannedSinceStatement } from "../../features/Scans/ScanStatements.ts"
 import { watchedMintsStatement } from "../../features/Watches/WatchesRepo.ts"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import type { StreamEvent } from "./Decode.ts"
@@ -76,6 +76,22 @@ export class StreamEventsRepo extends Effect.Service<StreamEventsRepo>()("Stream
               )[0]
           )
         ),
+      /** The deployer of each of these mints, as its latest scan names it (mints without one are absent). */
+      deployersOf: (mints: ReadonlyArray<string>) =>
+        sql<{ mint: string; deployer: string }>`${latestDeployersStatement(sql, mints)}`.pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, row.deployer])))
+        ),
+      /** Deletes at most `batch` events received more than `days` days ago, oldest first; answers how many. */
+      pruneBatch: (days: number, batch: number) =>
+        sql<{ signature: string }>`
+          with doomed as (
+            select signature, mint, kind from stream_events
+            where received_at < now() - ${days} * interval '1 day'
+            order by received_at limit ${batch}
+          )
+          delete from stream_events e using doomed d
+          where e.signature = d.signature and e.mint = d.mint and e.kind = d.kind
+          returning e.signature`.pipe(Effect.map((rows) => rows.length)),
       /** Of these mints, the ones with a scan stored at or after `since`. */
       scannedSince: (mints: ReadonlyArray<string>, since: Date) =>
         sql<{ mint: string }>`${scannedSinceStatement(sql, mints, since)}`.pipe(

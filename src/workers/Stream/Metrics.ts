@@ -23,6 +23,19 @@ export const streamMalformed = new Counter({
   registers: [registry]
 })
 
+export const streamMalformedInstructions = new Counter({
+  name: "risk_api_stream_malformed_instructions_total",
+  help: "Watched instructions (by program and IDL name) skipped because their data is shorter than their arguments or they lack the accounts the IDL names.",
+  labelNames: ["program", "instruction"] as const,
+  registers: [registry]
+})
+
+export const streamLeader = new Gauge({
+  name: "risk_api_stream_leader",
+  help: "1 while this watcher holds the stream's leader lock (STREAM_LEADER_ELECTION), else 0.",
+  registers: [registry]
+})
+
 export const streamSubscriptions = new Gauge({
   name: "risk_api_stream_subscriptions",
   help: "Subscriptions by kind and state (up: subscribed; down: reconnecting).",

@@ -1,9 +1,14 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { DatabaseConfig } from "../../platform/Sql/Config.ts"
 import { endpointsOf, type ScannerConfig } from "../Scanner/Config.ts"
 import { makeRpcClient } from "../Scanner/Rpc.ts"
 import { hostOf, type StreamConfig, wsUrlOf } from "./Config.ts"
 import { makeKitSource } from "./KitSource.ts"
+import { whileLeader } from "./Leader.ts"
 import { makeWatcher } from "./Watcher.ts"
+
+/** The advisory lock's name (hashed to its key): one per database. */
+const LEADER_KEY = "risk-api:stream-watcher"
 
 /** Whether the stream can run here: SOLANA_WS_URL and SOLANA_RPC_URL both set. */
 export const streamConfigured = (stream: StreamConfig, scanner: ScannerConfig): boolean =>
@@ -35,12 +40,16 @@ export const runWatcher = (stream: StreamConfig, scanner: ScannerConfig) =>
       rpc: () => client.forScan(1_000).rpc
     })
     const watcher = yield* makeWatcher(stream, source, client)
+    // Leader election needs PostgreSQL; on the embedded database this process is the only watcher.
+    const database = yield* DatabaseConfig
+    const elect = stream.leaderElection && Option.isSome(database.url)
     yield* Effect.logInfo("watcher started").pipe(
       Effect.annotateLogs({
         websocket: hostOf(url),
         rpc: client.endpoints().join(","),
-        tracked: stream.trackedLimit
+        tracked: stream.trackedLimit,
+        leaderElection: elect
       })
     )
-    return yield* watcher.run
+    return yield* elect ? whileLeader(watcher.run, LEADER_KEY, stream.leaderRetryMs) : watcher.run
   })

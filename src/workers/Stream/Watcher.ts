@@ -3,15 +3,21 @@ import { Duration, Effect, Fiber, Schedule } from "effect"
 import type { Address as MintAddress } from "../../domain/Address.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
 import type { RpcClient } from "../Scanner/Rpc.ts"
-import type { StreamConfig } from "./Config.ts"
-import { eventsOf, type StreamEvent, type TransactionView } from "./Decode.ts"
+import { type StreamConfig, watchedPrograms } from "./Config.ts"
+import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView } from "./Decode.ts"
 import { StreamEventsRepo } from "./EventsRepo.ts"
-import { launchToVerdict, streamEvents, streamLagSlots, streamNotifications } from "./Metrics.ts"
-import { isLaunch, LAUNCH_PROGRAMS, stateKindOf, worthReading } from "./Programs.ts"
+import {
+  launchToVerdict,
+  streamEvents,
+  streamLagSlots,
+  streamMalformedInstructions,
+  streamNotifications
+} from "./Metrics.ts"
+import { isLaunch, namesSwap, stateKindOf, worthReading } from "./Programs.ts"
 import type { AccountNotice, LogNotice, StreamSource } from "./Source.ts"
 
 // The watcher: launch programs' logs become launches (the transaction read for its accounts), and the
-// tracked mints' logs and accounts become state events; each event is recorded once over every
+// tracked mints' logs and accounts, and their deployers' swaps, become state events; each event is recorded once over every
 // watcher process and queues a scan ahead of all other work. A notification that cannot be used is
 // counted and skipped; nothing here stops the loop.
 
@@ -93,8 +99,14 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         const transaction = yield* readTransaction(notice.signature)
         if (transaction === null) return yield* skip("logs", "transaction_not_found")
         yield* skip("logs", "handled")
-        for (const event of eventsOf(transaction as unknown as TransactionView))
-          yield* queue(event, notice.backfilled, receivedAt)
+        const { events: found, malformed } = eventsOf(transaction as unknown as TransactionView)
+        for (const bad of malformed) {
+          streamMalformedInstructions.inc({ program: bad.program, instruction: bad.name })
+          yield* Effect.logWarning("stream: a malformed instruction was skipped").pipe(
+            Effect.annotateLogs({ program: bad.program, instruction: bad.name, signature: notice.signature })
+          )
+        }
+        for (const event of found) yield* queue(event, notice.backfilled, receivedAt)
       })
 
     /** A tracked mint's transaction: the instruction names in its logs say what changed. */
@@ -106,9 +118,11 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         let logs = notice.logs
         let slot = notice.slot
         let blockTime: Date | null = null
+        let read: TransactionView | undefined
         if (logs === undefined) {
           const transaction = yield* readTransaction(notice.signature)
           if (transaction === null) return yield* skip("logs", "transaction_not_found")
+          read = transaction as unknown as TransactionView
           logs = transaction.meta?.logMessages ?? []
           slot = transaction.slot
           blockTime = transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
@@ -121,6 +135,56 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           notice.backfilled,
           receivedAt
         )
+        // An LP removal: how much of the pool's reserves it took (one getTransaction, unless already read).
+        if (kind === "lp_removed") yield* onReserves(mint, notice, receivedAt, read)
+      })
+
+    /** A `reserves_dropped` event when a pool reserve fell by at least reserveDropPct in the transaction. */
+    const onReserves = (mint: Address, notice: LogNotice, receivedAt: number, read?: TransactionView) =>
+      Effect.gen(function* () {
+        const transaction = read ?? ((yield* readTransaction(notice.signature)) as unknown as TransactionView | null)
+        if (transaction === null) return
+        if (largestDropPct(transaction, mint) < config.reserveDropPct) return
+        yield* queue(
+          {
+            kind: "reserves_dropped",
+            program: mint,
+            mint,
+            signature: notice.signature,
+            slot: transaction.slot,
+            blockTime: transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
+          },
+          notice.backfilled,
+          receivedAt
+        )
+      })
+
+    /** A tracked mint's deployer's transaction: a swap in which the deployer holds less of the mint is a sale. */
+    const onDeployerLogs = (mint: Address, deployer: Address) => (notice: LogNotice) =>
+      Effect.gen(function* () {
+        const receivedAt = performance.now()
+        if (seen(`${mint}:${deployer}:${notice.signature}`)) return yield* skip("logs", "duplicate")
+        if (notice.failed) return yield* skip("logs", "failed_transaction")
+        if (notice.logs !== undefined && !namesSwap(notice.logs)) return yield* skip("logs", "not_a_sale")
+        const read = yield* readTransaction(notice.signature)
+        if (read === null) return yield* skip("logs", "transaction_not_found")
+        const transaction = read as unknown as TransactionView
+        if (!soldBy(transaction, deployer, mint)) return yield* skip("logs", "not_a_sale")
+        yield* skip("logs", "handled")
+        yield* queue(
+          {
+            kind: "deployer_sell",
+            program: mint,
+            mint,
+            signature: notice.signature,
+            slot: transaction.slot,
+            blockTime: transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000),
+            user: deployer
+          },
+          notice.backfilled,
+          receivedAt
+        )
+        yield* onReserves(mint, notice, receivedAt, transaction)
       })
 
     /** A tracked mint's account: any change but its supply (authorities, fee, hook, pause...). */
@@ -177,6 +241,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
     /** Keeps one logs and one account subscription per tracked mint, adding and dropping as the set moves. */
     const trackMints = Effect.gen(function* () {
       const running = new Map<string, ReadonlyArray<Fiber.RuntimeFiber<never>>>()
+      const sellers = new Map<string, Fiber.RuntimeFiber<never>>()
       const refresh = Effect.gen(function* () {
         const wanted = new Set<string>(yield* events.tracked(config.trackedLimit, config.trackedWindowSeconds * 1000))
         for (const [mint, fibers] of running) {
@@ -192,9 +257,23 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
             yield* Effect.forkDaemon(source.account(address, onMintAccount(address)))
           ])
         }
+        // Deployers: one logs subscription each, for the sales of the mint they launched.
+        const deployers = yield* events.deployersOf([...wanted].filter((mint) => !sellers.has(mint)))
+        for (const [mint, fiber] of sellers) {
+          if (wanted.has(mint)) continue
+          sellers.delete(mint)
+          yield* Fiber.interrupt(fiber)
+        }
+        for (const [mint, deployer] of deployers) {
+          if (sellers.has(mint)) continue
+          const logs = source.logs(deployer as Address, detached(onDeployerLogs(mint as Address, deployer as Address)))
+          sellers.set(mint, yield* Effect.forkDaemon(logs))
+        }
       }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("stream: tracked mints not refreshed", cause)))
       return yield* Effect.repeat(refresh, Schedule.spaced(Duration.millis(config.trackRefreshMs))).pipe(
-        Effect.ensuring(Effect.suspend(() => Fiber.interruptAll([...running.values()].flat())))
+        Effect.ensuring(
+          Effect.suspend(() => Fiber.interruptAll([...[...running.values()].flat(), ...sellers.values()]))
+        )
       )
     })
 
@@ -213,16 +292,28 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
       for (const [mint, entry] of awaiting) if (now - entry.at > 600_000) awaiting.delete(mint)
     }).pipe(Effect.catchAllCause((cause) => Effect.logDebug("stream: launch timing not read", cause)))
 
+    /** Retention: events older than eventsRetentionDays, deleted in batches of 10,000 (each watcher may run it; deletes are idempotent). */
+    const prune = Effect.gen(function* () {
+      let deleted = 0
+      for (;;) {
+        const batch = yield* events.pruneBatch(config.eventsRetentionDays, 10_000)
+        deleted += batch
+        if (batch < 10_000) break
+      }
+      if (deleted > 0) yield* Effect.logInfo("stream: old events pruned").pipe(Effect.annotateLogs({ deleted }))
+    }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("stream: events not pruned", cause)))
+
     const run = Effect.all(
       [
-        ...LAUNCH_PROGRAMS.map((program) => source.logs(program, detached(onLaunchLogs))),
+        ...watchedPrograms(config).map((program) => source.logs(program, detached(onLaunchLogs))),
         source.slots((slot) =>
           Effect.sync(() => {
             tip = slot
           })
         ),
         config.trackedLimit > 0 ? trackMints : Effect.never,
-        Effect.repeat(measure, Schedule.spaced(Duration.millis(100)))
+        Effect.repeat(measure, Schedule.spaced(Duration.millis(100))),
+        Effect.repeat(prune, Schedule.spaced(Duration.hours(1)))
       ],
       { concurrency: "unbounded", discard: true }
     )

@@ -11,6 +11,7 @@ import {
   getI32Encoder,
   getI64Encoder,
   getI8Encoder,
+  getNullableEncoder,
   getStructEncoder,
   getTupleEncoder,
   getU128Encoder,
@@ -122,7 +123,8 @@ export class IdlCoder {
         : loose(getArrayEncoder(this.encoderOf(inner), { size }))
     }
     if ("vec" in type) return loose(getArrayEncoder(this.encoderOf(type.vec)))
-    if ("option" in type) throw new Error("options are not used by these accounts")
+    // Borsh Option: a u8 tag (0 none, 1 some) then the value; null is none.
+    if ("option" in type) return loose(getNullableEncoder(this.encoderOf(type.option)))
     return this.#definedEncoder(this.#def(definedName(type)))
   }
 
@@ -157,6 +159,7 @@ export class IdlCoder {
     if (typeof type === "string") {
       if (type === "pubkey" || type === "publicKey") return ZERO_KEY
       if (type === "bool") return false
+      if (type === "string") return ""
       return 0n
     }
     if ("array" in type) {

@@ -37,6 +37,7 @@ const IDL = {
   dammV1: coder("meteora_damm_v1.json"),
   dammV2: coder("meteora_damm_v2.json"),
   dbc: coder("meteora_dbc.json"),
+  launchLab: coder("raydium_launchpad_instructions.json"),
   pump: coder("pump.json"),
   pumpAmm: coder("pump_amm.json"),
   jupiterLock: coder("jupiter_locker.json"),
@@ -271,6 +272,7 @@ export type PoolVenue =
   | "meteora-damm-v1"
   | "meteora-damm-v2"
   | "meteora-dbc"
+  | "raydium-launchlab"
   | "pump-fun"
   | "pumpswap"
 
@@ -890,6 +892,62 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
         curve: { complete: false, progressPct: 25 },
         related: [config],
         config: { address: config, quoteMint: sides.mintB.address, threshold }
+      }
+    }
+    case "raydium-launchlab": {
+      // PoolState at ["pool", base, quote] (raydium-cpi launch-cpi states.rs POOL_SEED), vaults under the
+      // program's authority; a constant-product curve that has sold (total_base_sell - reserveMint).
+      const sides = baseFirst(spec)
+      const address = await pda(program, [
+        getUtf8Encoder().encode("pool"),
+        addressBytes(sides.mintA.address),
+        addressBytes(sides.mintB.address)
+      ])
+      const globalConfig = await randomAddress()
+      const { vaultA, vaultB } = await vaults(world, venueOf(venue), address, sides)
+      world.setAccount(
+        globalConfig,
+        program,
+        IDL.launchLab.encodeAccount("GlobalConfig", { curve_type: 0, quote_mint: sides.mintB.address }, 371)
+      )
+      const totalSell = 793_100_000_000_000n
+      const sold = totalSell > sides.reserveA ? totalSell - sides.reserveA : 0n
+      const virtualBase = 1_073_000_000_000_000n
+      const virtualQuote = 30_000_000_000n
+      const data = IDL.launchLab.encodeAccount(
+        "PoolState",
+        {
+          status: 0,
+          base_decimals: sides.mintA.decimals,
+          quote_decimals: sides.mintB.decimals,
+          supply: 1_000_000_000_000_000n,
+          total_base_sell: totalSell,
+          virtual_base: virtualBase,
+          virtual_quote: virtualQuote,
+          real_base: sold,
+          real_quote: sides.reserveB,
+          total_quote_fund_raising: sides.reserveB * 4n,
+          global_config: globalConfig,
+          base_mint: sides.mintA.address,
+          quote_mint: sides.mintB.address,
+          base_vault: vaultA,
+          quote_vault: vaultB,
+          creator: spec.mint.deployer.address
+        },
+        429
+      )
+      world.setAccount(address, program, data)
+      return {
+        ...common,
+        address,
+        data,
+        mintA: sides.mintA.address,
+        mintB: sides.mintB.address,
+        vaultA,
+        vaultB,
+        priceBPerA: Number(virtualQuote + sides.reserveB) / Number(virtualBase - sold),
+        curve: { complete: false, progressPct: 25 },
+        related: [globalConfig]
       }
     }
     case "pump-fun": {

@@ -75,6 +75,13 @@ export const VENUE_LAYOUTS: Readonly<Record<string, VenueLayout>> = {
     mintOffset: 168,
     source: "@meteora-ag/cp-amm-sdk src/idl/cp_amm.json Pool, token_a_mint"
   },
+  "raydium-launchlab": {
+    account: "PoolState",
+    anchor: true,
+    size: 429,
+    mintOffset: 205,
+    source: "raydium-io/raydium-cpi programs/launch-cpi/src/states.rs PoolState::LEN, base_mint"
+  },
   "meteora-dbc": {
     account: "VirtualPool",
     anchor: true,

@@ -199,6 +199,11 @@ export interface Emulated {
     }>
   }>
   readonly computeUnitsConsumed?: bigint
+  /**
+   * The program's effects on accounts, applied between the transaction's pre and post balances (so its
+   * preTokenBalances / postTokenBalances show them); without it the caller writes them before recording.
+   */
+  readonly effects?: () => void | Promise<void>
 }
 
 /** Lamports per signature, as the default fee structure charges. */
@@ -307,6 +312,7 @@ export class World {
     const preBalances = balances()
     const preTokenBalances = this.#tokenBalances(compiled.staticAccounts)
     const result = emulated === undefined ? this.svm.sendTransaction(transaction) : undefined
+    await emulated?.effects?.()
     if (result instanceof FailedTransactionMetadata) {
       throw new Error(`transaction failed: ${String(result.err())}\n${result.meta().logs().join("\n")}`)
     }

@@ -79,6 +79,7 @@ const VENUES: ReadonlyArray<{
   { venue: "meteora-damm-v1", quote: "wsol", locker: "jupiter-lock", pda: false },
   { venue: "meteora-damm-v2", quote: "wsol", pda: false },
   { venue: "meteora-dbc", quote: "wsol", pda: false },
+  { venue: "raydium-launchlab", quote: "wsol", pda: true },
   { venue: "pump-fun", quote: "wsol", pda: true },
   { venue: "pumpswap", quote: "wsol", locker: "jupiter-lock", pda: true }
 ]

@@ -6,6 +6,7 @@ import type { StreamConfig } from "../../../src/workers/Stream/Config.ts"
 import { StreamEventsRepo } from "../../../src/workers/Stream/EventsRepo.ts"
 import { makeKitSource } from "../../../src/workers/Stream/KitSource.ts"
 import { makeWatcher } from "../../../src/workers/Stream/Watcher.ts"
+import { whileLeader } from "../../../src/workers/Stream/Leader.ts"
 import type { RpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings, testScannerConfig } from "../../support/solana/Settings.ts"
 
@@ -21,13 +22,18 @@ const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig =
   reconnectMaxMs: 200,
   pingMs: 5_000,
   concurrency: 8,
+  reserveDropPct: 30,
+  eventsRetentionDays: 30,
+  venues: Option.none(),
+  leaderElection: false,
+  leaderRetryMs: 100,
   ...overrides
 })
 
 export const StreamLayer = Layer.mergeAll(ListingsRepo.Default, StreamEventsRepo.Default)
 
 /** A watcher process on the server's WebSocket: the fiber running it. */
-export const startWatcher = (server: RpcServer, overrides: Partial<StreamConfig> = {}) =>
+export const startWatcher = (server: RpcServer, overrides: Partial<StreamConfig> = {}, leaderKey = "stream-test") =>
   Effect.gen(function* () {
     const client = makeRpcClient(testRpcSettings(server.url))
     const config = testStreamConfig(overrides)
@@ -39,7 +45,9 @@ export const startWatcher = (server: RpcServer, overrides: Partial<StreamConfig>
       rpc: () => client.forScan(1_000).rpc
     })
     const watcher = yield* makeWatcher(config, source, client)
-    return yield* Effect.forkDaemon(watcher.run)
+    return yield* Effect.forkDaemon(
+      config.leaderElection ? whileLeader(watcher.run, leaderKey, config.leaderRetryMs) : watcher.run
+    )
   })
 
 export const startScanner = (server: RpcServer) =>

@@ -5,6 +5,7 @@ import type { Address } from "../../../src/domain/Address.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { registry } from "../../../src/platform/Observability/Metrics.ts"
 import { streamEvents } from "../../../src/workers/Stream/Metrics.ts"
+import { LAUNCH_PROGRAMS } from "../../../src/workers/Stream/Programs.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { read, testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
@@ -39,8 +40,9 @@ beforeAll(async () => {
   server = startRpcServer(world)
   fibers.push(await run(startScanner(server)), await run(startWatcher(server)))
   // A launch made before the watcher's logs subscriptions are open is nobody's to see (there is no signature
-  // to backfill from yet): wait for both programs' subscriptions, as the reliability tests do.
-  for (let i = 0; i < 2_000 && server.pubsub.subscriptions("logsSubscribe") < 2; i++) await Bun.sleep(10)
+  // to backfill from yet): wait for every program's subscription, as the reliability tests do.
+  for (let i = 0; i < 2_000 && server.pubsub.subscriptions("logsSubscribe") < LAUNCH_PROGRAMS.length; i++)
+    await Bun.sleep(10)
 }, 120_000)
 
 /** The risk-check answer once its verdict is no longer `unknown` (or the last answer after `ms`). */

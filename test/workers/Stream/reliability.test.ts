@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { SqlClient } from "@effect/sql"
 import { Effect, Fiber, Layer } from "effect"
 import { registry } from "../../../src/platform/Observability/Metrics.ts"
+import { LAUNCH_PROGRAMS } from "../../../src/workers/Stream/Programs.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { read, testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
@@ -28,7 +29,7 @@ beforeAll(async () => {
   server = startRpcServer(world)
   // Two watcher processes (each its own source, socket and state) and one scanner, on one database.
   fibers.push(await run(startScanner(server)), await run(startWatcher(server)), await run(startWatcher(server)))
-  await until(() => server.pubsub.subscriptions("logsSubscribe") >= 4)
+  await until(() => server.pubsub.subscriptions("logsSubscribe") >= 2 * LAUNCH_PROGRAMS.length)
 }, 120_000)
 
 const until = async (condition: () => boolean | Promise<boolean>, ms = 20_000) => {
@@ -58,7 +59,7 @@ describe("the stream when things fail", () => {
     const mints = launches.map((launch) => launch.mint.address)
     await until(() => known(mints))
     // Both watchers saw every create (two logs subscriptions per program are open).
-    expect(server.pubsub.subscriptions("logsSubscribe")).toBeGreaterThanOrEqual(4)
+    expect(server.pubsub.subscriptions("logsSubscribe")).toBeGreaterThanOrEqual(2 * LAUNCH_PROGRAMS.length)
     const rows = await sql(
       (db) => db<{ mint: string; events: string; requests: string; scans: string }>`
       select m.mint,

@@ -1,3 +1,4 @@
+import { raydiumLaunchLab } from "./LaunchLab.ts"
 import { orcaWhirlpool } from "./Orca.ts"
 import { meteoraDammV1, meteoraDammV2, meteoraDbc, meteoraDlmm } from "./Meteora.ts"
 import { pumpFun, pumpSwap } from "./Pump.ts"
@@ -16,6 +17,7 @@ export const POOL_PROGRAMS: ReadonlyArray<PoolProgram> = [
   meteoraDammV1,
   meteoraDammV2,
   meteoraDbc,
+  raydiumLaunchLab,
   pumpFun,
   pumpSwap
 ]

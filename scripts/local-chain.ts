@@ -7,11 +7,10 @@
 // built, then serves until stopped. Swaps into PumpSwap/CPMM report the program's absence (their
 // binaries are not on npm); everything else the scanner reads runs for real.
 import { parseArgs } from "node:util"
-import { USDC } from "../src/workers/Scanner/Pools/Quotes.ts"
 import { pumpCreate, type PumpCreateKind } from "../test/support/solana/Launches.ts"
-import { buildPool, type PoolVenue } from "../test/support/solana/Pools.ts"
+import { buildPool, type PoolVenue, referenceMarket } from "../test/support/solana/Pools.ts"
 import { startRpcServer } from "../test/support/solana/RpcServer.ts"
-import { makeWorld, NATIVE_MINT } from "../test/support/solana/World.ts"
+import { makeWorld } from "../test/support/solana/World.ts"
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "8899" } } })
 const port = Number(values.port)
@@ -19,15 +18,8 @@ if (!Number.isInteger(port) || port < 1 || port > 65_535)
   throw new RangeError(`--port takes 1-65535; got ${values.port}`)
 
 const world = makeWorld()
-const wsol = await world.quoteMint(NATIVE_MINT, 9)
-const usdc = await world.quoteMint(USDC, 6)
 // The reference SOL–USDC Whirlpool: 1,000 SOL against 150,000 USDC (SOL at 150 USD).
-const reference = await buildPool(world, "orca-whirlpool", {
-  mint: wsol,
-  quote: usdc,
-  reserveMint: 1_000_000_000_000n,
-  reserveQuote: 150_000_000_000n
-})
+const { wsol, reference } = await referenceMarket(world)
 
 const rows: Array<{ mint: string; what: string }> = []
 const holders = async (mint: Parameters<typeof world.holders>[0]) =>

@@ -7,7 +7,6 @@ import { Accounts, type PlanChange } from "../../../src/features/Accounts/Accoun
 import { Quota } from "../../../src/features/Accounts/Quota.ts"
 import { makeFundersRepo } from "../../../src/features/Insiders/FundersRepo.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
 import { defaultInsiderSettings, memoryFunderBook } from "../../../src/workers/Scanner/stages/FunderBook.ts"
@@ -16,10 +15,10 @@ import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, newAddress } from "../../support/fixtures.ts"
 import { read, testApp, testClient } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
-import { buildPool } from "../../support/solana/Pools.ts"
+import { referenceMarket } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { testRpcSettings } from "../../support/solana/Settings.ts"
-import { makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
+import { makeWorld, type World } from "../../support/solana/World.ts"
 
 // GET /api/v1/token/{mint}/insiders end to end: a token built in the LiteSVM world (the deployer funds 5 fresh
 // wallets that buy in the creation slot and hold 35%), scanned by the scanner with its insiders stage, its
@@ -40,25 +39,9 @@ let scannedMint: string
 beforeAll(async () => {
   world = makeWorld()
   server = startRpcServer(world)
-  const wsol = await world.quoteMint(NATIVE_MINT, 9)
-  const usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
+  const { reference } = await referenceMarket(world)
   const book = memoryFunderBook()
-  settings = {
-    signaturePages: 3,
-    scannerVersion: "test",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: reference.address,
-    maxPools: 30,
-    maxLpPools: 4,
-    insiders: { ...defaultInsiderSettings, book }
-  }
+  settings = testScanSettings(reference.address, { insiders: { ...defaultInsiderSettings, book } })
   deployer = await world.signer()
   ring = await Promise.all(Array.from({ length: 5 }, () => generateKeyPairSigner()))
   for (const wallet of ring) await world.transferSol(deployer, wallet.address, SOL)

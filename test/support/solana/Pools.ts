@@ -22,7 +22,8 @@ import { VENUES, type Venue, authorityOf } from "../../../src/workers/Scanner/Pr
 import { type Idl, IdlCoder } from "./AnchorIdl.ts"
 import { encodeWithLayout, layoutFromBufferLayoutStatement, layoutsFromTypeScript } from "./LayoutText.ts"
 import { anchorDiscriminator } from "./VenueLayouts.ts"
-import type { BuiltMint, Holder, World } from "./World.ts"
+import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
+import { type BuiltMint, type Holder, NATIVE_MINT, type World } from "./World.ts"
 
 // Pool and lock fixtures in their programs' real layouts, encoded from the layout descriptions the
 // programs' packages ship (./idl/, see its README) and never from the decoders' offsets: Anchor IDL
@@ -1082,4 +1083,20 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
       }
     }
   }
+}
+
+/**
+ * The world's quote mints (wrapped SOL, USDC) and the reference SOL–USDC Whirlpool the scanner prices SOL
+ * through: 1,000 SOL against 150,000 USDC, so SOL/USD is 150.
+ */
+export const referenceMarket = async (world: World) => {
+  const wsol = await world.quoteMint(NATIVE_MINT, 9)
+  const usdc = await world.quoteMint(USDC, 6)
+  const reference = await buildPool(world, "orca-whirlpool", {
+    mint: wsol,
+    quote: usdc,
+    reserveMint: 1_000_000_000_000n,
+    reserveQuote: 150_000_000_000n
+  })
+  return { wsol, usdc, reference }
 }

@@ -1,6 +1,7 @@
 import { Option, Redacted } from "effect"
 import type { ScannerConfig } from "../../../src/workers/Scanner/Config.ts"
 import type { RpcSettings } from "../../../src/workers/Scanner/Rpc.ts"
+import type { ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
 
 // The scanner's settings as the tests run it against the local RPC server: quick timeouts, no rate limit
 // to speak of, batching on. Each test overrides what it is about.
@@ -41,5 +42,20 @@ export const testScannerConfig = (url: string, overrides: Partial<ScannerConfig>
   funderCalls: 40,
   launchWindowSlots: 10,
   launchTransactions: 25,
+  ...overrides
+})
+
+/** The scan settings the scanner tests start from, pricing SOL through the world's reference pool. */
+export const testScanSettings = (
+  referencePool: ScanSettings["referencePool"],
+  overrides: Partial<ScanSettings> = {}
+): ScanSettings => ({
+  signaturePages: 3,
+  scannerVersion: "test",
+  issuers: new Map(),
+  exchangeLabels: new Map(),
+  referencePool,
+  maxPools: 30,
+  maxLpPools: 4,
   ...overrides
 })

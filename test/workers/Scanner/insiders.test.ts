@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
 import { Schema } from "effect"
 import { type InsidersV2, ScanEvidenceV2 } from "../../../src/domain/EvidenceV2.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
 import { defaultInsiderSettings, memoryFunderBook } from "../../../src/workers/Scanner/stages/FunderBook.ts"
-import { buildPool } from "../../support/solana/Pools.ts"
+import { referenceMarket } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { testRpcSettings } from "../../support/solana/Settings.ts"
-import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
+import { type BuiltMint, makeWorld, type World } from "../../support/solana/World.ts"
 
 // The insiders stage against tokens built by real transactions in LiteSVM: SOL transfers fund fresh
 // wallets, the creation slot holds several transactions (World.inOneSlot), and every figure must match what
@@ -25,23 +24,8 @@ const decode = Schema.decodeUnknownSync(ScanEvidenceV2)
 beforeAll(async () => {
   world = makeWorld()
   server = startRpcServer(world)
-  const wsol = await world.quoteMint(NATIVE_MINT, 9)
-  const usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
-  base = {
-    signaturePages: 3,
-    scannerVersion: "test",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: reference.address,
-    maxPools: 30,
-    maxLpPools: 4
-  }
+  const { reference } = await referenceMarket(world)
+  base = testScanSettings(reference.address)
 })
 afterAll(() => server.stop())
 

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
-import { buildPool } from "../../support/solana/Pools.ts"
+import { buildPool, referenceMarket } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { testRpcSettings } from "../../support/solana/Settings.ts"
-import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
+import { type BuiltMint, makeWorld, type World } from "../../support/solana/World.ts"
 
 // The scan's stages read in six rounds, each one JSON-RPC batch (src/workers/Scanner/Scan.ts). This pins the
 // rounds and what each carries for a full scan that reaches every stage: 20 holders, an LP pool with
@@ -20,23 +19,10 @@ let wsol: BuiltMint
 beforeAll(async () => {
   world = makeWorld()
   server = startRpcServer(world)
-  wsol = await world.quoteMint(NATIVE_MINT, 9)
-  const usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
-  settings = {
-    signaturePages: 3,
-    scannerVersion: "test",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: reference.address,
-    maxPools: 30,
-    maxLpPools: 4
-  }
+  const market = await referenceMarket(world)
+  wsol = market.wsol
+  const { reference } = market
+  settings = testScanSettings(reference.address)
 })
 afterAll(() => server.stop())
 

@@ -7,18 +7,15 @@ import { INCINERATOR, TOKEN_2022_PROGRAM_ADDRESS, VENUES } from "../../../src/wo
 import { makeRpcClient, RpcUnavailable } from "../../../src/workers/Scanner/Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { testRpcSettings } from "../../support/solana/Settings.ts"
-import { buildPool } from "../../support/solana/Pools.ts"
-import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
+import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
+import { referenceMarket } from "../../support/solana/Pools.ts"
+import { makeWorld, type World } from "../../support/solana/World.ts"
 
 // The production scanner, unchanged, against real mints built by real transactions in LiteSVM and
 // served over JSON-RPC on 127.0.0.1 (test/support/solana): every fact must match what was built.
 
 // Settings name the reference SOL–USDC pool, built in beforeAll (1,000 SOL against 150,000 USDC: 150 USD).
 let settings: ScanSettings
-let wsol: BuiltMint
-let usdc: BuiltMint
 
 let world: World
 let server: RpcServer
@@ -39,23 +36,8 @@ beforeAll(async () => {
   server = startRpcServer(world)
   authority = await world.signer()
   other = await world.signer()
-  wsol = await world.quoteMint(NATIVE_MINT, 9)
-  usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
-  settings = {
-    signaturePages: 3,
-    scannerVersion: "test",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: reference.address,
-    maxPools: 30,
-    maxLpPools: 4
-  }
+  const { reference } = await referenceMarket(world)
+  settings = testScanSettings(reference.address)
 })
 afterAll(() => server.stop())
 

@@ -12,13 +12,12 @@ import { scoringView } from "../../../src/domain/EvidenceView.ts"
 import { VENUES } from "../../../src/workers/Scanner/Programs.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { loaderV2Program, upgradeableProgram } from "../../support/solana/Loaders.ts"
-import { buildLock, buildPool } from "../../support/solana/Pools.ts"
+import { buildLock, buildPool, referenceMarket } from "../../support/solana/Pools.ts"
 import { clmmPosition, dlmmPosition, lockWhirlpoolPosition, whirlpoolPosition } from "../../support/solana/Positions.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { testRpcSettings } from "../../support/solana/Settings.ts"
-import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
+import { type BuiltMint, makeWorld, type World } from "../../support/solana/World.ts"
 
 // Model 2.1's evidence as the scanner fills it (issue 28, item 4), against accounts built in their
 // programs' real layouts in the LiteSVM world: the transfer hook's program and who can upgrade it, a
@@ -44,23 +43,10 @@ const address = async (): Promise<Address> => (await generateKeyPairSigner()).ad
 beforeAll(async () => {
   world = makeWorld()
   server = startRpcServer(world)
-  wsolMint = await world.quoteMint(NATIVE_MINT, 9)
-  const usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsolMint,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
-  settings = {
-    signaturePages: 3,
-    scannerVersion: "test",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: reference.address,
-    maxPools: 30,
-    maxLpPools: 4
-  }
+  const market = await referenceMarket(world)
+  wsolMint = market.wsol
+  const { reference } = market
+  settings = testScanSettings(reference.address)
 })
 afterAll(() => server.stop())
 

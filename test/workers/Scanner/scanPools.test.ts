@@ -16,7 +16,6 @@ import { Schema } from "effect"
 import { type PoolLp, ScanEvidenceV2 } from "../../../src/domain/EvidenceV2.ts"
 import { scoringView } from "../../../src/domain/EvidenceView.ts"
 import { VENUES } from "../../../src/workers/Scanner/Programs.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
 import {
@@ -27,11 +26,12 @@ import {
   type LockerLabel,
   type LpSpec,
   type PoolVenue,
-  PUMPSWAP_FIXTURE
+  PUMPSWAP_FIXTURE,
+  referenceMarket
 } from "../../support/solana/Pools.ts"
 import { type RecordedSimulation, simulatedAccountJson } from "../../support/solana/RpcMethods.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { testRpcSettings } from "../../support/solana/Settings.ts"
+import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
 import { type BuiltMint, type Holder, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
 
 // Issue 14's acceptance, end to end: for a token built on each of the ten pool programs (pool state in
@@ -60,23 +60,11 @@ const SOL_USD = 150
 beforeAll(async () => {
   world = makeWorld()
   server = startRpcServer(world)
-  wsol = await world.quoteMint(NATIVE_MINT, 9)
-  usdc = await world.quoteMint(USDC, 6)
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
-  settings = {
-    signaturePages: 3,
-    scannerVersion: "test",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: reference.address,
-    maxPools: 30,
-    maxLpPools: 4
-  }
+  const market = await referenceMarket(world)
+  wsol = market.wsol
+  usdc = market.usdc
+  const reference = market.reference
+  settings = testScanSettings(reference.address)
 })
 afterAll(() => server.stop())
 

@@ -4,7 +4,6 @@ import { Effect, Fiber, Layer, Option } from "effect"
 import type { Address } from "../../../src/domain/Address.ts"
 import { ScanRequestsRepo } from "../../../src/features/Scans/ScanRequestsRepo.ts"
 import { makeScanner } from "../../../src/workers/Scanner/Worker.ts"
-import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { WebhookSettings } from "../../../src/features/Webhooks/Config.ts"
 import { runWebhookBackground } from "../../../src/features/Webhooks/Background.ts"
 import { Accounts } from "../../../src/features/Accounts/Accounts.ts"
@@ -12,10 +11,10 @@ import { runtimeFor } from "../../support/effect.ts"
 import { postJson, read, testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
 import { pumpSwapWithdraw } from "../../support/solana/Launches.ts"
-import { buildPool, type BuiltPool } from "../../support/solana/Pools.ts"
+import { buildPool, type BuiltPool, referenceMarket } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { testScannerConfig } from "../../support/solana/Settings.ts"
-import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { type BuiltMint, makeWorld, type World } from "../../support/solana/World.ts"
 import { startReceiver, waitFor } from "../../features/Webhooks/receiver.ts"
 import { testSettings } from "../../features/Webhooks/harness.ts"
 import { startWatcher, StreamLayer } from "./harness.ts"
@@ -42,15 +41,8 @@ let mint: BuiltMint
 let pool: BuiltPool
 beforeAll(async () => {
   world = makeWorld()
-  const wsol = await world.quoteMint(NATIVE_MINT, 9)
-  const usdc = await world.quoteMint(USDC, 6)
   // SOL at 150 USD; the pool holds 600,000,000 tokens against 80 SOL: about 24,000 USD of liquidity.
-  const reference = await buildPool(world, "orca-whirlpool", {
-    mint: wsol,
-    quote: usdc,
-    reserveMint: 1_000_000_000_000n,
-    reserveQuote: 150_000_000_000n
-  })
+  const { wsol, reference } = await referenceMarket(world)
   mint = await world.mint({ decimals: 6 })
   await world.holders(mint, [{ amount: 30_000_000_000_000n }, { amount: 20_000_000_000_000n }])
   pool = await buildPool(world, "pumpswap", {

@@ -1,5 +1,5 @@
 import type { ScanEvidence } from "./ScanEvidence.ts"
-import { type MarketV2, type MintExtension, type ScanEvidenceV2, valueOfFact } from "./EvidenceV2.ts"
+import { type MarketV2, type MintExtension, type PoolLp, type ScanEvidenceV2, valueOfFact } from "./EvidenceV2.ts"
 import { clusterSummaryOf } from "./EvidenceInsiders.ts"
 
 // v2 evidence -> the scoring view: the v1 shape the engines, the decision model and the routes read.
@@ -25,6 +25,7 @@ const stringSetting = (ext: MintExtension | undefined, key: string): string | nu
 export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
   const lpBurnedPct = lpBurnedPctOf(scan)
   const lpTopWalletsPct = lpTopWalletsPctOf(scan)
+  const positionsCreatorPct = positionsCreatorPctOf(scan)
   const program = valueOfFact(scan.token.program) ?? "spl-token"
   const metadata = valueOfFact(scan.metadata)
   const transferFee =
@@ -92,7 +93,8 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       poolCount: valueOfFact(scan.liquidity.poolCount),
       ...(lpBurnedPct === null ? {} : { lpBurnedPct }),
       ...(lpTopWalletsPct === null ? {} : { lpTopWalletsPct }),
-      ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {})
+      ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {}),
+      ...(positionsCreatorPct === null ? {} : { positionsCreatorPct })
     },
     holders: insiderHoldersOf(scan, {
       holderCount: valueOfFact(scan.holders.count),
@@ -197,6 +199,33 @@ const lpTopWalletsPctOf = (scan: ScanEvidenceV2): number | null => {
     ]
   })
   return shares.length === 0 ? null : Math.round(Math.max(...shares) * 100) / 100
+}
+
+// Model 2.1: the share of the token's concentrated liquidity in positions the deployer or its insider cluster owns
+// that are not locked (a lock not read counts as none): per pool the sum of those positions' shares, across the
+// pools whose positions were read weighted by their liquidity (the highest pool's share when a pool's liquidity
+// is not valued, which can only read worse). Null when no pool's positions were read, or the deepest concentrated
+// pool's were not (a failed read of the main pool must not let a shallow one speak for the token).
+const PULLABLE_POSITION_KINDS: ReadonlyArray<string> = ["creator", "insider"]
+const positionsCreatorPctOf = (scan: ScanEvidenceV2): number | null => {
+  if (scan.liquidity.pools.status !== "observed") return null
+  const concentrated = scan.liquidity.pools.value.filter((pool) => pool.positions !== undefined)
+  const usd = (pool: PoolLp): number | null => (pool.liquidityUsd === undefined ? null : valueOfFact(pool.liquidityUsd))
+  const deepest = [...concentrated].sort((a, b) => (usd(b) ?? -1) - (usd(a) ?? -1))[0]
+  if (deepest === undefined || deepest.positions?.status !== "observed") return null
+  const read = concentrated.flatMap((pool) => {
+    if (pool.positions?.status !== "observed") return []
+    const pulled = pool.positions.value.top
+      .filter((position) => PULLABLE_POSITION_KINDS.includes(position.kind) && position.locked !== true)
+      .reduce((total, position) => total + position.pct, 0)
+    return [{ pct: Math.min(100, pulled), usd: usd(pool) }]
+  })
+  const totalUsd = read.reduce((total, pool) => total + (pool.usd ?? 0), 0)
+  const share =
+    read.every((pool) => pool.usd !== null) && totalUsd > 0
+      ? read.reduce((total, pool) => total + pool.pct * (pool.usd ?? 0), 0) / totalUsd
+      : Math.max(...read.map((pool) => pool.pct))
+  return Math.round(share * 100) / 100
 }
 
 // Model 2.1: liquidity held only by bonding curves has no LP anyone could pull.

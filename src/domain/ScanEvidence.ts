@@ -107,6 +107,10 @@ export const Liquidity = Schema.Struct({
   }),
   bondingCurveOnly: Schema.optional(Schema.Boolean).annotations({
     description: "Every pool is a bonding curve: there is no LP that anyone could pull (model 2.1)."
+  }),
+  positionsCreatorPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description:
+      "Share of the token's concentrated liquidity (CLMM, Whirlpool, DLMM positions read) in positions the deployer or its insider cluster owns that are not locked (model 2.1); absent or null: not observed."
   })
 }).annotations({ identifier: "LiquidityEvidence" })
 

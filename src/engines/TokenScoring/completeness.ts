@@ -25,9 +25,10 @@ export const EVIDENCE_WEIGHTS: ReadonlyArray<EvidenceWeight> = [
     isObserved: (e) => observed(e.liquidity.liquidityUsd, e.market.liquidityUsd)
   },
   {
-    evidence: "liquidity.lpLocked or liquidity.lpLockPercentage",
+    evidence: "liquidity.lpLocked, liquidity.lpLockPercentage or liquidity.positionsCreatorPct",
     weight: 7,
-    isObserved: (e) => observed(e.liquidity.lpLocked, e.liquidity.lpLockPercentage)
+    isObserved: (e) =>
+      observed(e.liquidity.lpLocked, e.liquidity.lpLockPercentage, e.liquidity.positionsCreatorPct ?? null)
   },
   { evidence: "holders.top (non-empty)", weight: 10, isObserved: (e) => e.holders.top.length > 0 },
   { evidence: "holders.holderCount", weight: 3, isObserved: (e) => observed(e.holders.holderCount) },

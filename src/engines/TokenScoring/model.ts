@@ -120,6 +120,15 @@ export const LP_LOCK_EXPIRING_POINTS = -12
 // wallets (burn, locker and pool accounts excluded) of some pool hold under this share of its LP supply.
 export const LP_FEW_WALLETS = 3
 export const LP_WIDELY_HELD_PCT = 50
+// 2.1: concentrated liquidity (CLMM, Whirlpool, DLMM positions) in unlocked positions the deployer or its insider
+// cluster owns, in percent of the token's concentrated liquidity read: half or more is the same power as unlocked LP
+// in a few wallets (the same line as LP_WIDELY_HELD_PCT) and costs its points and cap; a fifth costs what an LP
+// under half locked costs.
+export const POSITIONS_CREATOR_PCT_TIERS: ReadonlyArray<Tier> = [
+  { threshold: 50, points: -30 },
+  { threshold: 20, points: -15 }
+]
+export const POSITIONS_PULLABLE_PCT = 50
 // 2.1: a token lock (a locker among the top holders) that releases within this window after the scan counts
 // toward concentration: its tokens are about to be free to sell.
 export const TOKEN_LOCK_RELEASE_WINDOW_HOURS = 7 * 24

@@ -62,7 +62,7 @@ const staticallySellable = (e: ScanEvidence): boolean => {
 }
 
 // A market is observed when liquidity was valued or no pool was found (no_market); its LP lock when any lock,
-// burn or LP fact was read, or there is nothing to lock (no market, a bonding curve only); the holders when
+// burn or LP fact was read, the owners of the concentrated-liquidity positions were read (2.1), or there is nothing to lock (no market, a bonding curve only); the holders when
 // the top accounts were read. An issuer-verified asset's liquidity is not one team's pool: its LP lock is moot.
 const unobservedMarketOf = (e: ScanEvidence, liquidityUsd: number | null): ReadonlyArray<string> => {
   const noMarket = e.liquidity.poolCount === 0 || liquidityUsd === 0
@@ -70,6 +70,7 @@ const unobservedMarketOf = (e: ScanEvidence, liquidityUsd: number | null): Reado
     e.liquidity.lpLocked !== null ||
     e.liquidity.lpLockPercentage !== null ||
     (e.liquidity.lpBurnedPct ?? null) !== null ||
+    (e.liquidity.positionsCreatorPct ?? null) !== null ||
     e.liquidity.bondingCurveOnly === true
   return [
     !noMarket && liquidityUsd === null ? "pools and liquidity not observed" : null,

@@ -22,6 +22,8 @@ const PYUSD = "2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo"
 const ISSUER = WALLETS[0]
 const fresh = (hours: number) => hoursAfterScan(-hours)
 const t22 = { tokenProgram: "token-2022" as const }
+// A token whose only pools are concentrated (Whirlpool, CLMM, DLMM): no LP mint, so no LP lock fact.
+const clOnly = { lpLocked: null, lpLockPercentage: null, lpLockExpiresAt: null, poolCount: 1 }
 const memecoin: EvidencePatch = {
   name: "Frog Coin",
   symbol: "FROG",
@@ -534,6 +536,89 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
       ...memecoin,
       liquidity: { lpLocked: true, lpLockPercentage: 100, lpLockExpiresAt: fresh(24), lpTopWalletsPct: 95 }
     }
+  },
+  // 2.1: concentrated liquidity (CLMM, Whirlpool, DLMM): who owns the positions, and whether they are locked.
+  {
+    note: "Meteora DLMM launch: the deployer seeded one single-sided position holding all the liquidity, unlocked",
+    expect: "warn",
+    because: "Pullable Liquidity:59",
+    evidence: { ...memecoin, createdAt: fresh(6), liquidity: { ...clOnly, positionsCreatorPct: 100 } }
+  },
+  {
+    note: "Meteora DLMM position locked until a release point already passed: the deployer's bins are free again",
+    expect: "warn",
+    because: "Pullable Liquidity:59",
+    evidence: { ...memecoin, liquidity: { ...clOnly, positionsCreatorPct: 92 } }
+  },
+  {
+    note: "the deployer pulled its DLMM position: liquidity fell from $400,000 to $30,000 within the day",
+    expect: "block",
+    because: "Liquidity Pull:20",
+    evidence: {
+      ...memecoin,
+      liquidity: { ...clOnly, liquidityUsd: 30_000, peak24hUsd: 400_000, positionsCreatorPct: 0 },
+      market: { liquidityUsd: 30_000 }
+    }
+  },
+  {
+    note: "Orca Whirlpool whose team position is locked through Orca's lock_position: nothing the team can pull",
+    expect: "ok",
+    score: [80, 100],
+    evidence: { ...memecoin, liquidity: { ...clOnly, positionsCreatorPct: 0 } }
+  },
+  {
+    note: "Raydium CLMM token on a locked position held by Raydium's locking program (Burn & Earn for CLMM)",
+    expect: "ok",
+    score: [80, 100],
+    evidence: { ...memecoin, liquidity: { ...clOnly, positionsCreatorPct: 0 } }
+  },
+  {
+    note: "Whirlpool-only token whose positions belong to market makers and vaults, none linked to the deployer",
+    expect: "ok",
+    score: [80, 100],
+    evidence: { ...memecoin, liquidity: { ...clOnly, positionsCreatorPct: 0 } }
+  },
+  {
+    note: "CLMM where a deployer-funded wallet owns 35% of the depth, unlocked: watch it, not a block",
+    expect: "ok",
+    because: "lp_unlocked",
+    score: [60, 89],
+    evidence: { ...memecoin, liquidity: { ...clOnly, positionsCreatorPct: 35 } }
+  },
+  {
+    note: "DLMM-only token whose positions were not read (call budget spent): not better than read and safe",
+    expect: "warn",
+    because: "Thin Evidence:59",
+    evidence: { ...memecoin, scanDepth: "partial", liquidity: { ...clOnly, positionsCreatorPct: null } }
+  },
+  {
+    note: "a verified issuer's own unlocked Whirlpool position holding most of the depth",
+    expect: "ok",
+    evidence: {
+      mint: USDC,
+      symbol: "USDC",
+      name: "USD Coin",
+      verified: true,
+      mintAuthority: ISSUER,
+      freezeAuthority: ISSUER,
+      liquidity: { ...clOnly, positionsCreatorPct: 80 }
+    }
+  },
+  {
+    note: "Raydium LP burned, plus a side DLMM pool the deployer can pull holding most of the concentrated depth",
+    expect: "warn",
+    because: "Pullable Liquidity:59",
+    evidence: {
+      ...memecoin,
+      liquidity: { lpLocked: false, lpLockPercentage: 0, lpBurnedPct: 100, positionsCreatorPct: 70 }
+    }
+  },
+  {
+    note: "a scanned copy of USDC: the scanner's copycat check and the impersonation rule name the same fact",
+    expect: "block",
+    because: "Impersonation:20",
+    score: [20, 20],
+    evidence: { symbol: "USDC", name: "USD Coin", metadata: { copycatOf: "USDC" } }
   },
   {
     note: "pump.fun graduate: LP burned on migration",

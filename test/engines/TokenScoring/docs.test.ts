@@ -58,6 +58,10 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
     `${cap(M.CAPS.pullableLiquidity)} (not when verified`,
     `under ${M.LP_WIDELY_HELD_PCT})`
   ],
+  positions_unlocked: [
+    atLeast(M.POSITIONS_CREATOR_PCT_TIERS),
+    `${cap(M.CAPS.pullableLiquidity)} (at >= ${M.POSITIONS_PULLABLE_PCT}, not when verified)`
+  ],
   lp_partially_locked: [below(M.LP_LOCKED_PCT_TIERS)],
   lp_lock_expiring: [`within ${M.LP_LOCK_EXPIRY_WINDOW_HOURS} hours`, `| ${M.LP_LOCK_EXPIRING_POINTS} |`],
   rugged: [`| ${M.RUGGED_POINTS} |`, cap(M.CAPS.rugged)],

@@ -42,6 +42,7 @@ const unlockedLp = {
   lpLockPercentage: null,
   lpLockExpiresAt: null,
   lpBurnedPct: null,
+  positionsCreatorPct: null,
   bondingCurveOnly: false
 } as const
 
@@ -80,6 +81,16 @@ const FACTS: ReadonlyArray<Fact> = [
       (e) => withLiquidity(e, { ...unlockedLp, lpBurnedPct: 100 })
     ],
     // Unverified, with a market.
+    sellability: (e) =>
+      withMarket(withLiquidity({ ...e, verified: false }, { ...unlockedLp, liquidityUsd: DEEP, poolCount: 1 }), {
+        liquidityUsd: DEEP
+      })
+  },
+  {
+    name: "concentrated-liquidity positions (positions_unlocked, Pullable Liquidity)",
+    forget: (e) => withLiquidity(e, { positionsCreatorPct: null }),
+    observedAs: [(e) => withLiquidity(e, { positionsCreatorPct: 0 })],
+    // A token whose only pools are concentrated (no LP fact), unverified, with a market: positions not read.
     sellability: (e) =>
       withMarket(withLiquidity({ ...e, verified: false }, { ...unlockedLp, liquidityUsd: DEEP, poolCount: 1 }), {
         liquidityUsd: DEEP
@@ -233,6 +244,35 @@ describe(`missing is never better (fast-check, ${RUNS} runs each)`, () => {
       )
     }, 120_000)
   }
+
+  test("a token whose only pool is a Whirlpool: positions not read reads no better than read and safe", () => {
+    const e = randomEvidence(seededRandom(1))
+    const start: ScanEvidence = {
+      ...e,
+      verified: false,
+      outcome: null,
+      mintAuthority: null,
+      freezeAuthority: null,
+      tokenProgram: "spl-token",
+      extensions: {
+        ...e.extensions,
+        permanentDelegate: null,
+        transferHook: null,
+        mintCloseAuthority: null,
+        transferFeeBps: null
+      },
+      liquidity: { ...e.liquidity, peak24hUsd: null },
+      metadata: { ...e.metadata, copycatOf: null }
+    }
+    const clean = FACTS.map((fact) => fact.observedAs[0]!).reduce((acc, observe) => observe(acc), start)
+    const whirlpoolOnly = (positionsCreatorPct: number | null) =>
+      assessToken(withLiquidity(clean, { ...unlockedLp, positionsCreatorPct }))
+    const answer = (a: TokenAssessment) => ({ verdict: a.verdict, score: a.safetyScore, caps: a.hardCaps })
+    expect(answer(whirlpoolOnly(0))).toEqual({ verdict: "ok", score: 100, caps: [] })
+    expect(answer(whirlpoolOnly(null))).toEqual({ verdict: "warn", score: 59, caps: ["Thin Evidence:59"] })
+    expect(answer(whirlpoolOnly(80))).toEqual({ verdict: "warn", score: 59, caps: ["Pullable Liquidity:59"] })
+    expect(answer(whirlpoolOnly(30))).toEqual({ verdict: "ok", score: 85, caps: [] })
+  })
 
   test("the issue's case: a token whose pools were not observed is no longer ok 100", () => {
     const e = randomEvidence(seededRandom(1))

@@ -29,6 +29,10 @@ const FORGETTABLE: ReadonlyArray<{ readonly name: string; readonly forget: (e: S
     })
   },
   { name: "LP lock", forget: (e) => ({ ...e, liquidity: { ...e.liquidity, lpLocked: null, lpLockPercentage: null } }) },
+  {
+    name: "concentrated-liquidity positions",
+    forget: (e) => ({ ...e, liquidity: { ...e.liquidity, positionsCreatorPct: null } })
+  },
   { name: "holders", forget: (e) => ({ ...e, holders: { ...e.holders, top: [], holderCount: null } }) },
   {
     name: "deployer record",

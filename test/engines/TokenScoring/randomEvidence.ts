@@ -308,7 +308,25 @@ const withLaunch = (scan: ScanEvidenceEncoded, random: Random): ScanEvidenceEnco
   }
 }
 
-export const randomEvidence = (random: Random): ScanEvidence => decodeEvidence(withLaunch(randomScan(random), random))
+// 2.1: the deployer's share of the concentrated liquidity in unlocked positions, drawn after everything else
+// (the launch figures included) so that a seed's other fields stay as they were before it.
+const withPositions = (scan: ScanEvidenceEncoded, random: Random): ScanEvidenceEncoded => {
+  const draw: Draw = { random, riskiness: random.float(0, 0.3) }
+  return {
+    ...scan,
+    liquidity: {
+      ...scan.liquidity,
+      positionsCreatorPct: field(
+        draw,
+        () => random.float(0, 19.9),
+        () => edgeOr(random, [20, 49.99, 50, 100], () => random.float(0, 100))
+      )
+    }
+  }
+}
+
+export const randomEvidence = (random: Random): ScanEvidence =>
+  decodeEvidence(withPositions(withLaunch(randomScan(random), random), random))
 
 // Each turns one observed signal worse (or leaves it as is); none may raise the score. 2.1: a red flag worsens
 // a fact already observed; turning a missing fact into an observed one is the "missing is never better"
@@ -386,6 +404,16 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
   },
   { name: "no pool", apply: (e) => ({ ...e, liquidity: { ...e.liquidity, poolCount: 0 } }) },
   { name: "LP unlocked", apply: (e) => (lpObserved(e) ? { ...e, liquidity: { ...e.liquidity, lpLocked: false } } : e) },
+  {
+    name: "deployer owns more of the concentrated liquidity",
+    apply: (e, r) =>
+      (e.liquidity.positionsCreatorPct ?? null) === null
+        ? e
+        : {
+            ...e,
+            liquidity: { ...e.liquidity, positionsCreatorPct: raise(e.liquidity.positionsCreatorPct ?? 0, r, 100) }
+          }
+  },
   {
     name: "less LP locked",
     apply: (e, r) =>

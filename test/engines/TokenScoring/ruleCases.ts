@@ -194,6 +194,15 @@ const tiered = [
     patch: (count) => ({ holders: { holderCount: count } })
   }),
   atLeastCases({
+    rule: "positions_unlocked",
+    flag: "lp_unlocked",
+    tiers: Model.POSITIONS_CREATOR_PCT_TIERS,
+    under: 19.9,
+    // A Whirlpool-only token: no LP mint, its positions read.
+    patch: (pct) => ({ liquidity: { lpLocked: null, lpLockPercentage: null, positionsCreatorPct: pct } }),
+    cap: (pct) => (pct >= Model.POSITIONS_PULLABLE_PCT ? "Pullable Liquidity:59" : undefined)
+  }),
+  atLeastCases({
     rule: "extreme_volatility",
     flag: "extreme_volatility",
     tiers: Model.VOLATILITY_PCT_TIERS,
@@ -476,6 +485,13 @@ const single: ReadonlyArray<RuleCase> = [
     }
   },
   {
+    title: "the deployer's unlocked positions hold all the concentrated liquidity of a verified asset",
+    rule: "positions_unlocked",
+    flag: "lp_unlocked",
+    points: Model.POSITIONS_CREATOR_PCT_TIERS[0]!.points,
+    evidence: { verified: true, liquidity: { positionsCreatorPct: 100 } }
+  },
+  {
     title: "a rug in a long launch history",
     rule: "deployer_prior_rugs",
     flag: "deployer_prior_rugs",
@@ -577,6 +593,16 @@ const notObserved: ReadonlyArray<SilentCase> = [
     evidence: { aml: { flaggedHolderCount: null, flaggedHolderPct: null } }
   },
   { title: "outcome null", rule: "rugged", evidence: { outcome: null } },
+  {
+    title: "concentrated positions not read",
+    rule: "positions_unlocked",
+    evidence: { liquidity: { lpLocked: null, lpLockPercentage: null, positionsCreatorPct: null } }
+  },
+  {
+    title: "a scanned impersonator: the copycat label is the impersonation fact, counted once",
+    rule: "copycat",
+    evidence: { symbol: "USDC", name: "USD Coin", metadata: { copycatOf: "USDC" } }
+  },
   { title: "few trades", rule: "sell_pressure", evidence: { market: { buyCount24h: 1, sellCount24h: 9 } } },
   {
     title: "few trades per trader",

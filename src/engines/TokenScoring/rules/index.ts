@@ -23,6 +23,7 @@ import {
   lpPartiallyLocked,
   lpUnlocked,
   noMarket,
+  positionsUnlocked,
   thinLiquidityForCap
 } from "./liquidity.ts"
 import { extremeVolatility, lowOrganicVolume, microMarketCap, sellPressure, washTrading } from "./market.ts"
@@ -57,6 +58,7 @@ export const RULES: ReadonlyArray<Rule> = [
   noMarket,
   lowLiquidity,
   lpUnlocked,
+  positionsUnlocked,
   lpPartiallyLocked,
   lpLockExpiring,
   thinLiquidityForCap,

@@ -12,9 +12,11 @@ import {
   LP_LOCK_EXPIRY_WINDOW_HOURS,
   LP_LOCKED_PCT_TIERS,
   LP_UNLOCKED_POINTS,
-  NO_MARKET_POINTS
+  NO_MARKET_POINTS,
+  POSITIONS_CREATOR_PCT_TIERS,
+  POSITIONS_PULLABLE_PCT
 } from "../model.ts"
-import { formatPct, formatUsd, type Observed, tierBelow } from "../observed.ts"
+import { formatPct, formatUsd, type Observed, tierAtLeast, tierBelow } from "../observed.ts"
 import { finding, type Rule } from "./rule.ts"
 
 const noMarketReason = ({ evidence, liquidityUsd }: Observed): string | null =>
@@ -84,6 +86,26 @@ export const lpUnlocked: Rule = (observed) => {
         : "LP tokens are not locked and a few wallets hold them: liquidity can be pulled at any time",
     flag: "lp_unlocked",
     cap: pullable === null ? null : CAPS.pullableLiquidity
+  })
+}
+
+// 2.1: concentrated-liquidity positions (CLMM, Whirlpool, DLMM) have no LP mint: whoever owns a position can
+// withdraw it. Unlocked positions of the deployer or its insider cluster holding half or more of the token's
+// concentrated liquidity are the same standing power as unlocked LP in a few wallets: the same points and
+// Pullable Liquidity cap (waived for an issuer-verified asset). Its flag is lp_unlocked: for a caller the same fact.
+export const positionsUnlocked: Rule = ({ evidence }) => {
+  const pct = evidence.liquidity.positionsCreatorPct ?? null
+  const tier = pct === null ? undefined : tierAtLeast(pct, POSITIONS_CREATOR_PCT_TIERS)
+  if (pct === null || tier === undefined) return null
+  const pullable = tier.threshold >= POSITIONS_PULLABLE_PCT && !evidence.verified
+  return finding({
+    rule: "positions_unlocked",
+    facet: "liquidity",
+    points: tier.points,
+    reason: `liquidity.positionsCreatorPct ${formatPct(pct)} >= ${tier.threshold}%`,
+    risk: `The deployer and its insiders own ${formatPct(pct)} of the concentrated liquidity in unlocked positions: they can withdraw it at any time`,
+    flag: "lp_unlocked",
+    cap: pullable ? CAPS.pullableLiquidity : null
   })
 }
 

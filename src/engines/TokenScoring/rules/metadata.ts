@@ -61,9 +61,12 @@ export const missingNameOrSymbol: Rule = ({ evidence }) => {
   })
 }
 
-export const copycat: Rule = ({ evidence }) => {
+// 2.1: the scanner's copycat check is the impersonation check (src/workers/Scanner/stages/Metadata.ts), so a
+// scanned impersonator carries both: one fact, counted once at the larger deduction. When impersonation fires
+// (-30, and its cap unless listed: never less than the copycat's -25 or -10) the copycat label adds nothing.
+export const copycat: Rule = ({ evidence, impersonates }) => {
   const original = evidence.metadata.copycatOf
-  if (original === null || original.trim() === "") return null
+  if (original === null || original.trim() === "" || impersonates !== null) return null
   const list = listedOn(evidence)
   return finding({
     rule: "copycat",

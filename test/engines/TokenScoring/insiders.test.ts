@@ -12,7 +12,7 @@ import { randomEvidence } from "./randomEvidence.ts"
 // members of deployer_funded and common_funder clusters are insiders (insider_holding), the creation
 // slot's buyers the bundled launch share (bundled_launch).
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000)
 const params = { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20_261_125) }
 
 const holdersOf = (scan: ScanEvidenceV2) =>

@@ -9,7 +9,7 @@ import { randomEvidence, RED_FLAGS } from "./randomEvidence.ts"
 // The model's properties, checked with fast-check over generated evidence (a generated seed drives the
 // evidence generator of randomEvidence.ts, whose values sit on the rules' thresholds often). A failure
 // prints the seed that breaks the property. FUZZ_RUNS raises the count for a longer local run.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000)
 const params = { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20_261_123) }
 const evidence = fc
   .integer({ min: 1, max: 2 ** 31 - 1 })

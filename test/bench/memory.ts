@@ -306,7 +306,7 @@ for (const program of PROGRAMS) {
           "--compile",
           "--minify",
           MAIN,
-          join(MAIN, "../Sql/EmbeddedWorker.ts"),
+          join(MAIN, "../platform/Sql/EmbeddedWorker.ts"),
           "--outfile",
           binary
         ],

@@ -345,6 +345,10 @@ for (const [program, ready] of readiness) {
       `first start ready in ${ready.firstStart.toFixed(2)} s (target ≤ ${FIRST_START_LIMIT_S}: ${verdict(ready.firstStart <= FIRST_START_LIMIT_S)}), ` +
       `restart in ${ready.restart.toFixed(2)} s (target ≤ ${RESTART_LIMIT_S}: ${verdict(ready.restart <= RESTART_LIMIT_S)})`
   )
+  console.log(
+    `target peak RSS ≤ ${PEAK_LIMIT_MB} MB under the mixed load (embedded, ${program}) : ` +
+      (peak <= PEAK_LIMIT_MB ? "met" : `NOT met (measured ${peak.toFixed(0)} MB)`)
+  )
   if (peak > PEAK_LIMIT_MB || idleMb > IDLE_LIMIT_MB) {
     // The measured reason, from this run's own breakdown: what the parts the service can bound take, against the rest.
     const worst = own.reduce((a, b) => (b.at.rss > a.at.rss ? b : a))

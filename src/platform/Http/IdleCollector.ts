@@ -1,4 +1,5 @@
 import { Duration, Effect, Schedule } from "effect"
+import { MemoryBudgetConfig } from "../Runtime/Config.ts"
 
 const QUIET = Duration.seconds(1)
 const AT_MOST_EVERY_MS = 10_000
@@ -12,7 +13,17 @@ const WORTH_COLLECTING = 1_000
  * collection takes 10-30 ms, at most once every 10 s, and only when nobody is waiting; a load balancer's
  * probes alone never trigger it.
  */
+// Under load: once the process's RSS passes this share of the memory budget, a full collection at most every
+// PRESSURE_EVERY_MS. The runtime's heap grows with the load's garbage by its own pacing (MemoryBudget.ts
+// slows it); this keeps a burst from taking the process past the budget (a container's limit, where the
+// kernel kills it) before the next collection comes.
+const PRESSURE_SHARE = 0.55
+const PRESSURE_CHECK = Duration.millis(250)
+const PRESSURE_EVERY_MS = 1_000
+
 export const makeIdleCollector = Effect.gen(function* () {
+  const budget = yield* MemoryBudgetConfig
+  const pressureBytes = PRESSURE_SHARE * budget.mb * 1024 * 1024
   let served = WORTH_COLLECTING // the start's own garbage (modules, migrations, a demo seeding) goes first
   let seen = 0
   let lastCollected = 0
@@ -26,5 +37,11 @@ export const makeIdleCollector = Effect.gen(function* () {
     seen = served
   })
   yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(QUIET)))
+  const pressure = Effect.sync(() => {
+    if (Date.now() - lastCollected < PRESSURE_EVERY_MS || process.memoryUsage.rss() < pressureBytes) return
+    Bun.gc(true)
+    lastCollected = Date.now()
+  })
+  yield* Effect.forkScoped(Effect.repeat(pressure, Schedule.spaced(PRESSURE_CHECK)))
   return { served: (): void => void served++ }
 })

@@ -5,21 +5,21 @@ const QUIET = Duration.seconds(1)
 const AT_MOST_EVERY_MS = 10_000
 // Tens of kilobytes of garbage a request: fewer requests than this leave too little to be worth a collection.
 const WORTH_COLLECTING = 1_000
+// Under load: once the process's RSS passes this share of the memory budget, a full collection at most every
+// PRESSURE_EVERY_MS. The runtime's heap grows with the load's garbage by its own pacing (MemoryBudget.ts
+// slows it); this keeps a burst from taking the process past the budget (a container's limit, where the
+// kernel kills it) before the next collection comes.
+const PRESSURE_SHARE = 0.5
+const PRESSURE_CHECK = Duration.millis(250)
+const PRESSURE_EVERY_MS = 1_000
 
 /**
  * Collects garbage once the server goes quiet after starting or after a thousand requests: at the first
  * second without a request. The collector runs on allocation, so a server that falls idle keeps its last
  * burst's garbage resident (measured: 390 MB idle after a minute of load, 280 MB before it). A full
  * collection takes 10-30 ms, at most once every 10 s, and only when nobody is waiting; a load balancer's
- * probes alone never trigger it.
+ * probes alone never trigger it. Under load, past half the memory budget, a collection at most every second.
  */
-// Under load: once the process's RSS passes this share of the memory budget, a full collection at most every
-// PRESSURE_EVERY_MS. The runtime's heap grows with the load's garbage by its own pacing (MemoryBudget.ts
-// slows it); this keeps a burst from taking the process past the budget (a container's limit, where the
-// kernel kills it) before the next collection comes.
-const PRESSURE_SHARE = 0.55
-const PRESSURE_CHECK = Duration.millis(250)
-const PRESSURE_EVERY_MS = 1_000
 
 export const makeIdleCollector = Effect.gen(function* () {
   const budget = yield* MemoryBudgetConfig
@@ -37,11 +37,21 @@ export const makeIdleCollector = Effect.gen(function* () {
     seen = served
   })
   yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(QUIET)))
+  let requests = 0
+  let requestsAtPressure = 0
   const pressure = Effect.sync(() => {
-    if (Date.now() - lastCollected < PRESSURE_EVERY_MS || process.memoryUsage.rss() < pressureBytes) return
+    // Only while serving: an idle process over the mark has no new garbage to collect.
+    if (requests === requestsAtPressure || Date.now() - lastCollected < PRESSURE_EVERY_MS) return
+    requestsAtPressure = requests
+    if (process.memoryUsage.rss() < pressureBytes) return
     Bun.gc(true)
     lastCollected = Date.now()
   })
   yield* Effect.forkScoped(Effect.repeat(pressure, Schedule.spaced(PRESSURE_CHECK)))
-  return { served: (): void => void served++ }
+  return {
+    served: (): void => {
+      served++
+      requests++
+    }
+  }
 })

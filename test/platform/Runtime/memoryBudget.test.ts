@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { Effect } from "effect"
@@ -11,6 +11,7 @@ import {
   runtimeHeapEnv,
   scanCacheBytesFor
 } from "../../../src/platform/Runtime/MemoryBudget.ts"
+import { newDeployment, startServer } from "../../support/process.ts"
 
 const MB = 1024 * 1024
 
@@ -89,4 +90,36 @@ describe("the memory budget", () => {
     const bad = await withEnv({ MEMORY_LIMIT_MB: "lots" })
     expect(bad._tag).toBe("Left")
   })
+})
+
+describe.skipIf(process.platform !== "linux")("a server's runtime heap", () => {
+  const environOf = (pid: number): Record<string, string> =>
+    Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter((line) => line.includes("="))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)])
+    )
+  const serving = async (env: Record<string, string>) => {
+    const deployment = await newDeployment()
+    const server = await startServer({ ...deployment.env, ...env })
+    try {
+      return { pid: server.process.pid, environ: environOf(server.process.pid) }
+    } finally {
+      server.process.kill("SIGTERM")
+      await server.process.exited
+      await deployment.cleanup()
+    }
+  }
+
+  test("serve starts again in the same process with the heap sized from MEMORY_LIMIT_MB", async () => {
+    const { environ } = await serving({ MEMORY_LIMIT_MB: "300" })
+    expect(environ).toMatchObject(runtimeHeapEnv({ mb: 300, source: "MEMORY_LIMIT_MB" }))
+  }, 60_000)
+
+  test("an operator's own BUN_JSC_ option is kept, and nothing is added", async () => {
+    const { environ } = await serving({ MEMORY_LIMIT_MB: "300", BUN_JSC_forceRAMSize: "1073741824" })
+    expect(environ.BUN_JSC_forceRAMSize).toBe("1073741824")
+    expect(environ.BUN_JSC_smallHeapGrowthFactor).toBeUndefined()
+  }, 60_000)
 })

@@ -78,8 +78,8 @@ export const rssTarget = (service: Figures, limitMb: number): Target => ({
   met: service.rssMb <= limitMb,
   limitedBy:
     "Every miss parses a 2.3 KB evidence document and the garbage collector lets the heap grow with that " +
-    "churn: the same load peaks at 330–340 MB with the cache off (SCAN_CACHE_SIZE=0); the cache itself is bounded to " +
-    "SCAN_CACHE_MAX_BYTES (64 MiB) and RSS does not grow with the dataset"
+    "churn; the heap's growth is sized from the memory budget (MEMORY_LIMIT_MB, README: Memory budget), the cache " +
+    "is bounded to SCAN_CACHE_MAX_BYTES (an eighth of the budget, at most 64 MiB), and RSS does not grow with the dataset"
 })
 
 /** Non-2xx answers or socket errors make a row's figures meaningless: never "met" then. */

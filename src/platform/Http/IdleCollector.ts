@@ -9,7 +9,7 @@ const WORTH_COLLECTING = 1_000
 // PRESSURE_EVERY_MS. The runtime's heap grows with the load's garbage by its own pacing (MemoryBudget.ts
 // slows it); this keeps a burst from taking the process past the budget (a container's limit, where the
 // kernel kills it) before the next collection comes.
-const PRESSURE_SHARE = 0.5
+const PRESSURE_SHARE = 0.7
 const PRESSURE_CHECK = Duration.millis(250)
 const PRESSURE_EVERY_MS = 1_000
 
@@ -18,7 +18,7 @@ const PRESSURE_EVERY_MS = 1_000
  * second without a request. The collector runs on allocation, so a server that falls idle keeps its last
  * burst's garbage resident (measured: 390 MB idle after a minute of load, 280 MB before it). A full
  * collection takes 10-30 ms, at most once every 10 s, and only when nobody is waiting; a load balancer's
- * probes alone never trigger it. Under load, past half the memory budget, a collection at most every second.
+ * probes alone never trigger it. Under load, past 70% of the memory budget, a collection at most every second.
  */
 
 export const makeIdleCollector = Effect.gen(function* () {

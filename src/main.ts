@@ -1,3 +1,5 @@
+// First, before anything else is loaded: a server's runtime heap sized from the memory budget.
+import "./platform/Runtime/HeapBudget.ts"
 import { ValidationError } from "@effect/cli"
 import { BunContext, BunRuntime } from "@effect/platform-bun"
 import { ConfigError, Console, Effect, Option, Predicate } from "effect"

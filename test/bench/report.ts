@@ -78,8 +78,8 @@ export const rssTarget = (service: Figures, limitMb: number): Target => ({
   met: service.rssMb <= limitMb,
   limitedBy:
     "Every miss parses a 2.3 KB evidence document and the garbage collector lets the heap grow with that " +
-    "churn: the same load peaks at 330–340 MB with the cache off (SCAN_CACHE_SIZE=0); the cache itself is bounded to " +
-    "SCAN_CACHE_MAX_BYTES (64 MiB) and RSS does not grow with the dataset"
+    "churn; the heap's growth is sized from the memory budget (MEMORY_LIMIT_MB, README: Memory budget), the cache " +
+    "is bounded to SCAN_CACHE_MAX_BYTES (an eighth of the budget, at most 64 MiB), and RSS does not grow with the dataset"
 })
 
 /** Non-2xx answers or socket errors make a row's figures meaningless: never "met" then. */
@@ -155,3 +155,69 @@ export const notMetLines = (rows: ReadonlyArray<Row>): ReadonlyArray<string> =>
           : `${ratio.toFixed(2)}× (${count(row.service.rps)} req/s, p99 ${ms(row.service.p99Ms)})`
       return `- ${row.scenario}, ${row.database}: ${figure} against ${row.target.text}. ${row.target.limitedBy ?? "Limit not analysed."}`
     })
+
+const ISSUE_29_RSS_MB = 300
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+
+const targetLine = (text: string, met: boolean, measured: string, errors: ReadonlyArray<string>): string => {
+  const invalid = errors.length > 0 ? `; ${errors.join("; ")}` : ""
+  return `target ${text} : ${met && errors.length === 0 ? "met" : `NOT met (measured ${measured}${invalid})`}`
+}
+
+/**
+ * Issue 29's throughput and memory targets, one line each per database measured: `target … : met` or
+ * `target … : NOT met (measured …)`; a target whose row did not run in this run says so. Errors in a row
+ * (non-2xx, socket errors) make it not met.
+ */
+export const issue29TargetLines = (rows: ReadonlyArray<Row>): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  const each = (scenario: string, text: string, line: (row: Row) => string) => {
+    const matching = rows.filter((row) => row.scenario === scenario)
+    if (matching.length === 0) lines.push(`target ${text} : not measured in this run`)
+    for (const row of matching) lines.push(line(row))
+  }
+  const errors = (row: Row) => [...errorsOf(row.service, "service"), ...errorsOf(row.baseline, "baseline")]
+  each("batch of 50", "batch of 50 ≥ 0.5× raw", (row) =>
+    targetLine(
+      `batch of 50 ≥ 0.5× raw (${row.database})`,
+      row.service.rps >= 0.5 * row.baseline!.rps,
+      ratio(row.service.rps, row.baseline!.rps),
+      errors(row)
+    )
+  )
+  each("single risk-check, warm", "single ≥ 0.8× raw with p99 ≤ 1.5× raw", (row) =>
+    targetLine(
+      `single ≥ 0.8× raw with p99 ≤ 1.5× raw (${row.database})`,
+      row.service.rps >= 0.8 * row.baseline!.rps && row.service.p99Ms <= 1.5 * row.baseline!.p99Ms,
+      `${ratio(row.service.rps, row.baseline!.rps)} req/s, p99 ${ratio(row.service.p99Ms, row.baseline!.p99Ms)}`,
+      errors(row)
+    )
+  )
+  each(
+    "POST /api/v1/token/risk, auth + quota, every call from one account",
+    "busy account ≥ 0.7× of all-accounts",
+    (row) => {
+      const all = rows.find(
+        (other) => other.scenario === "POST /api/v1/token/risk, auth + quota" && other.database === row.database
+      )
+      const text = `busy account ≥ 0.7× of all-accounts (${row.database})`
+      return all === undefined
+        ? `target ${text} : not measured in this run (no all-accounts row)`
+        : targetLine(
+            text,
+            row.service.rps >= 0.7 * all.service.rps,
+            ratio(row.service.rps, all.service.rps),
+            errors(row)
+          )
+    }
+  )
+  each("RSS under load, default cache", `peak RSS ≤ ${ISSUE_29_RSS_MB} MB under the miss-heavy load`, (row) =>
+    targetLine(
+      `peak RSS ≤ ${ISSUE_29_RSS_MB} MB under the miss-heavy load (${row.database})`,
+      row.service.rssMb <= ISSUE_29_RSS_MB,
+      `${row.service.rssMb} MB`,
+      errors(row)
+    )
+  )
+  return lines
+}

@@ -5,6 +5,8 @@ import type { Address } from "../../domain/Address.ts"
 import type { ServiceUnavailable } from "../../domain/Errors.ts"
 import { memoryPart } from "../../platform/Observability/Memory.ts"
 import { scanCacheEvents } from "../../platform/Observability/Metrics.ts"
+import { MemoryBudgetConfig } from "../../platform/Runtime/Config.ts"
+import { scanCacheBytesFor } from "../../platform/Runtime/MemoryBudget.ts"
 import { DatabaseConfig, isEmbedded } from "../../platform/Sql/Config.ts"
 import { type Generation, listenForScans, makeRefresher, pollForScans } from "./LatestScanFreshness.ts"
 import { makeReadsInFlight, type Read, type ReadsInFlight } from "./LatestScanReads.ts"
@@ -197,8 +199,10 @@ export const ScanCacheConfig = Config.all({
       message: "SCAN_CACHE_MAX_BYTES must be >= 0 (0 turns the cache off)",
       validation: (n) => n >= 0
     }),
-    // About 5.5 KB per mint of demo evidence (entryBytesOf): 64 MiB holds about 12,000 mints.
-    Config.withDefault(64 * 1024 * 1024)
+    // About 5.5 KB per mint of demo evidence (entryBytesOf): 64 MiB holds about 12,000 mints. By default an
+    // eighth of the memory budget (MEMORY_LIMIT_MB, else the cgroup's limit), at most 64 MiB.
+    Config.option,
+    Config.zipWith(MemoryBudgetConfig, (set, budget) => Option.getOrElse(set, () => scanCacheBytesFor(budget)))
   ),
   ttlSeconds: Config.integer("SCAN_CACHE_TTL_SECONDS").pipe(
     Config.validate({

@@ -8,7 +8,7 @@ const STOP_TIMEOUT = Duration.seconds(10)
 // The worker is an entry point of `npm run build`. In the compiled binary every module's import.meta.url is
 // the binary's own, and entry points sit under it by their path from src/.
 const workerUrl = import.meta.url.includes("/$bunfs/")
-  ? new URL("./Sql/EmbeddedWorker.ts", import.meta.url).href
+  ? new URL("./platform/Sql/EmbeddedWorker.ts", import.meta.url).href
   : new URL("./EmbeddedWorker.ts", import.meta.url).href
 
 /**

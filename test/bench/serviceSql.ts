@@ -1,4 +1,4 @@
-import { LATEST_TRENDS } from "../../src/features/Scans/ScansRepo.ts"
+import { LATEST_COLUMNS } from "../../src/features/Scans/ScansRepo.ts"
 
 // The service's statements, same text (src/features/Accounts/Accounts.ts AUTHENTICATE, src/features/Accounts/KeyCache.ts
 // REVALIDATE_KEYS, src/features/Accounts/Quota.ts CHARGE_CALLS and CONFIRM, src/features/Scans/ScansRepo.ts
@@ -7,10 +7,7 @@ export { AUTHENTICATE } from "../../src/features/Accounts/Accounts.ts"
 export { FRESH_MS, REVALIDATE_KEYS, REVALIDATE_MS } from "../../src/features/Accounts/KeyCache.ts"
 export { CHARGE_CALLS, chargeCallsParameters, CONFIRM } from "../../src/features/Accounts/QuotaSql.ts"
 
-export const LATEST_SCAN = `
-    select s.id, s.mint, s.evidence, ${LATEST_TRENDS} from (
-      select id, mint, evidence, scanned_at, price_usd from scans
-      where mint = $1
-      order by scanned_at desc, id desc
-      limit 1
-    ) s`
+export const LATEST_SCAN = `select ${LATEST_COLUMNS} from latest_scans where mint = $1`
+
+/** The cold part of a batch (ScansRepo latestScansStatement): one probe for many mints. */
+export const LATEST_SCANS = `select ${LATEST_COLUMNS} from latest_scans where mint = any($1::text[])`

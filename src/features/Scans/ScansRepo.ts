@@ -125,15 +125,43 @@ const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<strin
   return payloads
 }
 
-/** The latest-scan lookup: an index probe on scans_latest however long the history (test/features/Scans holds it). */
+// What a latest scan is read with from latest_scans (sql/0014): the row's columns under the names toStored takes.
+export const LATEST_COLUMNS = `scan_id as id, mint, evidence, peak_24h_usd as peak, price_usd as price, price_24h_before_usd as price_before`
+
+/** The latest-scan lookup: a primary-key probe of latest_scans (sql/0014), however long the history. */
 export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
-  sql<Row>`
-    select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)} from (
+  sql<Row>`select ${sql.literal(LATEST_COLUMNS)} from latest_scans where mint = ${mint}`
+
+/**
+ * The latest scans of many mints: one `= any($1)` probe of latest_scans. Mints never scanned are absent.
+ */
+const latestScansStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
+  sql<Row>`select ${sql.literal(LATEST_COLUMNS)} from latest_scans where mint = any(${mints}::text[])`
+
+/**
+ * Brings latest_scans up to date for `mints` after an insert into the history, in the same transaction: each
+ * mint's newest scan (scanned_at, id) with the trends the history gives it now. A row is replaced only by a
+ * scan at least as new as the one it holds, so of two concurrent writers of a mint the newer scan stays
+ * whichever commits first (the second waits on the row and re-checks the condition against the committed
+ * row); an older scan recorded late leaves the row on the newer scan but refreshes its trends, which may
+ * have gained that scan.
+ */
+const upsertLatestStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
+  sql`
+    insert into latest_scans as l (mint, scan_id, scanned_at, evidence, peak_24h_usd, price_usd, price_24h_before_usd)
+    select s.mint, s.id, s.scanned_at, s.evidence, ${sql.literal(LATEST_TRENDS)}
+    from unnest(${[...new Set(mints)]}::text[]) as m(mint)
+    cross join lateral (
       select id, mint, evidence, scanned_at, price_usd from scans
-      where mint = ${mint}
+      where scans.mint = m.mint
       order by scanned_at desc, id desc
       limit 1
-    ) s`
+    ) s
+    on conflict (mint) do update set
+      scan_id = excluded.scan_id, scanned_at = excluded.scanned_at, evidence = excluded.evidence,
+      peak_24h_usd = excluded.peak_24h_usd, price_usd = excluded.price_usd,
+      price_24h_before_usd = excluded.price_24h_before_usd
+    where (l.scanned_at, l.scan_id) <= (excluded.scanned_at, excluded.scan_id)`
 
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
 export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
@@ -144,15 +172,9 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
     const latestMany = (mints: ReadonlyArray<Address>) =>
       mints.length === 0
         ? Effect.succeed(new Map<string, StoredScan>())
-        : sql<Row>`
-            select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)}
-            from unnest(${mints}::text[]) as m(mint)
-            cross join lateral (
-              select id, mint, evidence, scanned_at, price_usd from scans
-              where scans.mint = m.mint
-              order by scanned_at desc, id desc
-              limit 1
-            ) s`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))))
+        : latestScansStatement(sql, mints).pipe(
+            Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
+          )
 
     const latest = (mint: Address) =>
       latestScanStatement(sql, mint).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)))
@@ -186,6 +208,13 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
           ) as t(mint, scanned_at, liquidity_usd, price_usd, evidence, document, evidence_hash)
           on conflict (evidence_hash) do nothing
           returning id, mint, scanned_at`
+        // The mints' latest rows, in this transaction: a failed write changes neither.
+        if (inserted.length > 0) {
+          yield* upsertLatestStatement(
+            sql,
+            inserted.map((row) => row.mint)
+          )
+        }
         // Every process's cache of latest scans forgets these mints when this transaction commits.
         for (const payload of notificationPayloads(inserted.map((row) => row.mint))) {
           yield* sql`select pg_notify(${SCANS_CHANNEL}, ${payload})`

@@ -144,19 +144,21 @@ const latestScansStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<str
  * scan at least as new as the one it holds, so of two concurrent writers of a mint the newer scan stays
  * whichever commits first (the second waits on the row and re-checks the condition against the committed
  * row); an older scan recorded late leaves the row on the newer scan but refreshes its trends, which may
- * have gained that scan.
+ * have gained that scan. Rows are taken in the mints' order, so two writers of overlapping mints wait for
+ * each other rather than deadlock.
  */
 const upsertLatestStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
   sql`
     insert into latest_scans as l (mint, scan_id, scanned_at, evidence, peak_24h_usd, price_usd, price_24h_before_usd)
     select s.mint, s.id, s.scanned_at, s.evidence, ${sql.literal(LATEST_TRENDS)}
-    from unnest(${[...new Set(mints)]}::text[]) as m(mint)
+    from unnest(${[...new Set(mints)].sort()}::text[]) with ordinality as m(mint, n)
     cross join lateral (
       select id, mint, evidence, scanned_at, price_usd from scans
       where scans.mint = m.mint
       order by scanned_at desc, id desc
       limit 1
     ) s
+    order by m.n
     on conflict (mint) do update set
       scan_id = excluded.scan_id, scanned_at = excluded.scanned_at, evidence = excluded.evidence,
       peak_24h_usd = excluded.peak_24h_usd, price_usd = excluded.price_usd,

@@ -120,4 +120,18 @@ describe(`latest_scans on ${databaseKind}`, () => {
       // Each mint's peak is its scan of 20 h before, not the one older than a day.
       expect(written.every((row) => row.peak !== null && row.peak >= 500_000 && row.peak < 500_005)).toBe(true)
     }))
+
+  it("writers of the same mints in opposite orders wait for each other, never deadlock", () =>
+    Effect.gen(function* () {
+      const mints = Array.from({ length: 20 }, () => newAddress())
+      for (let round = 0; round < 5; round++) {
+        const batch = (order: ReadonlyArray<string>, tag: string) =>
+          order.map((mint, i) => scanAt(mint, 100 - round * 10 - i / 100, `${tag}${round}`))
+        yield* Effect.all([ScansRepo.record(batch(mints, "F")), ScansRepo.record(batch([...mints].reverse(), "R"))], {
+          concurrency: "unbounded"
+        })
+      }
+      const rows = yield* ScansRepo.latestMany(mints as never)
+      expect(rows.size).toBe(20)
+    }))
 })

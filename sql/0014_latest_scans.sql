@@ -14,7 +14,12 @@ create table latest_scans (
   peak_24h_usd double precision,
   price_usd double precision,
   -- Price of the earliest priced scan of the 24 h before this one (ScansRepo PRICE_24H_BEFORE).
-  price_24h_before_usd double precision
+  price_24h_before_usd double precision,
+  -- The token scoring model's assessment of this scan with its trends, computed by the writer, so a cold read
+  -- does not score it again; used only when its modelVersion is the reader's. Null for rows backfilled here
+  -- (scored on read, as before, until the mint's next scan).
+  -- json, not jsonb: its text as written, keys in the order the model gives them (answers carry its parts).
+  assessment json
 );
 
 -- Backfilled from the history in this migration's transaction. Writers are held back meanwhile (SHARE lock)

@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Exit, Layer, Option } from "effect"
 import { ScanRequestsRepo } from "../../../src/features/Scans/ScanRequestsRepo.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
+import { assessToken, assessTokenOnce } from "../../../src/engines/TokenScoring/index.ts"
 import backfill from "../../../sql/0014_latest_scans.sql" with { type: "text" }
 import { databaseKind, TestDatabase } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
@@ -133,5 +134,27 @@ describe(`latest_scans on ${databaseKind}`, () => {
       }
       const rows = yield* ScansRepo.latestMany(mints as never)
       expect(rows.size).toBe(20)
+    }))
+
+  it("the writer stores each row's assessment; a read uses it (same model version) instead of scoring again", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const mint = newAddress()
+      yield* ScansRepo.record([scanAt(mint, 10 * 60, "BEFORE", 400_000), scanAt(mint, 2, "NOW", 100_000)])
+      const [stored] = yield* sql<{ assessment: string }>`
+        select assessment::text as assessment from latest_scans where mint = ${mint}`
+      const read = Option.getOrThrow(yield* ScansRepo.latest(mint))
+      // The scan as read (its 24 h peak included), scored afresh: the same text, keys in the same order.
+      expect(stored!.assessment).toBe(JSON.stringify(assessToken(read.evidence)))
+      expect(assessToken(read.evidence).flags).toContain("liquidity_drop")
+      // Used as stored: a changed score shows through; one of another model version is ignored.
+      const tampered = { ...JSON.parse(stored!.assessment), safetyScore: 1 }
+      yield* sql`update latest_scans set assessment = ${JSON.stringify(tampered)}::json where mint = ${mint}`
+      const used = Option.getOrThrow(yield* ScansRepo.latest(mint))
+      expect(assessTokenOnce(used.evidence).safetyScore).toBe(1)
+      const other = { ...tampered, modelVersion: "0.0-other" }
+      yield* sql`update latest_scans set assessment = ${JSON.stringify(other)}::json where mint = ${mint}`
+      const ignored = Option.getOrThrow(yield* ScansRepo.latest(mint))
+      expect(assessTokenOnce(ignored.evidence)).toEqual(assessToken(read.evidence))
     }))
 })

@@ -11,6 +11,7 @@ import {
   CONFIRM,
   FRESH_MS,
   LATEST_SCAN,
+  LATEST_SCANS,
   REVALIDATE_KEYS,
   REVALIDATE_MS
 } from "./serviceSql.ts"
@@ -30,6 +31,14 @@ export type BaselineSpec =
       readonly databaseUrl: string
       readonly poolSize: number
       readonly cost: number
+    }
+  | {
+      /** POST /api/risk-check/batch: the mints not in `warm` read in one statement, then the service's bytes. */
+      readonly kind: "latest-batch"
+      readonly answers: ReadonlyArray<readonly [string, StoredAnswer]>
+      readonly warm: ReadonlyArray<string>
+      readonly databaseUrl: string
+      readonly poolSize: number
     }
   | {
       readonly kind: "latest-scan"
@@ -149,6 +158,17 @@ const fetchOf = (): ((request: Request) => Promise<Response>) => {
         // into one statement while the previous one runs.
         setImmediate(() => confirmLater(reservation, cost))
         return respond(answers.get(address))
+      }
+    }
+    // The cold part of a batch: what is not warm (the service's memory) is read with the service's one
+    // statement for many mints; every request is answered with the all-warm batch's bytes.
+    case "latest-batch": {
+      const warm = new Set(spec.warm)
+      return async (request) => {
+        const { addresses } = (await request.json()) as { readonly addresses: ReadonlyArray<string> }
+        const cold = addresses.filter((mint) => !warm.has(mint))
+        if (cold.length > 0) await pool!.query(LATEST_SCANS, [cold])
+        return respond(answers.get("POST /api/risk-check/batch"))
       }
     }
     // GET /api/risk-check/{mint} with the cache off: the latest-scan lookup, then the service's bytes for that path.

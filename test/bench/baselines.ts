@@ -121,3 +121,17 @@ export const rawLatestScan = (
   poolSize: number,
   answers: ReadonlyMap<string, Answer>
 ): Promise<Baseline> => start(dir, cores, { kind: "latest-scan", answers: stored(answers), databaseUrl, poolSize })
+
+/**
+ * Raw Bun.serve + node-postgres pool for POST /api/risk-check/batch with cold mints: the body parsed, the
+ * mints not in `warm` read in one statement (the service's cold read), then the all-warm batch's bytes.
+ */
+export const rawLatestBatch = (
+  dir: string,
+  cores: string | undefined,
+  databaseUrl: string,
+  poolSize: number,
+  warm: ReadonlyArray<string>,
+  answers: ReadonlyMap<string, Answer>
+): Promise<Baseline> =>
+  start(dir, cores, { kind: "latest-batch", answers: stored(answers), warm, databaseUrl, poolSize })

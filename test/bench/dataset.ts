@@ -11,7 +11,7 @@ import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
 import { displayPrefixOf, generateKey, hashKey } from "../../src/features/Accounts/ApiKey.ts"
 import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 import { runCli } from "../support/process.ts"
-import { LATEST_SCAN } from "./serviceSql.ts"
+import { fillAssessments, fillLatestScans, LATEST_SCAN } from "./serviceSql.ts"
 
 const SCANS_PER_MINT = 4
 const BATCH_ROWS = 50_000
@@ -181,7 +181,10 @@ const build = async (url: string, scans: number): Promise<void> => {
   await writeScans(url, mints, scans, templates.length)
   await withClient(url, async (client) => {
     await client.query("drop table bench_templates")
+    await fillLatestScans(client)
+    await fillAssessments(client, url)
     await client.query("vacuum analyze scans")
+    await client.query("vacuum analyze latest_scans")
   })
 }
 

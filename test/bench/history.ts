@@ -11,7 +11,7 @@
 // The latest scan of each mint carries full demo evidence. Storage per scan is measured apart, on 20,000
 // rows with full evidence and its v2 document, as the scanner stores them.
 import { parseArgs } from "node:util"
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
 import { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
 import { upgradeV1 } from "../../src/domain/EvidenceUpgrade.ts"
@@ -19,7 +19,9 @@ import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 import { ScanHistoryDays } from "../../src/features/Scans/ScanRetention.ts"
 import { runCli } from "../support/process.ts"
 import { databaseUrlOf, isReachable, randomMint, withClient } from "./dataset.ts"
-import { LATEST_SCAN } from "./serviceSql.ts"
+import { PgClient } from "@effect/sql-pg"
+import { LATEST_TRENDS, ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
+import { fillLatestScans, LATEST_SCAN } from "./serviceSql.ts"
 
 export const RATE_MINTS = 10_000
 const REFRESH_SECONDS = 300
@@ -34,8 +36,11 @@ export interface LookupFigures {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly perSecond: number
-  /** p50 of the latest row alone (the index probe, without the 24 h trend). */
+  /** p50 of the lookup before latest_scans: the history's newest scan with its 24 h trends. */
   readonly probeP50Ms: number
+  /** ScansRepo.record of one scan at a time (its own transaction, latest_scans upserted): scans/s and p50. */
+  readonly insertPerSecond: number
+  readonly insertP50Ms: number
   readonly trendRows: number
   readonly plan: string
   readonly tableBytes: number
@@ -102,7 +107,9 @@ const build = async (adminUrl: string, name: string, scans: number): Promise<num
       )
     }
     await client.query("drop table bench_templates")
+    console.log(`    latest_scans backfilled (sql/0014's statement) in ${(await fillLatestScans(client)).toFixed(1)} s`)
     await client.query("vacuum analyze scans")
+    await client.query("vacuum analyze latest_scans")
     const seconds = (performance.now() - started) / 1000
     await client.query(
       "create table bench_dataset (scans bigint primary key, build_seconds numeric not null, built_at timestamptz not null default now())"
@@ -140,8 +147,15 @@ const rateDatabase = async (adminUrl: string, scans: number) => {
   return { url, buildSeconds: await build(adminUrl, name, scans), reused: false }
 }
 
-// The latest row alone: the index probe of the lookup, without its 24 h liquidity trend.
-const LATEST_ROW = "select id, mint, evidence from scans where mint = $1 order by scanned_at desc, id desc limit 1"
+// The lookup before latest_scans (sql/0014): the newest scan from the history's index, with the 24 h trends
+// read from the day of scans before it.
+const HISTORY_LOOKUP = `
+  select s.id, s.mint, s.evidence, ${LATEST_TRENDS} from (
+    select id, mint, evidence, scanned_at, price_usd from scans
+    where mint = $1
+    order by scanned_at desc, id desc
+    limit 1
+  ) s`
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
@@ -165,7 +179,7 @@ const measureLookup = (url: string, lookups: number) =>
     const started = performance.now()
     const times = await timed(LATEST_SCAN)
     const elapsed = performance.now() - started
-    const probe = await timed(LATEST_ROW)
+    const probe = await timed(HISTORY_LOOKUP)
     const plan = (
       await client.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${LATEST_SCAN}`, [mints[0]])
     ).rows.map((row) => row["QUERY PLAN"])
@@ -181,7 +195,9 @@ const measureLookup = (url: string, lookups: number) =>
        where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at`,
       [mints[0]]
     )
-    const size = await client.query<{ bytes: string }>("select pg_total_relation_size('scans') as bytes")
+    const size = await client.query<{ bytes: string }>(
+      "select pg_total_relation_size('scans') + pg_total_relation_size('latest_scans') as bytes"
+    )
     return {
       p50Ms: percentile(times, 0.5),
       p99Ms: percentile(times, 0.99),
@@ -192,6 +208,48 @@ const measureLookup = (url: string, lookups: number) =>
       tableBytes: Number(size.rows[0]!.bytes)
     }
   })
+
+/**
+ * The service's own write, ScansRepo.record, one scan at a time as the scanner writes them (each its own
+ * transaction: the insert, the latest_scans upsert with its 24 h trends, the notification), `scans` fresh
+ * scans of mints of the history with full demo evidence. They stay in the database (a few more rows).
+ */
+const measureInsert = async (url: string, scans: number) => {
+  const mints = await withClient(url, async (client) =>
+    (
+      await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [scans])
+    ).rows.map((row) => row.mint)
+  )
+  const templates = demoScans()
+  const stamp = Date.now()
+  const times = await Effect.runPromise(
+    Effect.gen(function* () {
+      const repo = yield* ScansRepo
+      const times: Array<number> = []
+      for (const [i, mint] of mints.entries()) {
+        const template = templates[i % templates.length]!
+        const scan = { ...template, mint, scannedAt: new Date(stamp + i).toISOString() } as typeof template
+        const at = performance.now()
+        yield* repo.record([scan])
+        times.push(performance.now() - at)
+      }
+      return times
+    }).pipe(
+      Effect.provide(
+        ScansRepo.Default.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+      ),
+      Effect.orDie
+    )
+  )
+  const total = times.reduce((a, b) => a + b, 0)
+  return {
+    insertPerSecond: times.length / (total / 1000),
+    insertP50Ms: percentile(
+      [...times].sort((a, b) => a - b),
+      0.5
+    )
+  }
+}
 
 /**
  * Bytes per scan as the scanner stores them (full evidence, its v2 document, the five indexes, TOAST), from
@@ -262,16 +320,16 @@ export const historyTable = (
 ): string => {
   const reference = lookups[0]
   const lines = [
-    "| scan history at scanner rate (10,000 mints every 5 min) | p50 | p99 | lookups/s | vs 1M | latest row alone, p50 | scans the 24 h trend reads | table + indexes | plan |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| scan history at scanner rate (10,000 mints every 5 min) | p50 | p99 | lookups/s | vs 1M | history lookup (before latest_scans), p50 | record, one scan a transaction | scans a 24 h trend reads | scans + latest_scans, with indexes | plan |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...lookups.map(
       (row) =>
         `| latest-scan lookup, ${count(row.scans)} scans (${(row.scans / SCANS_PER_DAY).toFixed(1)} days) | ${row.p50Ms.toFixed(2)} ms | ${row.p99Ms.toFixed(2)} ms | ` +
         `${row.perSecond.toFixed(0)} | ${reference === undefined || row === reference ? "reference" : `${(row.p50Ms / reference.p50Ms).toFixed(2)}× p50`} | ` +
-        `${row.probeP50Ms.toFixed(2)} ms | ${row.trendRows} | ${mib(row.tableBytes)} | ${row.plan} |`
+        `${row.probeP50Ms.toFixed(2)} ms | ${row.insertPerSecond.toFixed(0)} scans/s (p50 ${row.insertP50Ms.toFixed(2)} ms) | ${row.trendRows} | ${mib(row.tableBytes)} | ${row.plan} |`
     ),
-    `| storage per scan (evidence + v2 document + indexes, ${count(SAMPLE_ROWS)} scanner-like rows) | ${count(Math.round(storage.bytesPerScan))} bytes | | | | | | | ${storage.breakdown} |`,
-    `| storage growth per day at ${count(SCANS_PER_DAY)} scans | ${gib(storage.perDayBytes)} | | | | | | ${gib(storage.perDayBytes * historyDays)} held at SCAN_HISTORY_DAYS=${historyDays} | |`
+    `| storage per scan (evidence + v2 document + indexes, ${count(SAMPLE_ROWS)} scanner-like rows) | ${count(Math.round(storage.bytesPerScan))} bytes | | | | | | | | ${storage.breakdown} |`,
+    `| storage growth per day at ${count(SCANS_PER_DAY)} scans | ${gib(storage.perDayBytes)} | | | | | | | ${gib(storage.perDayBytes * historyDays)} held at SCAN_HISTORY_DAYS=${historyDays} | |`
   ]
   return lines.join("\n")
 }
@@ -289,9 +347,10 @@ export const historyBench = async (
     console.log(
       `  ${count(scans)} scans: ${db.reused ? "reused; its build took" : "built in"} ${db.buildSeconds.toFixed(1)} s`
     )
-    const figures = await measureLookup(db.url, options.lookups)
+    const figures = { ...(await measureLookup(db.url, options.lookups)), ...(await measureInsert(db.url, 1_000)) }
     console.log(
-      `    lookup p50 ${figures.p50Ms.toFixed(2)} ms, p99 ${figures.p99Ms.toFixed(2)} ms; plan: ${figures.plan}`
+      `    lookup p50 ${figures.p50Ms.toFixed(2)} ms, p99 ${figures.p99Ms.toFixed(2)} ms (before latest_scans p50 ${figures.probeP50Ms.toFixed(2)} ms); ` +
+        `record ${figures.insertPerSecond.toFixed(0)} scans/s one at a time (p50 ${figures.insertP50Ms.toFixed(2)} ms); plan: ${figures.plan}`
     )
     lookups.push({ scans, buildSeconds: db.buildSeconds, reused: db.reused, ...figures })
     storage ??= await measureStorage(db.url)

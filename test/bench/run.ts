@@ -15,7 +15,7 @@
 // reused, about 1 more the first time (see dataset.ts). The history rows (history.ts: scan history at scanner
 // rate, 1M vs 10M scans, storage per day) add about 1 minute reused, about 3 more the first time; --skip-10m
 // leaves out the 10M database.
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
@@ -124,7 +124,14 @@ const embeddedRows = async (
       warm: dataset.showcase.ok_fresh!,
       batch: mints.slice(0, BATCH),
       neverScanned,
-      coldPool: mints.slice(BATCH)
+      coldPool: mints.slice(BATCH),
+      // The raw-pg baseline reads the same embedded database, through the socket the server opened.
+      databaseUrl: () => {
+        const owner = JSON.parse(readFileSync(join(env.DATA_DIR, "risk-api.lock"), "utf8")) as { port: number }
+        return `postgres://postgres@127.0.0.1:${owner.port}/postgres`
+      },
+      postgres: false,
+      poolSize: 1
     })
   )
   return { rows, line: `embedded: ${count(options.tokens)} demo tokens, ${count(dataset.scans.length)} scans` }
@@ -163,7 +170,10 @@ const postgresRows = async (
               warm: large.mints[0]!,
               batch: large.mints.slice(0, BATCH),
               neverScanned,
-              coldPool: large.mints.slice(BATCH)
+              coldPool: large.mints.slice(BATCH),
+              databaseUrl: () => large.url,
+              postgres: true,
+              poolSize: bench.poolSize
             })
           : []),
         ...(runs("token-risk")

@@ -5,14 +5,23 @@ import { Effect } from "effect"
 import { TOKEN_RISK_COST } from "../../src/features/TokenRisk/Api.ts"
 import { ScanCacheConfig } from "../../src/features/Scans/LatestScanCache.ts"
 import { startServer, type RunningServer } from "../support/process.ts"
-import { type Answer, type Baseline, capture, rawLatestScan, rawServe, rawTokenRisk, statusMix } from "./baselines.ts"
+import {
+  type Answer,
+  type Baseline,
+  capture,
+  rawLatestBatch,
+  rawLatestScan,
+  rawServe,
+  rawTokenRisk,
+  statusMix
+} from "./baselines.ts"
 import { type BenchAccount, latestScanPlan } from "./dataset.ts"
 import {
   batchTarget,
+  coldBatchTarget,
   lookupReferenceTarget,
   lookupTarget,
   neverScannedTarget,
-  NO_TARGET,
   oneAccountTarget,
   progressLine,
   rssTarget,
@@ -162,6 +171,10 @@ export interface RiskCheckData {
   readonly neverScanned: ReadonlyArray<string>
   /** Scanned mints a batch draws its cold ones from (not in the server's memory before the run). */
   readonly coldPool: ReadonlyArray<string>
+  /** The database the raw-pg baseline of the cold batch reads (the embedded one through its socket). */
+  readonly databaseUrl: () => string
+  readonly postgres: boolean
+  readonly poolSize: number
 }
 
 /** Mints of a batch that are cold: drawn per request from `coldPool`, beside 40 warm ones. */
@@ -236,22 +249,34 @@ export const riskCheckScenarios = async (
         data.coldPool,
         COLD_IN_BATCH
       )
-      const cold = await compare(
-        bench,
-        `batch of 50, ${COLD_IN_BATCH} cold`,
-        server,
-        raw,
-        "/api/risk-check/batch",
-        script
+      const rawCold = await rawLatestBatch(
+        bench.dir,
+        bench.serverCores,
+        data.databaseUrl(),
+        data.poolSize,
+        warm,
+        answers
       )
-      rows.push({
-        scenario: `batch of 50 with ${COLD_IN_BATCH} cold mints`,
-        note: `${warm.length} warm, ${COLD_IN_BATCH} drawn per request from ${count(data.coldPool.length)} scanned mints; baseline: the all-warm batch's bytes`,
-        database: data.database,
-        target: NO_TARGET,
-        baseline: cold.base,
-        service: cold.service
-      })
+      try {
+        const cold = await compare(
+          bench,
+          `batch of 50, ${COLD_IN_BATCH} cold`,
+          server,
+          rawCold,
+          "/api/risk-check/batch",
+          script
+        )
+        rows.push({
+          scenario: `batch of 50 with ${COLD_IN_BATCH} cold mints`,
+          note: `${warm.length} warm, ${COLD_IN_BATCH} drawn per request from ${count(data.coldPool.length)} scanned mints; baseline: raw pg reading the same cold mints in one statement, then the all-warm batch's bytes`,
+          database: data.database,
+          target: coldBatchTarget(cold.service, cold.base, data.postgres),
+          baseline: cold.base,
+          service: cold.service
+        })
+      } finally {
+        await rawCold.stop()
+      }
     }
     return rows
   } finally {

@@ -99,6 +99,14 @@ export const assessToken = (evidence: ScanEvidence): TokenAssessment => {
 // A cached scan is the same evidence object on every read: score it once, not on every request.
 const assessments = new WeakMap<ScanEvidence, TokenAssessment>()
 
+/**
+ * Remembers an assessment computed earlier for this evidence (stored with the latest scan, sql/0014), so
+ * assessTokenOnce does not score it again; one of another model version is ignored.
+ */
+export const rememberAssessment = (evidence: ScanEvidence, assessment: TokenAssessment): void => {
+  if (assessment.modelVersion === MODEL_VERSION && !assessments.has(evidence)) assessments.set(evidence, assessment)
+}
+
 /** assessToken, remembered per evidence object (evidence is immutable, the model pure). */
 export const assessTokenOnce = (evidence: ScanEvidence): TokenAssessment => {
   let assessment = assessments.get(evidence)

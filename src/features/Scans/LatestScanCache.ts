@@ -124,7 +124,7 @@ const facesOf = (
   const held = (mint: string): StoredScan | null | undefined => {
     const now = Date.now()
     pollSoon(now)
-    const entry = store.get(mint)
+    const entry = store.lookup(mint, now)
     if (entry === undefined) return undefined
     if (entry.until <= now) {
       if (now - entry.until > STALE_GRACE_MS) return undefined

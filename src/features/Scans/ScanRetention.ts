@@ -64,6 +64,8 @@ export class RetentionFloor extends Context.Tag("RetentionFloor")<
 // only later scans it has not passed (its baseline for a new watch is the mint's previous scan). So a
 // scan goes when a scan of the same mint taken at least 24 hours later exists and both were evaluated.
 // What goes is folded into scans_pruned (first seen, peak liquidity, count) for whole-history readers.
+// latest_scans is left as it is: the scan each row names, and the day before it that its trends were read
+// from, are among what is kept, so a row always agrees with the history.
 // Batches walk the scans_by_age index from the oldest, keyset-paginated, so scans kept at the start of
 // the range are passed once, not again by every batch; each batch is its own short transaction.
 export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetention", {

@@ -6,6 +6,7 @@ import type { Address } from "../../domain/Address.ts"
 import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOfFact } from "../../domain/EvidenceV2.ts"
 import { upgradeV1 } from "../../domain/EvidenceUpgrade.ts"
 import { scoringView } from "../../domain/EvidenceView.ts"
+import { assessToken, rememberAssessment, type TokenAssessment } from "../../engines/TokenScoring/index.ts"
 import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
 
 export interface StoredScan {
@@ -56,6 +57,8 @@ interface Row {
   /** This scan's price_usd and that of the earliest priced scan of the 24 h before it (latest reads only). */
   readonly price?: number | null
   readonly price_before?: number | null
+  /** The stored assessment of this scan with its trends (latest_scans only; null when not computed). */
+  readonly assessment?: TokenAssessment | null
 }
 
 // Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
@@ -73,10 +76,9 @@ const toStored = (row: Row): StoredScan => {
     peak === null || evidence.liquidity.peak24hUsd !== undefined
       ? evidence
       : { ...evidence, liquidity: { ...evidence.liquidity, peak24hUsd: peak } }
-  return {
-    id: String(row.id),
-    evidence: change === null ? withPeak : { ...withPeak, market: { ...withPeak.market, priceChange24h: change } }
-  }
+  const final = change === null ? withPeak : { ...withPeak, market: { ...withPeak.market, priceChange24h: change } }
+  if (row.assessment !== undefined && row.assessment !== null) rememberAssessment(final, row.assessment)
+  return { id: String(row.id), evidence: final }
 }
 
 const numberOrNull = (value: number | null | undefined): number | null =>
@@ -125,15 +127,58 @@ const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<strin
   return payloads
 }
 
-/** The latest-scan lookup: an index probe on scans_latest however long the history (test/features/Scans holds it). */
+// What a latest scan is read with from latest_scans (sql/0014): the row's columns under the names toStored takes.
+export const LATEST_COLUMNS = `scan_id as id, mint, evidence, peak_24h_usd as peak, price_usd as price, price_24h_before_usd as price_before, assessment`
+
+/** The latest-scan lookup: a primary-key probe of latest_scans (sql/0014), however long the history. */
 export const latestScanStatement = (sql: SqlClient.SqlClient, mint: string) =>
+  sql<Row>`select ${sql.literal(LATEST_COLUMNS)} from latest_scans where mint = ${mint}`
+
+/**
+ * The latest scans of many mints: one `= any($1)` probe of latest_scans. Mints never scanned are absent.
+ */
+const latestScansStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
+  sql<Row>`select ${sql.literal(LATEST_COLUMNS)} from latest_scans where mint = any(${mints}::text[])`
+
+/**
+ * Brings latest_scans up to date for `mints` after an insert into the history, in the same transaction: each
+ * mint's newest scan (scanned_at, id) with the trends the history gives it now. A row is replaced only by a
+ * scan at least as new as the one it holds, so of two concurrent writers of a mint the newer scan stays
+ * whichever commits first (the second waits on the row and re-checks the condition against the committed
+ * row); an older scan recorded late leaves the row on the newer scan but refreshes its trends, which may
+ * have gained that scan. Rows are taken in the mints' order, so two writers of overlapping mints wait for
+ * each other rather than deadlock.
+ */
+const upsertLatestStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
   sql<Row>`
-    select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)} from (
+    insert into latest_scans as l (mint, scan_id, scanned_at, evidence, peak_24h_usd, price_usd, price_24h_before_usd)
+    select s.mint, s.id, s.scanned_at, s.evidence, ${sql.literal(LATEST_TRENDS)}
+    from unnest(${[...new Set(mints)].sort()}::text[]) with ordinality as m(mint, n)
+    cross join lateral (
       select id, mint, evidence, scanned_at, price_usd from scans
-      where mint = ${mint}
+      where scans.mint = m.mint
       order by scanned_at desc, id desc
       limit 1
-    ) s`
+    ) s
+    order by m.n
+    on conflict (mint) do update set
+      scan_id = excluded.scan_id, scanned_at = excluded.scanned_at, evidence = excluded.evidence,
+      peak_24h_usd = excluded.peak_24h_usd, price_usd = excluded.price_usd,
+      price_24h_before_usd = excluded.price_24h_before_usd
+    where (l.scanned_at, l.scan_id) <= (excluded.scanned_at, excluded.scan_id)
+    returning l.scan_id as id, l.mint, l.evidence, l.peak_24h_usd as peak, l.price_usd as price,
+      l.price_24h_before_usd as price_before`
+
+/** Each written row's assessment (the scan as a read gives it, trends included), stored beside it. */
+const storeAssessmentsStatement = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Row>) =>
+  sql`
+    update latest_scans l set assessment = t.assessment::json
+    from unnest(
+      ${rows.map((row) => row.mint)}::text[],
+      ${rows.map((row) => String(row.id))}::bigint[],
+      ${rows.map((row) => JSON.stringify(assessToken(toStored(row).evidence)))}::text[]
+    ) as t(mint, scan_id, assessment)
+    where l.mint = t.mint and l.scan_id = t.scan_id`
 
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
 export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
@@ -144,15 +189,9 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
     const latestMany = (mints: ReadonlyArray<Address>) =>
       mints.length === 0
         ? Effect.succeed(new Map<string, StoredScan>())
-        : sql<Row>`
-            select s.id, s.mint, s.evidence, ${sql.literal(LATEST_TRENDS)}
-            from unnest(${mints}::text[]) as m(mint)
-            cross join lateral (
-              select id, mint, evidence, scanned_at, price_usd from scans
-              where scans.mint = m.mint
-              order by scanned_at desc, id desc
-              limit 1
-            ) s`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)]))))
+        : latestScansStatement(sql, mints).pipe(
+            Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
+          )
 
     const latest = (mint: Address) =>
       latestScanStatement(sql, mint).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)))
@@ -186,6 +225,14 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
           ) as t(mint, scanned_at, liquidity_usd, price_usd, evidence, document, evidence_hash)
           on conflict (evidence_hash) do nothing
           returning id, mint, scanned_at`
+        // The mints' latest rows, in this transaction: a failed write changes neither.
+        if (inserted.length > 0) {
+          const written = yield* upsertLatestStatement(
+            sql,
+            inserted.map((row) => row.mint)
+          )
+          if (written.length > 0) yield* storeAssessmentsStatement(sql, written)
+        }
         // Every process's cache of latest scans forgets these mints when this transaction commits.
         for (const payload of notificationPayloads(inserted.map((row) => row.mint))) {
           yield* sql`select pg_notify(${SCANS_CHANNEL}, ${payload})`

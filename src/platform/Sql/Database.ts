@@ -126,13 +126,38 @@ const connectRetries = (patience: "forever" | "brief") =>
 const connect = (settings: Settings, patience: "forever" | "brief") =>
   Layer.retry(clientLayer(settings, patience), connectRetries(patience))
 
+// On PostgreSQL, migrations run on a connection of their own, without the server's statement timeout and
+// closed once they are applied: a migration that rewrites or backfills a large table (sql/0014 reads the
+// whole history) may take minutes, and would otherwise be cancelled at DATABASE_STATEMENT_TIMEOUT_MS and keep
+// the server from starting. Its transaction holds the locks it takes for as long as it runs. The embedded
+// database has no statement timeout: migrations run on its one connection.
+const migratedAlone = (url: Redacted.Redacted<string>, settings: Settings, patience: "forever" | "brief") =>
+  Layer.effectDiscard(
+    Effect.scoped(
+      Layer.build(
+        Layer.provide(
+          MigrationsLive,
+          Layer.retry(
+            pooledClient({ url }, { maxConnections: 1, connectTimeoutMs: settings.connectTimeoutMs }),
+            connectRetries(patience)
+          )
+        )
+      )
+    )
+  )
+
 /**
  * SqlClient on DATABASE_URL, or on the embedded database; migrations applied before anything uses it. The
  * server waits for its database as long as it takes; an operator's command gives up after about 20 s.
  */
 export const databaseLayer = (patience: "forever" | "brief") =>
   Layer.unwrapEffect(
-    Effect.map(DatabaseConfig, (settings) => Layer.provideMerge(MigrationsLive, connect(settings, patience)))
+    Effect.map(DatabaseConfig, (settings) =>
+      Option.match(settings.url, {
+        onSome: (url) => Layer.provideMerge(connect(settings, patience), migratedAlone(url, settings, patience)),
+        onNone: () => Layer.provideMerge(MigrationsLive, connect(settings, patience))
+      })
+    )
   )
 
 export const DatabaseLive = databaseLayer("brief")

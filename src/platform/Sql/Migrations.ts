@@ -15,6 +15,7 @@ import scanPriceAndMarket from "../../../sql/0010_scan_price_and_market.sql" wit
 import quotaReservations from "../../../sql/0011_quota_reservations.sql" with { type: "text" }
 import stream from "../../../sql/0012_stream.sql" with { type: "text" }
 import funders from "../../../sql/0013_funders.sql" with { type: "text" }
+import latestScans from "../../../sql/0014_latest_scans.sql" with { type: "text" }
 import streamRetention from "../../../sql/0016_stream_retention.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
@@ -32,6 +33,7 @@ const migrations: Record<string, string> = {
   "0011_quota_reservations": quotaReservations,
   "0012_stream": stream,
   "0013_funders": funders,
+  "0014_latest_scans": latestScans,
   "0016_stream_retention": streamRetention
 }
 

@@ -81,9 +81,16 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
   test("one pass over many mints keeps none of them (a crawler does not flush the hot set)", async () => {
     const hot = newAddress()
     await keep(hot)
+    const footprint = () => run(Effect.map(LatestScanCache, (cache) => cache.footprint!()))
+    const before = await footprint()
     const once = Array.from({ length: 10 }, () => newAddress())
-    for (const mint of once) await run(latest(mint))
-    expect(await Promise.all(once.map(peekSymbol))).toEqual(Array(10).fill("not in memory"))
+    const scanned = Array.from({ length: 10 }, () => newAddress())
+    for (const mint of scanned) await record(mint, 3)
+    for (const mint of [...once, ...scanned]) await run(latest(mint))
+    // Scanned mints read once are not kept; unknown ones only as brief never-scanned marks, outside the store.
+    expect(await Promise.all(scanned.map(peekSymbol))).toEqual(Array(10).fill("not in memory"))
+    expect(await Promise.all(once.map(peekSymbol))).toEqual(Array(10).fill("never scanned"))
+    expect(await footprint()).toEqual(before)
     expect(await peekSymbol(hot)).toBe("never scanned")
   })
 
@@ -166,6 +173,7 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
     )
     try {
       const mints = Array.from({ length: 5 }, () => newAddress())
+      for (const mint of mints) await record(mint, 3)
       await cache.runPromise(
         Effect.all(
           Array.from({ length: 20 }, () => Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints))),
@@ -179,6 +187,64 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
         )
       )
       expect(reads).toEqual({ latest: 1, latestMany: 1 }) // 20 batches, one query; then 20 checks, one query
+    } finally {
+      await cache.dispose()
+    }
+  })
+
+  test("a never-scanned mint is remembered briefly: asked again it makes no query, until a scan of it arrives", async () => {
+    let reads = 0
+    const database = Context.pick(SqlClient.SqlClient, PgClient.PgClient)((await runtime.runtime()).context)
+    const counting = Layer.effect(
+      ScansRepo,
+      Effect.map(ScansRepo, (sql) =>
+        ScansRepo.make({
+          ...sql,
+          latest: (mint: Address) =>
+            Effect.zipRight(
+              Effect.sync(() => reads++),
+              sql.latest(mint)
+            ),
+          latestMany: (mints: ReadonlyArray<Address>) =>
+            Effect.zipRight(
+              Effect.sync(() => reads++),
+              sql.latestMany(mints)
+            )
+        })
+      )
+    ).pipe(Layer.provide(ScansRepo.Default))
+    const cache = ManagedRuntime.make(
+      latestScanCacheWith({ size: 100, ttlSeconds: 60, notifications: false }).pipe(
+        Layer.provide(counting),
+        Layer.provide(Layer.succeedContext(database))
+      )
+    )
+    try {
+      const [unknown, other] = [newAddress(), newAddress()]
+      const symbolOf = (mint: Address) =>
+        cache.runPromise(
+          Effect.map(latest(mint), (found) =>
+            Option.getOrElse(
+              Option.map(found, (scan) => scan.evidence.symbol),
+              () => "none"
+            )
+          )
+        )
+      expect(await symbolOf(unknown)).toBe("none")
+      for (let i = 0; i < 5; i++) expect(await symbolOf(unknown)).toBe("none")
+      const many = await cache.runPromise(
+        Effect.flatMap(LatestScanCache, (scans) => scans.latestMany([unknown, other]))
+      )
+      expect({ reads, found: many.size }).toEqual({ reads: 2, found: 0 }) // the first check, then `other` alone
+      await record(unknown, 1) // as another process's scan: the poll drops the mark
+      const written = performance.now()
+      let symbol = await symbolOf(unknown)
+      while (symbol === "none" && performance.now() - written < 2_000) {
+        await sleep(20)
+        symbol = await symbolOf(unknown)
+      }
+      expect(symbol).toBe("M1")
+      expect(reads).toBe(3)
     } finally {
       await cache.dispose()
     }

@@ -115,7 +115,7 @@ describe(`SQL-only behaviour on ${databaseKind}`, () => {
     }))
 
   it(
-    "the latest-scan lookup is an index probe, not a scan of the history",
+    "the latest-scan lookup is a primary-key probe of latest_scans, not a scan of the history",
     () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
@@ -125,10 +125,10 @@ describe(`SQL-only behaviour on ${databaseKind}`, () => {
             [1, 2, 3, 4, 5, 6, 7, 8].map((hours) => decodeScan(cleanScan(mint, { scannedAt: minutesAgo(hours * 60) })))
           )
         )
-        yield* sql`analyze scans`
+        yield* sql`analyze latest_scans`
         const plan = yield* sql<{ "QUERY PLAN": string }>`explain ${latestScanStatement(sql, mints[7]!)}`
         const text = plan.map((row) => row["QUERY PLAN"]).join("\n")
-        expect({ usesIndex: text.includes("scans_latest"), seqScan: text.includes("Seq Scan") }).toEqual({
+        expect({ usesIndex: text.includes("latest_scans_pkey"), seqScan: text.includes("Seq Scan") }).toEqual({
           usesIndex: true,
           seqScan: false
         })

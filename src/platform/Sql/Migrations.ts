@@ -15,6 +15,7 @@ import scanPriceAndMarket from "../../../sql/0010_scan_price_and_market.sql" wit
 import quotaReservations from "../../../sql/0011_quota_reservations.sql" with { type: "text" }
 import stream from "../../../sql/0012_stream.sql" with { type: "text" }
 import funders from "../../../sql/0013_funders.sql" with { type: "text" }
+import writeCharges from "../../../sql/0017_write_charges.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -30,7 +31,8 @@ const migrations: Record<string, string> = {
   "0010_scan_price_and_market": scanPriceAndMarket,
   "0011_quota_reservations": quotaReservations,
   "0012_stream": stream,
-  "0013_funders": funders
+  "0013_funders": funders,
+  "0017_write_charges": writeCharges
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

@@ -21,6 +21,7 @@ const OWNERS: Readonly<Record<string, string>> = {
   wallet_labels: "src/features/WalletRisk/",
   wallet_exposures: "src/features/WalletRisk/",
   watches: "src/features/Watches/",
+  watch_slots: "src/features/Watches/",
   webhook_endpoints: "src/features/Webhooks/",
   watch_alert_states: "src/features/Webhooks/",
   webhook_scan_cursor: "src/features/Webhooks/",

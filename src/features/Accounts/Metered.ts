@@ -1,22 +1,30 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Exit, Option } from "effect"
 import { RequestLifecycle } from "../../platform/Request/Request.ts"
-import type { ServiceUnavailable } from "../../domain/Errors.ts"
+import { ServiceUnavailable } from "../../domain/Errors.ts"
 import type { Scope } from "../../domain/Scope.ts"
 import type { Caller } from "./Accounts.ts"
 import { CurrentCaller } from "./Auth.ts"
 import type { QuotaExceeded, RateLimited } from "./Errors.ts"
 import { Transactions } from "../../platform/Sql/Transactions.ts"
+import { sqlFailure } from "../../platform/Sql/Unavailable.ts"
 import { type ChargeOutcome, type HeldCharge, Quota, refusal, type Standing } from "./Quota.ts"
 import { type Meta, metaOf } from "./Meta.ts"
 import { type HeaderStanding, rateLimitHeadersOf } from "./RateLimitHeaders.ts"
 
-/** What a metered write is given: who pays, under which scope, and the account's standing after the charge. */
+/**
+ * What a metered write is given: who pays, under which scope, the account's standing after the charge, and
+ * `commit`, which runs the write in a transaction that confirms the charge as it commits.
+ */
 interface Charge {
   readonly caller: Caller & { readonly scope: Scope }
   readonly standing: Standing
   readonly cost: number
+  readonly commit: Commit
 }
+
+/** Runs a write so that it commits with the call's charge (for a read, the write runs as it is). */
+type Commit = <A, E, R>(write: Effect.Effect<A, E, R>) => Effect.Effect<A, E | ServiceUnavailable, R>
 
 /**
  * What a metered read is given: who pays, under which scope, and `pay`, which charges the call and gives
@@ -101,11 +109,26 @@ export const isKnownRefused = (caller: Caller, cost: number): boolean =>
  * A refusal is remembered until its window ends.
  */
 export const chargeRead = (quota: Quota, caller: Caller, cost: number): Effect.Effect<HeldCharge, ServiceUnavailable> =>
+  chargeHeld(quota, caller, cost, false)
+
+// `chargeRead`, or for a write (`write`) `Quota.chargeWrite`: a reservation of its own, confirmed in its transaction.
+const chargeHeld = (
+  quota: Quota,
+  caller: Caller,
+  cost: number,
+  write: boolean
+): Effect.Effect<HeldCharge, ServiceUnavailable> =>
   Effect.suspend(() => {
     const known = knownRefusal(caller, cost, Date.now())
     if (known !== undefined)
-      return Effect.succeed({ outcome: known, commit: Effect.void, rollback: Effect.void, settle: () => {} })
-    return Effect.tap(quota.chargeHeld(caller, cost), (charge) => {
+      return Effect.succeed({
+        outcome: known,
+        commit: Effect.void,
+        rollback: Effect.void,
+        settle: () => {},
+        confirmIn: Effect.succeed(true)
+      })
+    return Effect.tap((write ? quota.chargeWrite : quota.chargeHeld)(caller, cost), (charge) => {
       if (charge.outcome._tag === "Refused") remember(caller, charge.outcome.standing, Date.now())
     })
   })
@@ -168,19 +191,26 @@ const metered =
       )
     })
 
-// The standing as it is after a charge that was rolled back: neither the call nor its cost counts.
-const rolledBack = (standing: Standing, cost: number): Standing => ({
-  ...refunded(standing, cost),
-  rate: { ...standing.rate, remaining: Math.min(standing.rate.limit, standing.rate.remaining + 1) }
-})
+// A write whose reservation lapsed before it could commit (its lease ended and it was refunded): it must not
+// commit uncharged, so it rolls back and the caller retries.
+const lapsed = () =>
+  new ServiceUnavailable({ message: "The call's charge lapsed before its write could commit; retry." })
 
 /**
- * `metered` for a route whose work is a write: the charge and the write commit in one transaction, so a call
- * is charged exactly when its work is stored. A refusal, a failure, an interruption or a killed process
- * commits neither the charge nor the call's count in the minute window.
+ * `metered` for a route whose work is a write. The charge is made as a read's is (`chargeRead`'s protocol: a
+ * short statement that commits at once, 429 when refused, before any work), with a reservation of the
+ * call's own. The write then runs in its own transaction, whose first statement confirms that reservation:
+ * the write and its charge commit together, and the account's quota rows are never locked while the write
+ * runs. By default the whole work is that transaction; a `staged` work runs outside one and commits its
+ * write through `commit` (so it can first take short reservations of its own, as set-watch does under the
+ * watch cap), and one that never commits is confirmed as it succeeds. A refusal by the work, a failure, the
+ * deadline or an interruption rolls the write back and refunds the reservation; a killed process leaves it
+ * unconfirmed, refunded when its lease ends. A reservation that lapsed before the write could confirm it
+ * (refunded by the sweep) fails the write with a 503. Like a read, the call counts toward the minute limit
+ * once admitted, whatever its outcome.
  */
 const meteredWrite =
-  (cost: number) =>
+  (cost: number, staged: boolean) =>
   <A, E, R>(
     handler: (charge: Charge) => Effect.Effect<A, E, R>
   ): Effect.Effect<A, E | RateLimited | QuotaExceeded | ServiceUnavailable, R | Quota | CurrentCaller | Transactions> =>
@@ -188,29 +218,51 @@ const meteredWrite =
       const caller = yield* CurrentCaller
       const quota = yield* Quota
       const transactions = yield* Transactions
-      return yield* transactions.run(
-        Effect.gen(function* () {
-          const outcome = yield* quota.charge(caller, cost)
-          if (outcome._tag === "Refused") return yield* refuse(outcome)
-          return yield* Effect.onExit(handler({ caller, standing: outcome.standing, cost }), (exit) =>
-            announce(Exit.isSuccess(exit) ? outcome.standing : rolledBack(outcome.standing, cost))
-          )
-        })
+      const charge = yield* chargeHeld(quota, caller, cost, true)
+      if (charge.outcome._tag === "Refused") return yield* refuse(charge.outcome)
+      const { standing } = charge.outcome
+      const confirmed = charge.confirmIn.pipe(
+        Effect.catchTag("SqlError", sqlFailure),
+        Effect.flatMap((held) => (held ? Effect.void : Effect.fail(lapsed())))
+      )
+      let committed = false
+      const commit: Commit = (write) =>
+        committed
+          ? Effect.die(new Error("a metered write commits once"))
+          : Effect.tap(transactions.run(Effect.zipRight(confirmed, write)), () => {
+              committed = true
+            })
+      const work = staged
+        ? Effect.tap(handler({ caller, standing, cost, commit }), () => (committed ? Effect.void : commit(Effect.void)))
+        : transactions.run(Effect.zipRight(confirmed, handler({ caller, standing, cost, commit: (write) => write })))
+      return yield* work.pipe(
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit)
+            ? announce(standing)
+            : Effect.zipRight(charge.rollback, announce(refunded(standing, cost)))
+        )
       )
     })
 
-/** What a keyed answer's work is given: who asks, under which scope, and the time the answer is built at. */
+/**
+ * What a keyed answer's work is given: who asks, under which scope, the time the answer is built at, and
+ * `commit` (a write's, for a `staged` one: Metering.write).
+ */
 export interface Call {
   readonly caller: Caller & { readonly scope: Scope }
   readonly now: number
+  readonly commit: Commit
 }
 
 /** A keyed route's metering: its cost, its contract version, and whether its work is a write. */
 export interface Metering {
   readonly cost: number
   readonly contractVersion: string
-  /** The charge commits with the work's writes (`meteredWrite`); otherwise a read (`metered`). */
-  readonly write?: boolean
+  /**
+   * The work is a write, its charge confirmed as it commits (`meteredWrite`): the whole work in one
+   * transaction (true), or (`"staged"`) outside one, committing its write through `commit`. Otherwise a read.
+   */
+  readonly write?: true | "staged"
 }
 
 type Answer<A> = { readonly data: A; readonly meta: Meta }
@@ -239,7 +291,11 @@ export function meteredAnswer(metering: Metering) {
     const answer = (charge: Charge | ReadCharge) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const data = yield* work({ caller: charge.caller, now })
+        const data = yield* work({
+          caller: charge.caller,
+          now,
+          commit: "commit" in charge ? charge.commit : (write) => write
+        })
         const standing = "pay" in charge ? yield* charge.pay : charge.standing
         const meta = yield* metaOf({
           scope: charge.caller.scope,
@@ -250,7 +306,10 @@ export function meteredAnswer(metering: Metering) {
         })
         return finish === undefined ? { data, meta } : finish({ data, meta })
       })
-    const metered_ = metering.write === true ? meteredWrite(metering.cost)(answer) : metered(metering.cost)(answer)
+    const metered_ =
+      metering.write === undefined
+        ? metered(metering.cost)(answer)
+        : meteredWrite(metering.cost, metering.write === "staged")(answer)
     return metering.cost === 0 ? metered_.pipe(Effect.catchTag("QuotaExceeded", Effect.die)) : metered_
   }
 }

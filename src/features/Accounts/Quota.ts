@@ -6,9 +6,12 @@ import { QuotaExceeded, RateLimited } from "./Errors.ts"
 import {
   CHARGE,
   CHARGE_CALLS,
+  CHARGE_CALLS_EACH,
   CONFIRM,
+  CONFIRM_WRITE,
   REFUND_EXPIRED,
   REFUND_RESERVED,
+  chargeCallsEachParameters,
   chargeCallsParameters,
   chargeParameters
 } from "./QuotaSql.ts"
@@ -24,16 +27,19 @@ export interface Reservation {
 }
 
 /**
- * A keyed read's charge, made and committed at once as a reservation (`quota_reservations`), so no lock is
+ * A keyed call's charge, made and committed at once as a reservation (`quota_reservations`), so no lock is
  * held while the answer is written: `commit` confirms it (the units stay charged), `rollback` refunds it.
  * `settle` does either without waiting, on the service's own fiber (for work deferred past the answer).
- * A reservation neither confirmed nor refunded (its process died) is refunded once its lease expires.
+ * A write confirms with `confirmIn`, inside its own transaction, so its units stay charged exactly when it
+ * commits. A reservation neither confirmed nor refunded (its process died) is refunded once its lease expires.
  */
 export interface HeldCharge {
   readonly outcome: ChargeOutcome
   readonly commit: Effect.Effect<void>
   readonly rollback: Effect.Effect<void>
   readonly settle: (commit: boolean) => void
+  /** Confirms inside the running transaction: false if the reservation is gone (lease ended, refunded). */
+  readonly confirmIn: Effect.Effect<boolean, SqlError.SqlError>
 }
 
 export type ChargeOutcome =
@@ -162,6 +168,35 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
       runFork(flush)
     }
 
+    // Refunds wait for one another too (a burst of refused writes refunds at once): the caller waits for its
+    // statement, which gives back many calls' units in one.
+    let refunding: Array<{ readonly id: string; readonly units: number; readonly done: () => void }> = []
+    let refundsRunning = false
+    const flushRefunds: Effect.Effect<void> = Effect.suspend(() => {
+      const settled = refunding
+      refunding = []
+      if (settled.length === 0) {
+        refundsRunning = false
+        return Effect.void
+      }
+      return sql.unsafe(REFUND_RESERVED, [settled.map((s) => s.id), settled.map((s) => s.units)]).pipe(
+        warn("refund"),
+        Effect.ensuring(
+          Effect.sync(() => {
+            for (const s of settled) s.done()
+          })
+        ),
+        Effect.zipRight(flushRefunds)
+      )
+    })
+    const refundLater = (id: string, units: number): Effect.Effect<void> =>
+      Effect.async<void>((resume) => {
+        refunding.push({ id, units, done: () => resume(Effect.void) })
+        if (refundsRunning) return
+        refundsRunning = true
+        runFork(flushRefunds)
+      })
+
     // An account's concurrent reads are charged together: while its statement runs, the reads that arrive
     // wait in memory (not for a pooled connection) and are charged in the next one, so one busy account
     // costs one statement at a time per process, however many calls it has in flight, and holds its rows
@@ -173,17 +208,26 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
     const heldOf = (outcome: ChargeOutcome, id: string, cost: number): HeldCharge => {
       // Free calls (cost 0) only count toward the minute: nothing reserved, nothing to settle.
       if (outcome._tag === "Refused" || cost === 0)
-        return { outcome, commit: Effect.void, rollback: Effect.void, settle: () => {} }
+        return {
+          outcome,
+          commit: Effect.void,
+          rollback: Effect.void,
+          settle: () => {},
+          confirmIn: Effect.succeed(true)
+        }
       const commit = sql.unsafe(CONFIRM, [[id], [cost]]).pipe(Effect.asVoid, warn("confirmation"))
-      const rollback = sql.unsafe(REFUND_RESERVED, [id, cost]).pipe(Effect.asVoid, warn("refund"))
+      const rollback = refundLater(id, cost)
       return {
         outcome,
         commit,
         rollback,
-        settle: (committed) => (committed ? confirmLater(id, cost) : void runFork(rollback))
+        settle: (committed) => (committed ? confirmLater(id, cost) : void runFork(rollback)),
+        confirmIn: Effect.map(sql.unsafe(CONFIRM_WRITE, [id, cost]), (rows) => rows.length === 1)
       }
     }
-    const drain = (batch: string, caller: Caller, cost: number): Effect.Effect<void> =>
+    // A write's batch reserves one row per call (`perCall`): each write confirms its own row in its own
+    // transaction, so one write's confirmation never waits for another's COMMIT.
+    const drain = (batch: string, caller: Caller, cost: number, perCall: boolean): Effect.Effect<void> =>
       Effect.suspend(() => {
         const waiting = batches.get(batch)!
         if (waiting.length === 0) {
@@ -191,8 +235,11 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
           return Effect.void
         }
         const calls = waiting.splice(0, 1_000)
-        const id = crypto.randomUUID()
-        return sql.unsafe<ChargeCallsRow>(CHARGE_CALLS, chargeCallsParameters(caller, cost, calls.length, id)).pipe(
+        const ids = perCall ? calls.map(() => crypto.randomUUID()) : [crypto.randomUUID()]
+        const statement = perCall
+          ? sql.unsafe<ChargeCallsRow>(CHARGE_CALLS_EACH, chargeCallsEachParameters(caller, cost, ids))
+          : sql.unsafe<ChargeCallsRow>(CHARGE_CALLS, chargeCallsParameters(caller, cost, calls.length, ids[0]!))
+        return statement.pipe(
           Effect.exit,
           Effect.flatMap((exit) =>
             Effect.sync(() => {
@@ -202,22 +249,25 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
               }
               const outcomes = outcomesOf(caller, cost, calls.length, exit.value[0]!)
               calls.forEach((call, i) => {
-                call.resume(Exit.succeed(heldOf(outcomes[i]!, id, cost)))
+                call.resume(Exit.succeed(heldOf(outcomes[i]!, perCall ? ids[i]! : ids[0]!, cost)))
               })
             })
           ),
-          Effect.zipRight(drain(batch, caller, cost))
+          Effect.zipRight(drain(batch, caller, cost, perCall))
         )
       })
-    const chargeHeld = (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> => {
-      return Effect.async<HeldCharge, SqlError.SqlError>((resume) => {
-        const batch = `${caller.keyId}/${caller.limits.requestsPerMinute}/${caller.limits.monthlyQuota}/${cost}`
-        const waiting = batches.get(batch)
-        if (waiting !== undefined) return void waiting.push({ resume })
-        batches.set(batch, [{ resume }])
-        runFork(drain(batch, caller, cost))
-      })
-    }
+    const charged =
+      (perCall: boolean) =>
+      (caller: Caller, cost: number): Effect.Effect<HeldCharge, SqlError.SqlError> =>
+        Effect.async<HeldCharge, SqlError.SqlError>((resume) => {
+          const batch = `${perCall ? "write" : "read"}/${caller.keyId}/${caller.limits.requestsPerMinute}/${caller.limits.monthlyQuota}/${cost}`
+          const waiting = batches.get(batch)
+          if (waiting !== undefined) return void waiting.push({ resume })
+          batches.set(batch, [{ resume }])
+          runFork(drain(batch, caller, cost, perCall))
+        })
+    const chargeHeld = charged(false)
+    const chargeWrite = charged(true)
     const refundExpired = sql.unsafe(REFUND_EXPIRED).pipe(Effect.asVoid)
     // PL/pgSQL (charge_calls) loaded before the first call needs it: on the embedded database its first
     // use loads the language, which is slow enough to make a cold server's first burst miss its deadline.
@@ -231,6 +281,8 @@ export class Quota extends Effect.Service<Quota>()("Quota", {
     return repository({
       charge,
       chargeHeld,
+      /** `chargeHeld` for a write: its own reservation, which it confirms in its transaction (`confirmIn`). */
+      chargeWrite,
       /** Refunds the reservations past their lease (as every server process does every 10 s). */
       refundExpired,
       /** Cost units charged to the account in the current month (UTC): units still reserved by calls in progress not counted. */
@@ -304,20 +356,23 @@ export const QuotaMemory = Layer.sync(Quota, () => {
       const key = `${reservation.accountId}/${reservation.period}`
       usage.set(key, Math.max(0, (usage.get(key) ?? 0) - reservation.cost))
     })
+  const held = (caller: Caller, cost: number) =>
+    Effect.map(charge(caller, cost), (outcome): HeldCharge => {
+      const rollback = outcome._tag === "Charged" ? refund(outcome.reservation) : Effect.void
+      return {
+        outcome,
+        commit: Effect.void,
+        rollback,
+        settle: (commit) => (commit ? undefined : Effect.runSync(rollback)),
+        confirmIn: Effect.succeed(true)
+      }
+    })
   return Quota.make({
     charge,
     refundExpired: Effect.void,
     // Charged at once; a rollback gives the units back.
-    chargeHeld: (caller, cost) =>
-      Effect.map(charge(caller, cost), (outcome) => {
-        const rollback = outcome._tag === "Charged" ? refund(outcome.reservation) : Effect.void
-        return {
-          outcome,
-          commit: Effect.void,
-          rollback,
-          settle: (commit) => (commit ? undefined : Effect.runSync(rollback))
-        }
-      }),
+    chargeHeld: (caller, cost) => held(caller, cost),
+    chargeWrite: (caller, cost) => held(caller, cost),
     usedThisMonth: (accountId) =>
       Effect.sync(() => {
         const { period } = monthWindow(Date.now())

@@ -12,9 +12,8 @@ const RESERVATION_LEASE_SECONDS = 60
 
 // Per-minute limit (fixed one-minute windows, UTC) and monthly quota (calendar month, UTC). Both are
 // checked and raised in one atomic statement, so any number of processes on one database agree.
-// A call admitted by the minute limit counts toward it even if it then fails. A write charges with this
-// inside its own transaction (the charge commits with the write); a failed call counts with cost 0.
-// Keyed reads are charged with CHARGE_CALLS instead.
+// A call admitted by the minute limit counts toward it even if it then fails. Keyed calls (reads and
+// writes) are charged with CHARGE_CALLS instead; this one charges without a reservation.
 // $1 account, $2 key, $3 requests per minute, $4 monthly quota, $5 cost.
 export const CHARGE = `
   with clock as (
@@ -65,20 +64,53 @@ export const CHARGE_CALLS =
 export const chargeCallsParameters = (caller: Caller, cost: number, calls: number, reservationId: string) =>
   [...chargeParameters(caller, cost), calls, reservationId, RESERVATION_LEASE_SECONDS] as const
 
+/**
+ * CHARGE_CALLS with one reservation per admitted call (sql/0017_write_charges.sql `charge_calls_each`): the
+ * i-th call's units are reserved under $6[i]. For writes, which confirm each their own inside their transaction.
+ * $1 account, $2 key, $3 requests per minute, $4 monthly quota, $5 cost, $6 reservation ids, $7 lease (s).
+ */
+export const CHARGE_CALLS_EACH =
+  "select * from charge_calls_each($1::uuid, $2::uuid, $3::int, $4::bigint, $5::bigint, $6::uuid[], $7::int)"
+
+export const chargeCallsEachParameters = (caller: Caller, cost: number, reservationIds: ReadonlyArray<string>) =>
+  [...chargeParameters(caller, cost), reservationIds, RESERVATION_LEASE_SECONDS] as const
+
 /** Confirms reads: their units stay charged, taken off their reservations. $1 reservation ids, $2 units (one pair per read). */
 export const CONFIRM = `
   update quota_reservations r set cost = r.cost - settled.units
   from (select id, sum(units) as units from unnest($1::uuid[], $2::bigint[]) as t (id, units) group by id) settled
   where r.id = settled.id`
 
-/** Refunds one read, once (its reservation still holds its units): $1 reservation id, $2 units. */
+/**
+ * Confirms a write's units inside the write's own transaction, so they stay charged exactly when the write
+ * commits: the reservation still holds them, or no row (its lease ended and it was refunded: the write must
+ * not commit). Its row is locked from here to the COMMIT only. $1 reservation id, $2 units.
+ */
+export const CONFIRM_WRITE = `
+  update quota_reservations set cost = cost - $2::bigint where id = $1::uuid and cost >= $2::bigint returning id`
+
+/**
+ * Refunds calls, each once (its reservation still holds its units; a reservation is never refunded more
+ * than it holds): $1 reservation ids, $2 units (one pair per call).
+ */
 export const REFUND_RESERVED = `
-  with released as (
-    update quota_reservations set cost = cost - $2::bigint where id = $1::uuid and cost >= $2::bigint
-    returning account_id, period
-  )
-  update quota_usage u set used = u.used - $2::bigint
-  from released where u.account_id = released.account_id and u.period = released.period`
+  with settled as (
+    select id, sum(units) as units from unnest($1::uuid[], $2::bigint[]) as t (id, units) group by id
+  ),
+  held as (
+    select r.id, r.account_id, r.period, least(r.cost, settled.units) as units
+    from quota_reservations r join settled on settled.id = r.id
+    where r.cost > 0
+    for update of r
+  ),
+  released as (
+    update quota_reservations r set cost = r.cost - held.units
+    from held where r.id = held.id
+    returning held.account_id, held.period, held.units
+  ),
+  totals as (select account_id, period, sum(units) as units from released group by account_id, period)
+  update quota_usage u set used = u.used - totals.units
+  from totals where u.account_id = totals.account_id and u.period = totals.period`
 
 /** Deletes settled reservations and refunds what is left of those past their lease (their process died). */
 export const REFUND_EXPIRED = `

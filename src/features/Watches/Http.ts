@@ -6,7 +6,7 @@ import { RiskApi } from "../../Api.ts"
 import { WATCH_METRICS, type WatchRule } from "../../engines/DecisionRules/index.ts"
 import { parseAddress } from "../../domain/Address.ts"
 import { MAX_ACTIVE_WATCHES, SET_WATCH_COST, WATCH_CONTRACT_VERSION, WATCH_READ_COST } from "./Api.ts"
-import { WebhookNotFound } from "../../domain/Errors.ts"
+import { ServiceUnavailable, WebhookNotFound } from "../../domain/Errors.ts"
 import { WatchLimitReached, WatchNotFound } from "./Errors.ts"
 import { NotifyEndpoints } from "./NotifyEndpoints.ts"
 import { ownedWatch, type Watch, WatchesRepo } from "./WatchesRepo.ts"
@@ -35,6 +35,10 @@ const recordOf = (watch: Watch) => ({
   stored_only: true as const
 })
 
+// A slot that lapsed before its watch could be stored (past its lease): nothing stored, nothing charged.
+const slotLapsed = () =>
+  new ServiceUnavailable({ message: "The call's place under the watch cap lapsed before its watch was stored; retry." })
+
 export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
   Effect.gen(function* () {
     const watches = yield* WatchesRepo
@@ -52,31 +56,36 @@ export const WatchHttp = HttpApiBuilder.group(RiskApi, "watch", (handlers) =>
               })
             }
           }
-          // The cap, the insert and the charge commit together: concurrent calls cannot pass the cap, and a
-          // call is charged exactly when its watch is stored.
-          return yield* meteredAnswer({ cost: SET_WATCH_COST, contractVersion: WATCH_CONTRACT_VERSION, write: true })(
-            ({ caller }) =>
-              Effect.gen(function* () {
-                const created = yield* watches.create(
-                  caller.accountId,
-                  {
-                    mint,
-                    label: payload.label ?? null,
-                    rules: normalise(payload.rules),
-                    pollSeconds: payload.pollSeconds,
-                    ttlSeconds: payload.ttlSeconds,
-                    notify:
-                      typeof payload.notify === "string" ? payload.notify.toLowerCase() : (payload.notify ?? false)
-                  },
-                  MAX_ACTIVE_WATCHES
-                )
-                if (Option.isNone(created)) {
-                  return yield* new WatchLimitReached({
-                    message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
-                  })
-                }
-                return recordOf(created.value)
+          // A place under the cap is reserved after the charge, then the watch is stored in its place in the
+          // transaction that confirms the charge: concurrent calls cannot pass the cap, a call is charged
+          // exactly when its watch is stored, and no lock is held while it is written (Accounts/Metered.ts).
+          return yield* meteredAnswer({
+            cost: SET_WATCH_COST,
+            contractVersion: WATCH_CONTRACT_VERSION,
+            write: "staged"
+          })(({ caller, commit }) =>
+            Effect.gen(function* () {
+              const slot = yield* watches.reserve(caller.accountId, MAX_ACTIVE_WATCHES)
+              if (Option.isNone(slot)) {
+                return yield* new WatchLimitReached({
+                  message: `At most ${MAX_ACTIVE_WATCHES} unexpired watches per account.`
+                })
+              }
+              const stored = watches.store(slot.value, caller.accountId, {
+                mint,
+                label: payload.label ?? null,
+                rules: normalise(payload.rules),
+                pollSeconds: payload.pollSeconds,
+                ttlSeconds: payload.ttlSeconds,
+                notify: typeof payload.notify === "string" ? payload.notify.toLowerCase() : (payload.notify ?? false)
               })
+              const created = yield* commit(
+                Effect.flatMap(stored, (watch) =>
+                  Option.isSome(watch) ? Effect.succeed(watch.value) : Effect.fail(slotLapsed())
+                )
+              ).pipe(Effect.onError(() => watches.release(slot.value).pipe(Effect.ignore)))
+              return recordOf(created)
+            })
           )
         })
       )

@@ -1,5 +1,5 @@
 import { SqlClient, type SqlError } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Exit, Layer, Option, Runtime } from "effect"
 import type { WatchRule } from "../../engines/DecisionRules/index.ts"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import { WatchNotFound } from "./Errors.ts"
@@ -53,32 +53,85 @@ const toWatch = (row: Row): Watch => ({
 
 const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
+/** How long a reserved slot holds its place under the cap: far past the longest a write can take. */
+const SLOT_LEASE_SECONDS = 60
+
 // Watch contracts, owned by an account: another account's watch does not exist for the caller.
 export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
   accessors: true,
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    // An account's concurrent reservations are made together: while its statement runs, the calls that
+    // arrive wait in memory and go into the next one (as the quota's charges do, Accounts/Quota.ts).
+    type Waiting = (exit: Exit.Exit<Option.Option<string>, SqlError.SqlError>) => void
+    const batches = new Map<string, Array<Waiting>>()
+    const drain = (batch: string, accountId: string, limit: number): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const waiting = batches.get(batch)!
+        if (waiting.length === 0) {
+          batches.delete(batch)
+          return Effect.void
+        }
+        const calls = waiting.splice(0, 1_000)
+        const ids = calls.map(() => crypto.randomUUID())
+        return sql<{ granted: number }>`
+          select reserve_watch_slots(${accountId}::uuid, ${limit}::integer, ${ids}::uuid[], ${SLOT_LEASE_SECONDS}::integer) as granted`.pipe(
+          Effect.exit,
+          Effect.flatMap((exit) =>
+            Effect.sync(() => {
+              if (Exit.isFailure(exit)) {
+                for (const resume of calls) resume(Exit.failCause(exit.cause))
+                return
+              }
+              const granted = Number(exit.value[0]!.granted)
+              calls.forEach((resume, i) => {
+                resume(Exit.succeed(i < granted ? Option.some(ids[i]!) : Option.none()))
+              })
+            })
+          ),
+          Effect.zipRight(drain(batch, accountId, limit))
+        )
+      })
     return repository({
       /**
-       * Stores a watch unless the account already has `limit` unexpired ones (none then). The count and the
-       * insert run under a lock of the account's watches, so concurrent calls on any process cannot pass it.
+       * Reserves a place under the cap for a watch about to be stored: its slot (sql/0017 `watch_slots`), or
+       * none when the account's unexpired watches and reserved slots reach `limit`. Made in a short statement
+       * that commits at once, so concurrent calls on any process cannot pass the limit and no lock is held
+       * while a watch is written. The slot is taken back by `store` or given back by `release`; one left
+       * behind (its process died) expires with its lease.
        */
-      create: (accountId: string, watch: NewWatch, limit: number) =>
-        sql.withTransaction(
-          Effect.gen(function* () {
-            yield* sql`select pg_advisory_xact_lock(hashtextextended(${`watches:${accountId}`}, 0))`
-            const [active] = yield* sql<{ count: string }>`
-            select count(*) from watches where account_id = ${accountId} and expires_at > now()`
-            if (Number(active?.count ?? 0) >= limit) return Option.none<Watch>()
-            const rows = yield* sql<Row>`
-            insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at, notify, notify_endpoint_id)
-            values (${crypto.randomUUID()}, ${accountId}, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
-              ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}), ${watch.notify !== false},
-              ${typeof watch.notify === "string" ? watch.notify : null}::uuid)
-            returning *`
-            return Option.some(toWatch(rows[0]!))
-          })
-        ),
+      reserve: (accountId: string, limit: number): Effect.Effect<Option.Option<string>, SqlError.SqlError> =>
+        Effect.async<Option.Option<string>, SqlError.SqlError>((resume) => {
+          const batch = `${accountId}/${limit}`
+          const waiting = batches.get(batch)
+          if (waiting !== undefined) return void waiting.push(resume)
+          batches.set(batch, [resume])
+          runFork(drain(batch, accountId, limit))
+        }),
+      /**
+       * Stores a watch in the place of its slot, in one statement (for the caller's transaction): none if the
+       * slot is gone (its lease ended), and then nothing is stored.
+       */
+      store: (
+        slot: string,
+        accountId: string,
+        watch: NewWatch
+      ): Effect.Effect<Option.Option<Watch>, SqlError.SqlError> =>
+        sql<Row>`
+          with slot as (
+            delete from watch_slots where id = ${slot}::uuid and account_id = ${accountId}::uuid
+              and expires_at > clock_timestamp()
+            returning account_id
+          )
+          insert into watches (id, account_id, mint, label, rules, poll_seconds, expires_at, notify, notify_endpoint_id)
+          select ${crypto.randomUUID()}, slot.account_id, ${watch.mint}, ${watch.label}, ${JSON.stringify(watch.rules)}::jsonb,
+            ${watch.pollSeconds}, now() + make_interval(secs => ${watch.ttlSeconds}), ${watch.notify !== false},
+            ${typeof watch.notify === "string" ? watch.notify : null}::uuid
+          from slot
+          returning *`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWatch))),
+      /** Gives a slot back (its call failed or was refused): its place under the cap is free at once. */
+      release: (slot: string) => sql`delete from watch_slots where id = ${slot}::uuid`.pipe(Effect.asVoid),
       find: (accountId: string, id: string): Effect.Effect<Option.Option<Watch>, SqlError.SqlError> =>
         isUuid(id)
           ? sql<Row>`select * from watches where id = ${id} and account_id = ${accountId}`.pipe(
@@ -103,6 +156,7 @@ export class WatchesRepo extends Effect.Service<WatchesRepo>()("WatchesRepo", {
 /** In-memory double with the same rules, for tests of code above the repository. */
 export const WatchesMemory = Layer.sync(WatchesRepo, () => {
   const watches = new Map<string, Watch>()
+  const slots = new Map<string, string>()
   const owned = (accountId: string, id: string) => {
     const watch = watches.get(id)
     return watch !== undefined && watch.accountId === accountId ? watch : undefined
@@ -112,9 +166,18 @@ export const WatchesMemory = Layer.sync(WatchesRepo, () => {
       .filter((watch) => watch.accountId === accountId && Date.parse(watch.expiresAt) > Date.now())
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   return WatchesRepo.make({
-    create: (accountId, watch, limit) =>
+    reserve: (accountId, limit) =>
       Effect.sync(() => {
-        if (active(accountId).length >= limit) return Option.none()
+        const held = [...slots.values()].filter((owner) => owner === accountId).length
+        if (active(accountId).length + held >= limit) return Option.none()
+        const slot = crypto.randomUUID()
+        slots.set(slot, accountId)
+        return Option.some(slot)
+      }),
+    store: (slot, accountId, watch) =>
+      Effect.sync(() => {
+        if (slots.get(slot) !== accountId) return Option.none()
+        slots.delete(slot)
         const now = Date.now()
         const created: Watch = {
           id: crypto.randomUUID(),
@@ -130,6 +193,7 @@ export const WatchesMemory = Layer.sync(WatchesRepo, () => {
         watches.set(created.id, created)
         return Option.some(created)
       }),
+    release: (slot) => Effect.sync(() => void slots.delete(slot)),
     find: (accountId, id) => Effect.sync(() => Option.fromNullable(owned(accountId, id))),
     list: (accountId) => Effect.sync(() => active(accountId)),
     remove: (accountId, id) => Effect.sync(() => owned(accountId, id) !== undefined && watches.delete(id))

@@ -47,7 +47,8 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
     const endpoints = yield* WebhookEndpointsRepo
     const config = yield* WebhookSettings
     const free = meteredAnswer({ cost: WEBHOOK_COST, contractVersion: WEBHOOK_CONTRACT_VERSION })
-    // A write commits with its minute count, or not at all (a rotated secret is never lost with its answer).
+    // A write runs in one transaction, answered by its own outcome once it commits (a rotated secret is never
+    // lost with its answer); its minute count is taken before it, as a read's (Accounts/Metered.ts).
     const freeWrite = meteredAnswer({ cost: WEBHOOK_COST, contractVersion: WEBHOOK_CONTRACT_VERSION, write: true })
     const owned = (accountId: string, id: string) =>
       Effect.flatMap(
@@ -63,7 +64,7 @@ export const WebhookHttp = HttpApiBuilder.group(RiskApi, "webhook", (handlers) =
           const resolved = yield* resolveTarget(checked.target, config.allowLoopback)
           if ("refused" in resolved) return yield* new WebhookUrlRefused({ message: `url: ${resolved.refused}.` })
           const secret = newSecret()
-          // The cap, the insert and the minute count commit together.
+          // The cap and the insert commit together.
           return yield* freeWrite(({ caller }) =>
             Effect.gen(function* () {
               const created = yield* endpoints.create(

@@ -17,6 +17,7 @@ import stream from "../../../sql/0012_stream.sql" with { type: "text" }
 import funders from "../../../sql/0013_funders.sql" with { type: "text" }
 import latestScans from "../../../sql/0014_latest_scans.sql" with { type: "text" }
 import streamRetention from "../../../sql/0016_stream_retention.sql" with { type: "text" }
+import writeCharges from "../../../sql/0017_write_charges.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -34,7 +35,8 @@ const migrations: Record<string, string> = {
   "0012_stream": stream,
   "0013_funders": funders,
   "0014_latest_scans": latestScans,
-  "0016_stream_retention": streamRetention
+  "0016_stream_retention": streamRetention,
+  "0017_write_charges": writeCharges
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

@@ -132,30 +132,60 @@ describe(`metering across two server processes on ${databaseKind}`, () => {
     expect(await usedOf(accountId)).toBe(0)
   }, 60_000)
 
-  test("150 concurrent set-watch calls over both processes: exactly 100 watches stored, each charged once, no more", async () => {
-    const { accountId, key } = await newAccountKey(1_000, 10_000, "watch:write")
-    const setWatch = async (server: RunningServer) => {
-      const response = await fetch(`${server.url}/api/v1/decision/set-watch`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1_000 }] })
-      })
-      const body = (await response.json()) as { error?: { code: string } }
-      return { status: response.status, code: body.error?.code }
-    }
-    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => setWatch(servers[i % servers.length]!)))
-    const stored = results.filter((result) => result.status === 201).length
-    const refused = results.filter((result) => result.code === "watch_limit_reached").length
+  // Metered writes reserve their units like reads (a short statement that commits), then write in their own
+  // transaction, which confirms the reservation as it commits: the quota's rows are never locked while the
+  // write runs, so one busy account's writes do not queue behind one another's (they answered 503 under load).
+  const setWatch = async (server: RunningServer, key: string) => {
+    const response = await fetch(`${server.url}/api/v1/decision/set-watch`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ mint, rules: [{ metric: "liquidity_usd", comparison: "lt", threshold: 1_000 }] })
+    })
+    const body = (await response.json()) as { meta?: { quota: { used: number } }; error?: { code: string } }
+    return { status: response.status, code: body.error?.code, used: body.meta?.quota.used }
+  }
+  const watchBurst = (key: string, count: number) =>
+    Promise.all(Array.from({ length: count }, (_, i) => setWatch(servers[i % servers.length]!, key)))
+  const listed = async (key: string) => {
     const list = await fetch(`${servers[0]!.url}/api/v1/decision/watches`, {
       headers: { authorization: `Bearer ${key}` }
     })
-    const watches = ((await list.json()) as { data: Array<unknown> }).data.length
-    console.log(
-      `watch cap: ${results.length} calls, ${stored} stored, ${refused} watch_limit_reached, ${watches} listed`
+    return ((await list.json()) as { data: Array<unknown> }).data.length
+  }
+  const tally = (results: ReadonlyArray<{ status: number; code?: string | undefined }>) =>
+    Object.fromEntries(
+      [...new Set(results.map((r) => `${r.status}${r.code === undefined ? "" : ` ${r.code}`}`))].map((s) => [
+        s,
+        results.filter((r) => `${r.status}${r.code === undefined ? "" : ` ${r.code}`}` === s).length
+      ])
     )
-    expect({ stored, refused, watches }).toEqual({ stored: 100, refused: 50, watches: 100 })
-    expect(await usedOf(accountId)).toBe(100)
-  }, 60_000)
+
+  test("300 concurrent set-watch calls over both processes: exactly 100 watches stored (the cap), each charged once, the rest watch_limit_reached and free", async () => {
+    const { accountId, key } = await newAccountKey(1_000, 10_000, "watch:write")
+    const results = await watchBurst(key, 300)
+    const watches = await listed(key)
+    console.log(`watch cap: 300 calls, cap 100: ${JSON.stringify(tally(results))}, ${watches} listed`)
+    expect(tally(results)).toEqual({ "201": 100, "409 watch_limit_reached": 200 })
+    expect(watches).toBe(100)
+    expect(await usedOf(accountId)).toBe(100) // confirmed as each write committed, the refusals refunded
+  }, 90_000)
+
+  test("300 concurrent set-watch calls from one account against a quota of 60, three times: exactly 60 stored, the rest quota_exceeded, no 503", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { accountId, key } = await newAccountKey(60, 100_000, "watch:write")
+      const results = await watchBurst(key, 300)
+      console.log(`busy writer, round ${round + 1}: 300 set-watch calls, quota 60: ${JSON.stringify(tally(results))}`)
+      expect(tally(results)).toEqual({ "201": 60, "429 quota_exceeded": 240 })
+      expect(
+        results
+          .filter((r) => r.status === 201)
+          .map((r) => r.used)
+          .sort((a, b) => a! - b!)
+      ).toEqual(Array.from({ length: 60 }, (_, i) => i + 1))
+      expect(await listed(key)).toBe(60)
+      expect(await usedOf(accountId)).toBe(60)
+    }
+  }, 240_000)
 
   test("no key appears in any server's output", () => {
     const output = servers.map((server) => server.output()).join("\n")

@@ -21,8 +21,8 @@ import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer 
 // mints memory holds answered from it, the others read in one shared statement through the cache). It
 // calls what the HttpApi path calls (the cache's lookups, admitPublic, the answer functions, the envelope
 // body) and hands everything else to HttpApi (a bad address on GET, a body that is not exactly the
-// contract's, a key to look up), so validation, errors and /openapi.json stay HttpApi's alone. The edge (Http/Edge.ts) keeps its
-// deadline, its draining header, its metrics and its log line.
+// contract's, a key to look up), so validation, errors and /openapi.json stay HttpApi's alone. The edge
+// (Http/Edge.ts) keeps its deadline, its draining header, its metrics and its log line.
 // test/features/RiskCheck/fastRiskCheck.test.ts holds both paths to the same status, headers and body.
 
 export interface FastPathSettings {

@@ -17,12 +17,12 @@ import type { StoredScan } from "../Scans/ScansRepo.ts"
 import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer } from "./Answer.ts"
 
 // The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
-// (from memory, or read through the cache) and POST /api/risk-check/batch with a well-formed body whose
-// mints memory holds. It calls what the HttpApi path calls (the cache's lookup, admitPublic, the answer
-// functions, the envelope body) and hands everything else to HttpApi (a bad address, a body that is not
-// exactly the contract's, a batch with a mint not in memory, a key to look up, a database that cannot
-// answer), so validation, errors and /openapi.json stay HttpApi's alone. The edge (Http/Edge.ts) keeps its
-// deadline, its draining header, its metrics and its log line.
+// (from memory, or read through the cache) and POST /api/risk-check/batch with a well-formed body (the
+// mints memory holds answered from it, the others read in one shared statement through the cache). It
+// calls what the HttpApi path calls (the cache's lookups, admitPublic, the answer functions, the envelope
+// body) and hands everything else to HttpApi (a bad address on GET, a body that is not exactly the
+// contract's, a key to look up), so validation, errors and /openapi.json stay HttpApi's alone. The edge
+// (Http/Edge.ts) keeps its deadline, its draining header, its metrics and its log line.
 // test/features/RiskCheck/fastRiskCheck.test.ts holds both paths to the same status, headers and body.
 
 export interface FastPathSettings {
@@ -120,6 +120,14 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     return { response, route, accountId: caller.accountId, errorCode: refusal?.code }
   }
 
+  // A read through the cache that failed: the database that cannot answer is the 503 envelope HttpApi
+  // gives; anything else is a defect, logged with the request id and answered the 500 envelope.
+  const failed = (edge: EdgeRequest, route: string, caller: PublicCaller, cause: Cause.Cause<unknown>): Answered => {
+    const failure = Option.getOrUndefined(Option.flatMap(Cause.failureOption(cause), failureOf))
+    if (failure === undefined) settings.logError({ requestId: edge.requestId, error: Cause.pretty(cause) })
+    return respond(edge, route, caller, () => ({ body: "", cacheControl: "no-store" }), failure ?? internal)
+  }
+
   const check = (edge: EdgeRequest): Answered | Promise<Answered> | undefined => {
     const { path, started } = edge
     // Only addresses that passed validation are ever cached, so a hit needs no base58 decode.
@@ -139,13 +147,13 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     // database that cannot answer is the same 503 envelope HttpApi gives; a defect is the 500 envelope,
     // answered here: the caller was admitted once, and handing on would admit it again.
     if (!caller.decision.admitted) return respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, null, started))
-    return scans.load(address as Address).then((loaded) => {
-      if (Exit.isSuccess(loaded))
-        return respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, loaded.value, started))
-      const failure = Option.getOrUndefined(Option.flatMap(Cause.failureOption(loaded.cause), failureOf))
-      if (failure === undefined) settings.logError({ requestId: edge.requestId, error: Cause.pretty(loaded.cause) })
-      return respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, null, started), failure ?? internal)
-    })
+    return scans
+      .load(address as Address)
+      .then((loaded) =>
+        Exit.isSuccess(loaded)
+          ? respond(edge, CHECK_ROUTE, caller, () => checkAnswer(address, loaded.value, started))
+          : failed(edge, CHECK_ROUTE, caller, loaded.cause)
+      )
   }
 
   const batch = async (edge: EdgeRequest): Promise<Answered> => {
@@ -173,17 +181,29 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     if (addresses === undefined) return replay()
     const distinct = batchAddressesOf(addresses)
     const held = new Map<string, StoredScan | null>()
+    const missing: Array<Address> = []
     for (const address of distinct) {
       const scan = scans.peek(address) // a hit is a valid address: only those are cached
       if (scan !== undefined) held.set(address, scan)
-      else if (isSolanaAddress(address)) return replay()
+      else if (isSolanaAddress(address)) missing.push(address as Address)
     }
     const caller = admit(edge)
     if (caller === undefined) return replay()
-    return respond(edge, BATCH_PATH, caller, () => {
-      cacheHits.inc(held.size)
+    const hits = held.size
+    const answer = () => {
+      if (hits > 0) cacheHits.inc(hits)
       return batchAnswer(distinct, (address) => held.get(address), started)
-    })
+    }
+    // The mints memory does not hold: read by the cache's shared batch read (one statement for all of them,
+    // joined with the reads in flight; a never-scanned mint is remembered as such), as HttpApi's handler
+    // reads them; a refused caller is answered without a read. A failure is answered as for one mint (check).
+    if (missing.length === 0 || !caller.decision.admitted) return respond(edge, BATCH_PATH, caller, answer)
+    const loaded = await scans.loadMany(missing)
+    if (Exit.isSuccess(loaded)) {
+      for (const mint of missing) held.set(mint, loaded.value.get(mint) ?? null)
+      return respond(edge, BATCH_PATH, caller, answer)
+    }
+    return failed(edge, BATCH_PATH, caller, loaded.cause)
   }
 
   return {

@@ -28,10 +28,14 @@ export interface LatestScans {
   readonly load: (mint: Address) => Promise<Exit.Exit<StoredScan | null, ServiceUnavailable>>
   /** `load` as an Effect: the latest scan of a mint, from memory or read through. */
   readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
-  /** The latest scans of many mints: those in memory, the rest in one shared read. */
+  /** The latest scans of many mints: those in memory, the rest in one shared read (absent: never scanned). */
   readonly latestMany: (
     mints: ReadonlyArray<Address>
   ) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
+  /** `latestMany` as a Promise: the batch fast path reads the mints memory does not hold through it. */
+  readonly loadMany: (
+    mints: ReadonlyArray<Address>
+  ) => Promise<Exit.Exit<ReadonlyMap<string, StoredScan>, ServiceUnavailable>>
   /** What memory holds now: entries and their estimated heap bytes (absent when nothing is cached). */
   readonly footprint?: () => CacheFootprint
 }
@@ -71,7 +75,11 @@ const passThrough = (
     Effect.zipRight(
       Effect.sync(() => mints.forEach(countRead)),
       inner.latestMany(mints)
-    )
+    ),
+  loadMany: (mints) => {
+    mints.forEach(countRead)
+    return runPromiseExit(inner.latestMany(mints))
+  }
 })
 
 export const makeLatestScans = (settings: {
@@ -138,6 +146,30 @@ const facesOf = (
     scanCacheEvents.inc({ result: found === undefined ? "miss" : "hit" })
     return found === undefined ? reads.readThrough(mint, Date.now()) : found
   }
+  // Many mints: those in memory at once, the rest in one read shared with the reads in flight.
+  const many = (
+    mints: ReadonlyArray<Address>
+  ): Map<string, StoredScan> | Promise<Exit.Exit<Map<string, StoredScan>, ServiceUnavailable>> => {
+    const now = Date.now()
+    const found = new Map<string, StoredScan>()
+    const missing: Array<Address> = []
+    for (const mint of mints) {
+      const scan = held(mint)
+      countRead(mint)
+      if (scan === undefined) missing.push(mint)
+      else if (scan !== null) found.set(mint, scan)
+    }
+    scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
+    scanCacheEvents.inc({ result: "miss" }, missing.length)
+    if (missing.length === 0) return found
+    return Promise.all(reads.readManyThrough(missing, now)).then((answers) => {
+      for (const [i, read] of answers.entries()) {
+        if (Exit.isFailure(read)) return Exit.failCause(read.cause)
+        if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)
+      }
+      return Exit.succeed(found)
+    })
+  }
   return {
     // A hit is a read answered here; a miss is counted by the `load` that follows it.
     peek: (mint) => {
@@ -158,29 +190,13 @@ const facesOf = (
       }),
     latestMany: (mints) =>
       Effect.suspend(() => {
-        const now = Date.now()
-        const found = new Map<string, StoredScan>()
-        const missing: Array<(typeof mints)[number]> = []
-        for (const mint of mints) {
-          const scan = held(mint)
-          countRead(mint)
-          if (scan === undefined) missing.push(mint)
-          else if (scan !== null) found.set(mint, scan)
-        }
-        scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
-        scanCacheEvents.inc({ result: "miss" }, missing.length)
-        if (missing.length === 0) return Effect.succeed(found)
-        return Effect.flatten(
-          Effect.promise(async () => {
-            const answers = await Promise.all(reads.readManyThrough(missing, now))
-            for (const [i, read] of answers.entries()) {
-              if (Exit.isFailure(read)) return Exit.failCause(read.cause)
-              if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)
-            }
-            return Exit.succeed(found)
-          })
-        )
+        const found = many(mints)
+        return found instanceof Promise ? Effect.flatten(Effect.promise(() => found)) : Effect.succeed(found)
       }),
+    loadMany: (mints) => {
+      const found = many(mints)
+      return found instanceof Promise ? found : Promise.resolve(Exit.succeed(found))
+    },
     footprint: (): CacheFootprint => ({ entries: store.entries(), bytes: store.bytes() })
   }
 }

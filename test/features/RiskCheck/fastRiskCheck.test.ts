@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test"
 import { Accounts } from "../../../src/features/Accounts/Accounts.ts"
 import { PublicTraffic } from "../../../src/features/Accounts/PublicTraffic.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
-import { Context, Effect, Exit, Logger, LogLevel, Scope } from "effect"
+import { ConfigProvider, Context, Effect, Exit, Logger, LogLevel, Scope } from "effect"
 import type { AppServices } from "../../../src/platform/Http/App.ts"
 import { makeServerFetch } from "../../../src/platform/Http/Server.ts"
 import { makeFastPath } from "../../../src/features/RiskCheck/FastPath.ts"
 import { Lifecycle } from "../../../src/features/System/Lifecycle.ts"
-import { type ApiHandler, type FastPath, makeEdge } from "../../../src/platform/Http/Edge.ts"
-import { LatestScanCache } from "../../../src/features/Scans/LatestScanCache.ts"
+import { type ApiHandler, type FastPath, makeEdge, type ServerFetch } from "../../../src/platform/Http/Edge.ts"
+import { LatestScanCache, type LatestScans } from "../../../src/features/Scans/LatestScanCache.ts"
 import type { Address } from "../../../src/domain/Address.ts"
 import { ServiceUnavailable } from "../../../src/domain/Errors.ts"
 import type { ScanEvidenceEncoded } from "../../../src/domain/ScanEvidence.ts"
@@ -112,10 +112,27 @@ const normalised = (value: Json): Json => {
   return Object.fromEntries(entries)
 }
 
+interface Paths {
+  /** The fast path's side (the server with its fast paths by default). */
+  readonly fast?: ServerFetch
+  /** HttpApi's side (the same server without fast paths by default). */
+  readonly slow?: ServerFetch
+  /** Asks the fast path first: what it reads cold, HttpApi would otherwise have warmed. */
+  readonly fastFirst?: boolean
+}
+
 /** Asks HttpApi, then the server with the fast path, with the same request from the same client. */
-const both = async (request: () => Request, client = newClient()) => {
-  const slow = await viaHttpApi(request(), client)
-  const fast = await served(request(), client)
+const both = async (request: () => Request, client = newClient(), paths: Paths = {}) => {
+  const [viaFast, viaSlow] = [paths.fast ?? served, paths.slow ?? viaHttpApi]
+  let slow: Response
+  let fast: Response
+  if (paths.fastFirst === true) {
+    fast = await viaFast(request(), client)
+    slow = await viaSlow(request(), client)
+  } else {
+    slow = await viaSlow(request(), client)
+    fast = await viaFast(request(), client)
+  }
   expectSameSeconds(fast, slow)
   return {
     slow: {
@@ -133,12 +150,14 @@ const both = async (request: () => Request, client = newClient()) => {
   }
 }
 
-const expectSame = async (request: () => Request) => {
-  const { fast, slow } = await both(request)
+const expectSame = async (request: () => Request, paths: Paths = {}) => {
+  const { fast, slow } = await both(request, newClient(), paths)
   expect(fast.status).toBe(slow.status)
   expect(fast.headers).toEqual(slow.headers)
   expect(fast.body).toEqual(slow.body)
-  if (slow.remaining !== null) expect(Number(fast.remaining)).toBe(Number(slow.remaining) - 1) // one window, counted once each
+  // One window, counted once each.
+  if (slow.remaining !== null)
+    expect(Number(fast.remaining)).toBe(Number(slow.remaining) + (paths.fastFirst === true ? 1 : -1))
   return fast
 }
 
@@ -343,12 +362,130 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
       expect((await answeredFast(post("/api/risk-check/batch", body))).status).toBe(200)
     })
 
-    test("a batch with a mint not in memory is replayed to HttpApi with its body", async () => {
-      const cold = await stored(okScan())
-      const body = JSON.stringify({ addresses: [cold] })
-      const answer = await served(post("/api/risk-check/batch", body), newClient())
+    test("mints not in memory are read by the fast path itself in one shared read: the same answer as HttpApi", async () => {
+      const [ok, block, stale] = [await stored(okScan()), await stored(blockScan()), await stored(okScan(30))]
+      const cold = [ok, block, stale]
+      const never = [newAddress(), newAddress()]
+      const warm = await stored(warnScan())
+      await run(cache.latest(warm as Address))
+      await run(cache.latest(warm as Address))
+      expect(cache.peek(warm)).not.toBeUndefined()
+      for (const mint of [...cold, ...never]) expect(cache.peek(mint)).toBeUndefined()
+      const order = [ok, warm, never[0]!, block, "nope", stale, never[1]!]
+      const body = JSON.stringify({ addresses: [...order, ok] })
+      // `fastOnly` fails any request it hands on: the fast path answers this batch by itself, first, cold.
+      const fast = await expectSame(() => post("/api/risk-check/batch", body), { fast: fastOnly, fastFirst: true })
+      expect(fast.status).toBe(200)
+      const results = (fast.body as { results: Record<string, { verdict?: string }> }).results
+      expect(Object.keys(results)).toEqual(order)
+      expect(order.map((mint) => results[mint]?.verdict)).toEqual([
+        "ok",
+        "warn",
+        "unknown",
+        "block",
+        undefined,
+        "ok",
+        "unknown"
+      ])
+      // The never-scanned mints are remembered as such: the next batch with them reads nothing.
+      expect(never.map((mint) => cache.peek(mint))).toEqual([null, null])
+    })
+
+    test("the cold mints of a batch are read in one call of the cache's shared batch read; a refused caller reads nothing", async () => {
+      const cold = [await stored(okScan()), newAddress()]
+      const calls: Array<ReadonlyArray<string>> = []
+      const counting = fastPath({
+        ...cache,
+        loadMany: (mints) => {
+          calls.push(mints)
+          return cache.loadMany(mints)
+        }
+      })
+      const client = newClient()
+      const body = JSON.stringify({ addresses: [...cold, "nope"] })
+      const answer = await edgeWith(counting)(post("/api/risk-check/batch", body), client)
       expect(answer.status).toBe(200)
-      expect(Object.keys(((await answer.json()) as { results: object }).results)).toEqual([cold])
+      expect(calls).toEqual([cold])
+      for (let i = 1; i < PER_MINUTE; i++) await served(get(`/api/risk-check/${cold[0]}`), client)
+      const fresh = JSON.stringify({ addresses: [newAddress()] })
+      const refused = await edgeWith(counting)(post("/api/risk-check/batch", fresh), client)
+      expect([refused.status, calls.length]).toEqual([429, 1])
+    })
+
+    test("over the per-client limit a batch of cold mints is the same 429 as HttpApi's", async () => {
+      const client = newClient()
+      const mint = await stored(okScan())
+      for (let i = 0; i < PER_MINUTE; i++)
+        expect((await viaHttpApi(get(`/api/risk-check/${mint}`), client)).status).toBe(200)
+      const body = JSON.stringify({ addresses: [newAddress(), await stored(okScan())] })
+      const fast = await fastOnly(post("/api/risk-check/batch", body), client)
+      const slow = await viaHttpApi(post("/api/risk-check/batch", body), client)
+      expect([fast.status, slow.status]).toEqual([429, 429])
+      expect(headersOf(fast)).toEqual(headersOf(slow))
+      expectSameSeconds(fast, slow)
+      expect(await fast.json()).toEqual(await slow.json())
+    })
+
+    // The server, with and without its fast paths, over the app's services with a cache whose reads fail.
+    const serversOver = async (scans: LatestScans, timeoutMs?: number) => {
+      const failing = Context.add(services, LatestScanCache, LatestScanCache.make(scans))
+      const config = ConfigProvider.fromMap(
+        new Map(timeoutMs === undefined ? [] : [["REQUEST_TIMEOUT_MS", String(timeoutMs)]])
+      ).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
+      const make = (fastPath: boolean) =>
+        Effect.runPromise(
+          Scope.extend(makeServerFetch(failing, quiet, { fastPath }), scope).pipe(Effect.withConfigProvider(config))
+        )
+      return { fast: await make(true), slow: await make(false) }
+    }
+    const unavailable = new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })
+
+    test("when the database cannot answer, the fast path gives HttpApi's 503 envelope and headers, counted once", async () => {
+      const reads = { httpApi: 0, fastPath: 0 }
+      const paths = await serversOver({
+        ...cache,
+        peek: () => undefined,
+        latestMany: () =>
+          Effect.zipRight(
+            Effect.sync(() => reads.httpApi++),
+            Effect.fail(unavailable)
+          ),
+        loadMany: () => {
+          reads.fastPath++
+          return Promise.resolve(Exit.fail(unavailable))
+        }
+      })
+      const body = JSON.stringify({ addresses: [newAddress(), "nope"] })
+      const fast = await expectSame(() => post("/api/risk-check/batch", body), paths)
+      expect(reads).toEqual({ httpApi: 1, fastPath: 1 }) // each path read once: the fast path handed nothing on
+      expect([fast.status, fast.headers["cache-control"]]).toEqual([503, "no-store"]) // and Retry-After: expectSameSeconds
+      expect(fast.body).toEqual({
+        error: { code: "service_unavailable", message: unavailable.message, requestId: "same-id" }
+      })
+    })
+
+    test("a shared read that does not answer by REQUEST_TIMEOUT_MS is HttpApi's answer: the 503 envelope", async () => {
+      const reads = { httpApi: 0, fastPath: 0 }
+      const paths = await serversOver(
+        {
+          ...cache,
+          peek: () => undefined,
+          latestMany: () =>
+            Effect.zipRight(
+              Effect.sync(() => reads.httpApi++),
+              Effect.never
+            ),
+          loadMany: () => {
+            reads.fastPath++
+            return new Promise(() => {})
+          }
+        },
+        100
+      )
+      const body = JSON.stringify({ addresses: [newAddress()] })
+      const fast = await expectSame(() => post("/api/risk-check/batch", body), paths)
+      expect(reads).toEqual({ httpApi: 1, fastPath: 1 })
+      expect([fast.status, (fast.body as { error: { code: string } }).error.code]).toEqual([503, "service_unavailable"])
     })
 
     test.each([

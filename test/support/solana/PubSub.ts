@@ -24,6 +24,8 @@ export interface PubSubControls {
   count(): number
   /** Subscriptions held now, by method. */
   subscriptions(method?: Method): number
+  /** The ids of the subscriptions held now, by method: a test can wait for one client's to end. */
+  subscriptionIds(method?: Method): ReadonlyArray<number>
   /** Closes every socket (code 1006-like: 1011), as a provider dropping its connections. */
   drop(): void
   /** While true, upgrade requests are answered 503: the client cannot reconnect. */
@@ -197,6 +199,8 @@ export const makePubSub = (
       count: () => sockets.size,
       subscriptions: (method) =>
         [...subscriptions.values()].filter((s) => method === undefined || s.method === method).length,
+      subscriptionIds: (method) =>
+        [...subscriptions.values()].filter((s) => method === undefined || s.method === method).map((s) => s.id),
       drop: () => {
         for (const socket of [...sockets]) {
           forget(socket)

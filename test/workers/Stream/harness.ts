@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { ListingsRepo } from "../../../src/features/Scans/ListingsRepo.ts"
+import type { ScannerConfig } from "../../../src/workers/Scanner/Config.ts"
 import { makeScanner } from "../../../src/workers/Scanner/Worker.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import type { StreamConfig } from "../../../src/workers/Stream/Config.ts"
@@ -50,8 +51,8 @@ export const startWatcher = (server: RpcServer, overrides: Partial<StreamConfig>
     )
   })
 
-export const startScanner = (server: RpcServer) =>
+export const startScanner = (server: RpcServer, overrides: Partial<ScannerConfig> = {}) =>
   Effect.gen(function* () {
-    const scanner = yield* makeScanner(testScannerConfig(server.url, { pollMs: 10 }))
+    const scanner = yield* makeScanner(testScannerConfig(server.url, { pollMs: 10, ...overrides }))
     return yield* Effect.forkDaemon(scanner.run)
   })

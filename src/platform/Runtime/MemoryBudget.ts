@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs"
 const MB = 1024 * 1024
 
 /**
- * Without MEMORY_LIMIT_MB or a cgroup limit. Measured with `npm run bench:memory` and the bench's RSS row:
- * the runtime's heap sized from 512 MB keeps a server's peak under 300 MB (README, Memory).
+ * Without MEMORY_LIMIT_MB or a cgroup limit: the heap is sized from 512 MB (forceRAMSize) and the scan cache
+ * bound from it; measured peaks are in the README (Memory budget).
  */
 export const DEFAULT_BUDGET_MB = 512
 export const MIN_BUDGET_MB = 128
@@ -91,12 +91,16 @@ export const scanCacheBytesFor = (budget: MemoryBudget): number => Math.min(64 *
  * the machine's RAM (it lets the heap double between collections until it is a quarter of the RAM): on a
  * machine of 24 GB a server's garbage grew its heap past 400 MB. `forceRAMSize` makes it size from the
  * budget instead. Bun reads `BUN_JSC_<option>` from the environment when the process starts, only then.
+ *
+ * Where the budget is a real limit (MEMORY_LIMIT_MB, a cgroup's), the heap also grows by 1.3× between
+ * collections, then 1.2× past half of it, instead of doubling: measured (npm run bench:memory, the binary,
+ * 20 s of mixed load) it peaked at 312 MB against 363 MB. It costs throughput, since the server collects more
+ * often: the batch of 50 at 6,465 req/s against 15,505 (npm run bench, embedded, 2026-11-25). So without a
+ * limit (the default budget) the heap keeps JavaScriptCore's growth and is only sized from the budget.
  */
 export const runtimeHeapEnv = (budget: MemoryBudget): Record<string, string> => ({
   BUN_JSC_forceRAMSize: String(budget.mb * MB),
-  // Measured (npm run bench:memory, the binary, 20 s of mixed load): the heap doubling between collections
-  // (JavaScriptCore's default below 80% of the RAM it sees) peaked at 363 MB; growing by 1.3×, then 1.2×
-  // past half of it, 312 MB at a similar request rate.
-  BUN_JSC_smallHeapGrowthFactor: "1.3",
-  BUN_JSC_mediumHeapGrowthFactor: "1.2"
+  ...(budget.source === "default"
+    ? {}
+    : { BUN_JSC_smallHeapGrowthFactor: "1.3", BUN_JSC_mediumHeapGrowthFactor: "1.2" })
 })

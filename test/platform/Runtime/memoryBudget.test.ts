@@ -67,7 +67,13 @@ describe("the memory budget", () => {
   })
 
   test("sizes the runtime's heap and the scan cache's bytes from the budget", () => {
-    expect(runtimeHeapEnv({ mb: 512, source: "default" })).toMatchObject({ BUN_JSC_forceRAMSize: String(512 * MB) })
+    expect(runtimeHeapEnv({ mb: 512, source: "default" })).toEqual({ BUN_JSC_forceRAMSize: String(512 * MB) })
+    // A real limit also slows the heap's growth between collections (more collections, less throughput).
+    expect(runtimeHeapEnv({ mb: 512, source: "cgroup" })).toEqual({
+      BUN_JSC_forceRAMSize: String(512 * MB),
+      BUN_JSC_smallHeapGrowthFactor: "1.3",
+      BUN_JSC_mediumHeapGrowthFactor: "1.2"
+    })
     expect(scanCacheBytesFor({ mb: 256, source: "cgroup" })).toBe(32 * MB)
     expect(scanCacheBytesFor({ mb: 4096, source: "cgroup" })).toBe(64 * MB)
   })

@@ -85,8 +85,12 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
     }
   }
   const createChannel = getChannelPoolingChannelCreator(
-    ({ abortSignal }) =>
-      createWebSocketChannel({ url: settings.url, sendBufferHighWatermark: 131_072, signal: abortSignal })
+    ({ abortSignal }) => {
+      const channel = createWebSocketChannel({
+        url: settings.url,
+        sendBufferHighWatermark: 131_072,
+        signal: abortSignal
+      })
         .then((channel) =>
           transformChannelOutboundMessages(
             transformChannelInboundMessages(channel, tolerantParse),
@@ -95,7 +99,14 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
         )
         .then((channel) =>
           getRpcSubscriptionsChannelWithAutoping({ abortSignal, channel, intervalMs: settings.pingMs })
-        ),
+        )
+      // The pool keeps this promise in its entry, and when the channel is aborted while it connects no one may
+      // await it: marked handled here, so its AbortError is not an unhandled rejection (which the process
+      // guard below drops in production, but a test runner counts as a failure). Whoever awaits it still
+      // gets the rejection.
+      channel.catch(() => undefined)
+      return channel
+    },
     { maxSubscriptionsPerChannel: 100, minChannels: 1 }
   )
   const subscriptions = createSolanaRpcSubscriptionsFromTransport(

@@ -8,6 +8,8 @@ import { StreamEventsRepo } from "../../../src/workers/Stream/EventsRepo.ts"
 import { makeKitSource } from "../../../src/workers/Stream/KitSource.ts"
 import { makeWatcher } from "../../../src/workers/Stream/Watcher.ts"
 import { whileLeader } from "../../../src/workers/Stream/Leader.ts"
+import { LAUNCH_PROGRAMS } from "../../../src/workers/Stream/Programs.ts"
+import { read } from "../../support/http.ts"
 import type { RpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings, testScannerConfig } from "../../support/solana/Settings.ts"
 
@@ -56,3 +58,23 @@ export const startScanner = (server: RpcServer, overrides: Partial<ScannerConfig
     const scanner = yield* makeScanner(testScannerConfig(server.url, { pollMs: 10, ...overrides }))
     return yield* Effect.forkDaemon(scanner.run)
   })
+
+/**
+ * Waits (up to 20 s) until every launch program has a logs subscription on the server: a transaction sent
+ * before them is nobody's to see (there is no signature to backfill from yet).
+ */
+export const untilSubscribed = async (server: RpcServer, watchers = 1) => {
+  for (let i = 0; i < 2_000 && server.pubsub.subscriptions("logsSubscribe") < watchers * LAUNCH_PROGRAMS.length; i++)
+    await Bun.sleep(10)
+}
+
+/** The risk-check answer once its verdict is no longer `unknown` (or the last answer after `ms`). */
+export const verdictOf = async (app: (path: string) => Promise<Response>, mint: string, ms = 20_000) => {
+  const deadline = Date.now() + ms
+  let answer = await read(await app(`/api/risk-check/${mint}`))
+  while (answer.body?.verdict === "unknown" && Date.now() < deadline) {
+    await Bun.sleep(25)
+    answer = await read(await app(`/api/risk-check/${mint}`))
+  }
+  return answer
+}

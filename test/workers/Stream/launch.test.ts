@@ -5,14 +5,13 @@ import type { Address } from "../../../src/domain/Address.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { registry } from "../../../src/platform/Observability/Metrics.ts"
 import { streamEvents } from "../../../src/workers/Stream/Metrics.ts"
-import { LAUNCH_PROGRAMS } from "../../../src/workers/Stream/Programs.ts"
 import { runtimeFor } from "../../support/effect.ts"
-import { read, testApp } from "../../support/http.ts"
+import { testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
 import { PUMP_PROGRAM, pumpCreate, type PumpCreateKind } from "../../support/solana/Launches.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
-import { startScanner, startWatcher, StreamLayer } from "./harness.ts"
+import { startScanner, startWatcher, StreamLayer, untilSubscribed, verdictOf } from "./harness.ts"
 
 // Launches on the world reach the API through the stream alone: the watcher sees the create on the
 // WebSocket, reads the transaction, queues a launch scan; the scanner stores it; GET /api/risk-check
@@ -39,22 +38,10 @@ beforeAll(async () => {
   await world.quoteMint(NATIVE_MINT, 9)
   server = startRpcServer(world)
   fibers.push(await run(startScanner(server)), await run(startWatcher(server)))
-  // A launch made before the watcher's logs subscriptions are open is nobody's to see (there is no signature
-  // to backfill from yet): wait for every program's subscription, as the reliability tests do.
-  for (let i = 0; i < 2_000 && server.pubsub.subscriptions("logsSubscribe") < LAUNCH_PROGRAMS.length; i++)
-    await Bun.sleep(10)
+  await untilSubscribed(server)
 }, 120_000)
 
-/** The risk-check answer once its verdict is no longer `unknown` (or the last answer after `ms`). */
-const verdictOf = async (mint: string, ms = 20_000) => {
-  const deadline = Date.now() + ms
-  let answer = await read(await app(`/api/risk-check/${mint}`))
-  while (answer.body?.verdict === "unknown" && Date.now() < deadline) {
-    await Bun.sleep(25)
-    answer = await read(await app(`/api/risk-check/${mint}`))
-  }
-  return answer
-}
+const verdict = (mint: string, ms?: number) => verdictOf(app, mint, ms)
 
 const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   run(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie))
@@ -70,7 +57,7 @@ describe("launches through the stream", () => {
       `pump ${kind} quoted in ${quote}: GET /api/risk-check answers a verdict with no other call`,
       async () => {
         const launch = await pumpCreate(world, { kind, quote })
-        const answer = await verdictOf(launch.mint.address)
+        const answer = await verdict(launch.mint.address)
         expect([answer.status, answer.body]).not.toEqual([200, expect.objectContaining({ verdict: "unknown" })])
         expect({ status: answer.status, verdictKnown: ["ok", "warn", "block"].includes(answer.body.verdict) }).toEqual({
           status: 200,

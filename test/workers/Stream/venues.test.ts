@@ -6,15 +6,14 @@ import type { Address } from "../../../src/domain/Address.ts"
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { USDC } from "../../../src/workers/Scanner/Pools/Quotes.ts"
 import { streamMalformedInstructions } from "../../../src/workers/Stream/Metrics.ts"
-import { LAUNCH_PROGRAMS } from "../../../src/workers/Stream/Programs.ts"
 import { runtimeFor } from "../../support/effect.ts"
-import { read, testApp } from "../../support/http.ts"
+import { testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
 import { recordVenueInstruction, type VenueIdl } from "../../support/solana/PoolLaunches.ts"
 import { type BuiltPool, buildPool, type LpSpec, type PoolVenue } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { type BuiltMint, makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
-import { startScanner, startWatcher, StreamLayer } from "./harness.ts"
+import { startScanner, startWatcher, StreamLayer, untilSubscribed, verdictOf } from "./harness.ts"
 
 // Pool creations on every venue the scanner reads, and the LaunchLab and DBC launchpads' launches and
 // migrations: each instruction built to its program's public IDL in the world, seen by the watcher on the
@@ -38,20 +37,10 @@ beforeAll(async () => {
   usdc = await world.quoteMint(USDC, 6)
   server = startRpcServer(world)
   fibers.push(await run(startScanner(server)), await run(startWatcher(server)))
-  // A transaction sent before the programs' logs subscriptions are open is nobody's to see.
-  for (let i = 0; i < 2_000 && server.pubsub.subscriptions("logsSubscribe") < LAUNCH_PROGRAMS.length; i++)
-    await Bun.sleep(10)
+  await untilSubscribed(server)
 }, 120_000)
 
-const verdictOf = async (mint: string, ms = 20_000) => {
-  const deadline = Date.now() + ms
-  let answer = await read(await app(`/api/risk-check/${mint}`))
-  while (answer.body?.verdict === "unknown" && Date.now() < deadline) {
-    await Bun.sleep(25)
-    answer = await read(await app(`/api/risk-check/${mint}`))
-  }
-  return answer
-}
+const verdict = (mint: string, ms?: number) => verdictOf(app, mint, ms)
 const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   run(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.orDie))
 
@@ -252,7 +241,7 @@ describe("pool creations and launchpads through the stream", () => {
         accounts: entry.accounts(pool, mint.address, quote.address),
         signerAccount: entry.signerAccount
       })
-      const answer = await verdictOf(mint.address)
+      const answer = await verdict(mint.address)
       expect({ status: answer.status, verdictKnown: ["ok", "warn", "block"].includes(answer.body.verdict) }).toEqual({
         status: 200,
         verdictKnown: true
@@ -339,7 +328,7 @@ describe("pool creations and launchpads through the stream", () => {
       accounts: pair("token_0_mint", "token_1_mint", "pool_state")(later),
       signerAccount: "creator"
     })
-    expect((await verdictOf(mint.address)).body.verdict).not.toBe("unknown")
+    expect((await verdict(mint.address)).body.verdict).not.toBe("unknown")
     const events = await sql(
       (db) => db<{ mint: string }>`select mint from stream_events where signature = ${sent.transaction.signature}`
     )

@@ -93,7 +93,8 @@ const decodeBondingCurve = (address: Address, data: Uint8Array, mint: Address): 
     priceBPerA: virtualToken === 0n ? null : Number(virtualQuote) / Number(virtualToken),
     lpMint: null,
     lpSupplyTracked: null,
-    curve: { complete, progressPct: curveProgress(u64At(data, 24), complete) },
+    // Buys and sells are priced on the virtual reserves (which include the real ones): the curve's depth.
+    curve: { complete, progressPct: curveProgress(u64At(data, 24), complete), quoteDepth: virtualQuote },
     related: []
   }
 }

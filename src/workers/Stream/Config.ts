@@ -21,7 +21,7 @@ export const StreamConfig = Config.all({
   trackRefreshMs: bounded("STREAM_TRACK_REFRESH_MS", 100, 600_000, 5_000),
   reconnectMaxMs: bounded("STREAM_RECONNECT_MAX_MS", 100, 300_000, 30_000),
   pingMs: bounded("STREAM_PING_MS", 1_000, 300_000, 10_000),
-  /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale is a `reserves_dropped` event. */
+  /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale, or a pump.fun curve's real reserve this far below its high, is a `reserves_dropped` event. */
   reserveDropPct: bounded("STREAM_RESERVE_DROP_PCT", 1, 100, 30),
   /** Days a stream event is kept (a launch row is the evidence's `launch` block for scans made within it). */
   eventsRetentionDays: bounded("STREAM_EVENTS_RETENTION_DAYS", 1, 3_650, 30),

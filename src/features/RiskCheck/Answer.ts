@@ -238,7 +238,8 @@ const cut = (address: string, scan: CheckedScan, ageSeconds: number): Fragments 
 
 /** The fragments of a scanned mint's verdict at `ageSeconds`; undefined when they cannot be used (then JSON.stringify). */
 const fragmentsAt = (address: string, scan: CheckedScan, ageSeconds: number): Fragments | undefined => {
-  if (!Number.isInteger(ageSeconds)) return undefined
+  // A verdict read alone (a batch's cold mint) answers once and is never kept: cutting it would cost more.
+  if (!Number.isInteger(ageSeconds) || "verdict" in scan) return undefined
   const band = ageFactorPctOf(ageSeconds)
   let bands = fragmentsOf.get(scan)
   if (bands === undefined) {

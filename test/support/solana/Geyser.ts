@@ -59,6 +59,8 @@ interface GeyserControls {
   streams(): number
   /** The addresses each open stream's transactions filters include, by stream. */
   transactionAddresses(): ReadonlyArray<ReadonlyArray<string>>
+  /** The accounts each open stream's accounts filters name, by stream. */
+  accountAddresses(): ReadonlyArray<ReadonlyArray<string>>
   /** Every request received with a from_slot, in order. */
   readonly fromSlots: Array<bigint>
   /** Ends every stream with UNAVAILABLE, as a provider dropping its connections. */
@@ -324,6 +326,10 @@ export const startGeyserServer = async (
       transactionAddresses: () =>
         [...streams].map((stream) =>
           Object.values(stream.request.transactions ?? {}).flatMap((filter) => filter.accountInclude ?? [])
+        ),
+      accountAddresses: () =>
+        [...streams].map((stream) =>
+          Object.values(stream.request.accounts ?? {}).flatMap((filter) => filter.account ?? [])
         ),
       fromSlots,
       drop: () => {

@@ -39,10 +39,7 @@ beforeAll(async () => {
   server = startRpcServer(world)
   watcherRpc = startRpcServer(world)
   geyser = await startGeyserServer(world, { replayFrom: world.slot })
-  fibers.push(
-    await run(startScanner(server)),
-    await run(startGrpcWatcher(watcherRpc, geyser, { trackedLimit: 0, pingMs: 1_000 }))
-  )
+  fibers.push(await run(startScanner(server)), await run(startGrpcWatcher(watcherRpc, geyser, { pingMs: 1_000 })))
   await untilGrpcSubscribed(geyser)
 }, 120_000)
 
@@ -81,6 +78,23 @@ describe("launches through a Yellowstone gRPC source", () => {
     expect(watcherRpc.calls.get("getTransaction") ?? 0).toBe(0)
     // The token went as x-token.
     expect(geyser.tokens.at(-1)).toBe("test-token")
+  }, 30_000)
+
+  test("a tracked mint's authorities revoked: the account updates queue a state event, with no JSON-RPC call", async () => {
+    const mint = await world.mint({ decimals: 6, freezeAuthority: await world.signer() })
+    // A read (as the API's read counter writes it) makes the mint tracked: the watcher adds its filters.
+    await sql((db) => db`insert into mint_reads (mint, reads, last_read_at) values (${mint.address}, 1, now())`)
+    await until(() => geyser.controls.accountAddresses().some((addresses) => addresses.includes(mint.address)))
+    await until(() => geyser.controls.transactionAddresses().some((addresses) => addresses.includes(mint.address)))
+    // The watcher compares each account update with the one before: the first is its baseline.
+    await world.revoke(mint, "mint")
+    const freeze = await world.revoke(mint, "freeze")
+    await until(async () => (await eventsOf(mint.address)).length > 0)
+    expect(await eventsOf(mint.address)).toEqual([
+      { kind: "mint_changed", slot: freeze.slot.toString(), backfilled: false }
+    ])
+    // No JSON-RPC call at all from the watcher: no getTransaction, no getSignaturesForAddress.
+    expect(watcherRpc.requests()).toBe(0)
   }, 30_000)
 
   test("an update that is not a whole transaction is skipped and counted; the stream reads on", async () => {

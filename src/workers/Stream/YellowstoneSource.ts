@@ -1,12 +1,12 @@
 import { getBase58Decoder } from "@solana/kit"
-import Client, {
-  type ClientDuplexStream,
+import type {
+  ClientDuplexStream,
   CommitmentLevel,
   SlotStatus,
-  type SubscribeRequest,
-  type SubscribeUpdate,
-  type SubscribeUpdateAccountInfo,
-  type SubscribeUpdateTransactionInfo
+  SubscribeRequest,
+  SubscribeUpdate,
+  SubscribeUpdateAccountInfo,
+  SubscribeUpdateTransactionInfo
 } from "@triton-one/yellowstone-grpc"
 import { Cause, Duration, Effect, Fiber, Redacted, Schedule } from "effect"
 import { hostOf } from "./Config.ts"
@@ -112,6 +112,18 @@ const viewOf = (info: SubscribeUpdateTransactionInfo, slot: bigint): Transaction
   }
 }
 
+// The SDK is loaded when a source first connects, not with this module: its native binding is built for
+// linux x64 (glibc, musl) and macOS only, and loading it elsewhere throws, which a static import would turn
+// into a service that does not start even without SOLANA_GRPC_URL.
+let sdk: Promise<typeof import("@triton-one/yellowstone-grpc")> | undefined
+const loadSdk = () => {
+  sdk ??= import("@triton-one/yellowstone-grpc")
+  return sdk
+}
+// geyser.proto's values (the SDK's enums, which come with the binding).
+const CONFIRMED: CommitmentLevel = 1
+const SLOT_CONFIRMED: SlotStatus = 1
+
 const TX = "tx:"
 const ACCOUNT = "acct:"
 const SLOTS = "slots"
@@ -154,7 +166,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
         { vote: false, failed: false, accountInclude: [address], accountExclude: [], accountRequired: [] }
       ])
     ),
-    commitment: CommitmentLevel.CONFIRMED,
+    commitment: CONFIRMED,
     ...(fromSlot === undefined ? {} : { fromSlot: fromSlot.toString() })
   })
 
@@ -228,7 +240,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
     if (update.account !== undefined) return onAccount(update)
     if (update.slot !== undefined) {
       const slot = BigInt(update.slot.slot)
-      if (update.slot.status !== SlotStatus.SLOT_CONFIRMED) return Effect.void
+      if (update.slot.status !== SLOT_CONFIRMED) return Effect.void
       return Effect.forEach(slotHandlers, (handler) => handler(slot), { discard: true })
     }
     if (update.ping !== undefined || update.pong !== undefined) return Effect.void
@@ -239,6 +251,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
   const session = (connected: () => void) =>
     Effect.scoped(
       Effect.gen(function* () {
+        const { default: Client } = yield* Effect.tryPromise(loadSdk)
         const client = new Client(settings.url, token, { grpcConnectTimeout: 10_000 })
         yield* Effect.tryPromise(() => client.connect())
         let fromSlot: bigint | undefined
@@ -281,7 +294,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
         )
         // What the replay brings up to the tip as the stream opened was missed while down: backfilled.
         if (fromSlot !== undefined)
-          replayedUpTo = BigInt((yield* Effect.tryPromise(() => client.getSlot(CommitmentLevel.CONFIRMED))).slot)
+          replayedUpTo = BigInt((yield* Effect.tryPromise(() => client.getSlot(CONFIRMED))).slot)
         // Failures come through the iterator below; a listener keeps one from being an unhandled 'error' event.
         opened.on("error", () => undefined)
         stream = opened

@@ -22,19 +22,21 @@ import { backoff, reasonOf } from "./Reconnect.ts"
 import type { AccountNotice, Handler, LogNotice, StreamSource } from "./Source.ts"
 
 // The Yellowstone (Geyser) gRPC source on @triton-one/yellowstone-grpc (a napi-rs binding of the Rust
-// client; it runs under Bun). Every subscription of the watcher shares one Subscribe stream: `logs(address)`
-// is a transactions filter named `tx:<address>` (account_include, no votes, no failed transactions),
-// `account(address)` an accounts filter `acct:<address>`, `slots` a slots filter; the whole request is
-// written again whenever the set changes (Geyser replaces a stream's filters with each request), and an
-// update goes to the handlers its `filters` names. A transaction update carries the whole transaction (keys,
-// instructions, inner instructions, token balances, logs), so the watcher reads no getTransaction for it.
-// The stream is pinged every pingMs (load balancers drop an idle HTTP/2 stream) and is made again, with
-// backoff, when it fails or when nothing (no update, no pong, no server ping) came for three ping periods.
-// After a reconnect the request asks for a replay from the last slot seen (`from_slot`), clamped to the
-// endpoint's first available slot; an endpoint without replay (SubscribeReplayInfo answers none, or fails)
-// resumes live. Updates of slots up to the tip read once the stream opened again are marked backfilled. A
-// transaction or account update that cannot be read is logged, counted and skipped; a message the SDK
-// cannot decode ends the stream (its decoder runs inside the read) and counts as a reconnect.
+// client; it runs under Bun). Every subscription of the watcher shares one Subscribe stream with at most one
+// filter of each kind (endpoints may cap the filters per kind; the plugin's sample config allows one): the
+// `logs(address)` addresses are one transactions filter's account_include (no votes, no failed
+// transactions), the `account(address)` addresses one accounts filter, `slots` a slots filter; the whole
+// request is written again whenever the set changes (Geyser replaces a stream's filters with each request).
+// A transaction goes to the handlers of each address among its keys, an account to its own. A transaction
+// update carries the whole transaction (keys, instructions, inner instructions, token balances, logs), so
+// the watcher reads no getTransaction for it. The stream is pinged every pingMs (load balancers drop an
+// idle HTTP/2 stream) and is made again, with backoff, when it fails or when nothing (no update, no pong,
+// no server ping) came for three ping periods. After a reconnect the request asks for a replay from the
+// last slot seen (`from_slot`), clamped to the endpoint's first available slot; an endpoint without replay
+// (SubscribeReplayInfo answers none, or fails) resumes live. Updates of slots up to the tip read once the
+// stream opened again are marked backfilled. A transaction or account update that cannot be read is logged,
+// counted and skipped; a message the SDK cannot decode ends the stream (its decoder runs inside the read)
+// and counts as a reconnect.
 
 export interface YellowstoneSourceSettings {
   /** The endpoint, http(s)://host:port; may carry a key, so only its scheme and host are logged. */
@@ -124,10 +126,6 @@ const loadSdk = () => {
 const CONFIRMED: CommitmentLevel = 1
 const SLOT_CONFIRMED: SlotStatus = 1
 
-const TX = "tx:"
-const ACCOUNT = "acct:"
-const SLOTS = "slots"
-
 export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): StreamSource => {
   const host = hostOf(settings.url)
   const token = settings.token === undefined ? undefined : Redacted.value(settings.token)
@@ -153,19 +151,22 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
   } satisfies SubscribeRequest
   const request = (fromSlot?: bigint): SubscribeRequest => ({
     ...nothing,
-    accounts: Object.fromEntries(
-      [...accountHandlers.keys()].map((address) => [
-        `${ACCOUNT}${address}`,
-        { account: [address], owner: [], filters: [] }
-      ])
-    ),
-    slots: slotHandlers.size > 0 ? { [SLOTS]: { filterByCommitment: true } } : {},
-    transactions: Object.fromEntries(
-      [...logsHandlers.keys()].map((address) => [
-        `${TX}${address}`,
-        { vote: false, failed: false, accountInclude: [address], accountExclude: [], accountRequired: [] }
-      ])
-    ),
+    // A filter with no address would match every account or transaction: left out when there is none.
+    accounts:
+      accountHandlers.size > 0 ? { accounts: { account: [...accountHandlers.keys()], owner: [], filters: [] } } : {},
+    slots: slotHandlers.size > 0 ? { slots: { filterByCommitment: true } } : {},
+    transactions:
+      logsHandlers.size > 0
+        ? {
+            transactions: {
+              vote: false,
+              failed: false,
+              accountInclude: [...logsHandlers.keys()],
+              accountExclude: [],
+              accountRequired: []
+            }
+          }
+        : {},
     commitment: CONFIRMED,
     ...(fromSlot === undefined ? {} : { fromSlot: fromSlot.toString() })
   })
@@ -213,10 +214,13 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
         backfilled,
         transaction: view
       }
-      for (const name of update.filters) {
-        if (!name.startsWith(TX)) continue
-        for (const handler of logsHandlers.get(name.slice(TX.length)) ?? []) yield* handler(notice)
-      }
+      // Every key the transaction loads, as logsSubscribe's `mentions` and Geyser's account_include match.
+      const keys = new Set([
+        ...view.transaction.message.accountKeys,
+        ...(view.meta?.loadedAddresses?.writable ?? []),
+        ...(view.meta?.loadedAddresses?.readonly ?? [])
+      ])
+      for (const key of keys) for (const handler of logsHandlers.get(key) ?? []) yield* handler(notice)
     })
 
   const onAccount = (update: SubscribeUpdate) =>
@@ -229,10 +233,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
       seenSlot(slot)
       // A closed account is written with no lamports.
       const notice: AccountNotice = { slot, data: account.lamports === "0" ? undefined : account.data }
-      for (const name of update.filters) {
-        if (!name.startsWith(ACCOUNT)) continue
-        for (const handler of accountHandlers.get(name.slice(ACCOUNT.length)) ?? []) yield* handler(notice)
-      }
+      for (const handler of accountHandlers.get(toBase58(account.pubkey)) ?? []) yield* handler(notice)
     })
 
   const onUpdate = (update: SubscribeUpdate, replayedUpTo: bigint | undefined) => {

@@ -137,6 +137,8 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
   let lastSlot: bigint | undefined
   let stream: ClientDuplexStream | undefined
   let rewrite = false
+  /** Bumped by every subscription added or ended: a stream opened on an older set is sent the new one. */
+  let version = 0
   let loop: Fiber.RuntimeFiber<never> | undefined
 
   const nothing = {
@@ -271,6 +273,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
         }
         // The stream opens when the endpoint's headers come back; waiting for them is interruptible, and a stream
         // that opens after its session ended is closed then.
+        const sent = version
         const opening = client.subscribe(request(fromSlot))
         opening.catch(() => undefined)
         const opened = yield* Effect.tryPromise(() => opening).pipe(
@@ -299,6 +302,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
         // Failures come through the iterator below; a listener keeps one from being an unhandled 'error' event.
         opened.on("error", () => undefined)
         stream = opened
+        if (version !== sent) filtersChanged()
         const iterator = opened[Symbol.asyncIterator]() as AsyncIterator<SubscribeUpdate>
         let heard = Date.now()
         let pings = 0
@@ -369,6 +373,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
       Effect.acquireRelease(
         Effect.gen(function* () {
           add()
+          version += 1
           filtersChanged()
           // Forked from an acquire, which runs uninterruptibly: the fiber would inherit that.
           if (loop === undefined) loop = yield* Effect.forkDaemon(Effect.interruptible(connection))
@@ -376,6 +381,7 @@ export const makeYellowstoneSource = (settings: YellowstoneSourceSettings): Stre
         () =>
           Effect.gen(function* () {
             remove()
+            version += 1
             if (size() > 0) return filtersChanged()
             const running = loop
             loop = undefined

@@ -114,9 +114,10 @@ const viewOf = (info: SubscribeUpdateTransactionInfo, slot: bigint): Transaction
   }
 }
 
-// The SDK is loaded when a source first connects, not with this module: its native binding is built for
-// linux x64 (glibc, musl) and macOS only, and loading it elsewhere throws, which a static import would turn
-// into a service that does not start even without SOLANA_GRPC_URL.
+// The SDK is loaded when a source first connects, not with this module: 7.0.1's native binding is published
+// for linux x64 (glibc, musl) only (its darwin packages stop at 0.0.14; it wants 0.2.1), and loading it
+// elsewhere throws, which a static import would turn into a service that does not start even without
+// SOLANA_GRPC_URL.
 let sdk: Promise<typeof import("@triton-one/yellowstone-grpc")> | undefined
 const loadSdk = () => {
   sdk ??= import("@triton-one/yellowstone-grpc")

@@ -70,6 +70,10 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         Effect.retry(Schedule.exponential(Duration.millis(100)).pipe(Schedule.intersect(Schedule.recurs(3))))
       )
 
+    /** The transaction as the decoder reads it: the source's when it sent one, else getTransaction's. */
+    const readView = (signature: string) =>
+      Effect.map(readTransaction(signature), (transaction) => transaction as unknown as TransactionView | null)
+
     const queue = (event: StreamEvent, backfilled: boolean, receivedAt: number) =>
       Effect.gen(function* () {
         if (!(yield* events.recordOnce(event, backfilled))) return
@@ -100,10 +104,10 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         if (notice.failed) return yield* skip("logs", "failed_transaction")
         if (notice.logs !== undefined && !worthReading(notice.logs)) return yield* skip("logs", "not_a_launch")
         if (!notice.backfilled && tip > 0n) streamLagSlots.set(Number(tip - notice.slot))
-        const transaction = yield* readTransaction(notice.signature)
+        const transaction = notice.transaction ?? (yield* readView(notice.signature))
         if (transaction === null) return yield* skip("logs", "transaction_not_found")
         yield* skip("logs", "handled")
-        const { events: found, malformed } = eventsOf(transaction as unknown as TransactionView)
+        const { events: found, malformed } = eventsOf(transaction)
         for (const bad of malformed) {
           streamMalformedInstructions.inc({ program: bad.program, instruction: bad.name })
           yield* Effect.logWarning("stream: a malformed instruction was skipped").pipe(
@@ -122,7 +126,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         let logs = notice.logs
         let slot = notice.slot
         let blockTime: Date | null = null
-        let read: TransactionView | undefined
+        let read: TransactionView | undefined = notice.transaction
         if (logs === undefined) {
           const transaction = yield* readTransaction(notice.signature)
           if (transaction === null) return yield* skip("logs", "transaction_not_found")
@@ -146,7 +150,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
     /** A `reserves_dropped` event when a pool reserve fell by at least reserveDropPct in the transaction. */
     const onReserves = (mint: Address, notice: LogNotice, receivedAt: number, read?: TransactionView) =>
       Effect.gen(function* () {
-        const transaction = read ?? ((yield* readTransaction(notice.signature)) as unknown as TransactionView | null)
+        const transaction = read ?? (yield* readView(notice.signature))
         if (transaction === null) return
         if (largestDropPct(transaction, mint) < config.reserveDropPct) return
         yield* queue(
@@ -170,9 +174,8 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         if (seen(`${mint}:${deployer}:${notice.signature}`)) return yield* skip("logs", "duplicate")
         if (notice.failed) return yield* skip("logs", "failed_transaction")
         if (notice.logs !== undefined && !namesSwap(notice.logs)) return yield* skip("logs", "not_a_sale")
-        const read = yield* readTransaction(notice.signature)
-        if (read === null) return yield* skip("logs", "transaction_not_found")
-        const transaction = read as unknown as TransactionView
+        const transaction = notice.transaction ?? (yield* readView(notice.signature))
+        if (transaction === null) return yield* skip("logs", "transaction_not_found")
         if (!soldBy(transaction, deployer, mint)) return yield* skip("logs", "not_a_sale")
         yield* skip("logs", "handled")
         yield* queue(

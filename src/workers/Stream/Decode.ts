@@ -1,5 +1,6 @@
 import { type Address, getAddressDecoder, getBase58Encoder } from "@solana/kit"
-import { EVENT_IX_TAG, EVENTS, type EventKind, INSTRUCTIONS, QUOTES } from "./Programs.ts"
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../Scanner/Programs.ts"
+import { EVENT_IX_TAG, EVENTS, type EventKind, INSTRUCTIONS, QUOTES, type StateKind } from "./Programs.ts"
 
 // What a transaction says about launches and pools, read from getTransaction ("json" encoding): every
 // instruction, top level and inner (a launch made through a router is a CPI), matched on its program
@@ -146,6 +147,40 @@ export const eventsOf = (
     }
   }
   return { events, malformed }
+}
+
+/**
+ * What a successful transaction did to `mint` through a token program, from the instructions themselves (top
+ * level and inner; p-token logs no names): SetAuthority (tag 6) on the mint itself is `authority_set`, and
+ * FreezeAccount (tag 10) of one of the mint's accounts is `holder_frozen`. Both programs share these tags and
+ * account orders (SetAuthority: owned account, current authority; FreezeAccount: account, mint, authority).
+ */
+export const tokenStateKindOf = (tx: TransactionView, mint: string): StateKind | undefined => {
+  if (tx.meta === null || tx.meta.err !== null) return undefined
+  const keys = [
+    ...tx.transaction.message.accountKeys,
+    ...(tx.meta.loadedAddresses?.writable ?? []),
+    ...(tx.meta.loadedAddresses?.readonly ?? [])
+  ]
+  const all = [
+    ...tx.transaction.message.instructions,
+    ...(tx.meta.innerInstructions ?? []).flatMap((inner) => inner.instructions)
+  ]
+  let found: StateKind | undefined
+  for (const instruction of all) {
+    const program = keys[instruction.programIdIndex]
+    if (program !== TOKEN_PROGRAM_ADDRESS && program !== TOKEN_2022_PROGRAM_ADDRESS) continue
+    let tag: number | undefined
+    try {
+      tag = base58.encode(instruction.data)[0]
+    } catch {
+      continue
+    }
+    const account = (index: number) => keys[instruction.accounts[index] ?? -1]
+    if (tag === 6 && account(0) === mint) return "authority_set"
+    if (tag === 10 && account(1) === mint) found = "holder_frozen"
+  }
+  return found
 }
 
 /** The transaction's signers: the first numRequiredSignatures account keys. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { type Address, address } from "@solana/kit"
 import { USDC, USDT, WSOL } from "../Scanner/Pools/Quotes.ts"
-import { VENUES, venueProgram } from "../Scanner/Programs.ts"
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, VENUES, venueProgram } from "../Scanner/Programs.ts"
 
 // The programs the stream subscribes to, and what each instruction it reads is called on chain.
 // Anchor names an instruction by sha256("global:<name>")[0..8] and an event by
@@ -226,6 +226,25 @@ export const stateKindOf = (logs: ReadonlyArray<string>): StateKind | undefined 
   }
   return undefined
 }
+/**
+ * Whether a tracked mint's transaction whose logs name no state change must still be read: it calls a token
+ * program, and no venue program. SPL Token is p-token since SIMD-0266 (feature ptokSWRqZz5u2xdqMdstkMKpFurauUpVen7TZXgDpkQ),
+ * which logs no instruction names, so its SetAuthority or FreezeAccount shows in the logs only as
+ * `Program Tokenkeg… invoke`. A venue in the transaction makes it a trade or an LP move, whose token calls are
+ * transfers; the venues' own instructions are named in their logs.
+ */
+export const callsTokenOutsideVenues = (logs: ReadonlyArray<string>): boolean => {
+  let token = false
+  for (const line of logs) {
+    if (!line.startsWith("Program ") || !line.includes(" invoke [")) continue
+    const program = line.slice(8, line.indexOf(" ", 8))
+    if (program === TOKEN_PROGRAM_ADDRESS || program === TOKEN_2022_PROGRAM_ADDRESS) token = true
+    else if (VENUE_PROGRAMS.has(program)) return false
+  }
+  return token
+}
+const VENUE_PROGRAMS = new Set<string>(VENUES.map((venue) => venue.program))
+
 // Each Anchor venue's LP removal as it logs it: Raydium CPMM and PumpSwap `Withdraw`, CLMM and
 // Whirlpool `DecreaseLiquidity(V2)`, Meteora DLMM/DAMM v2 `RemoveLiquidity*` / `RemoveAllLiquidity`,
 // DAMM v1 `RemoveBalanceLiquidity`.

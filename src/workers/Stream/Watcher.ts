@@ -6,7 +6,7 @@ import { pumpCurveOf, pumpCurveReserve } from "../Scanner/Pools/Pump.ts"
 import { venueProgram } from "../Scanner/Programs.ts"
 import type { RpcClient } from "../Scanner/Rpc.ts"
 import { type StreamConfig, watchedPrograms } from "./Config.ts"
-import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView } from "./Decode.ts"
+import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView, tokenStateKindOf } from "./Decode.ts"
 import { StreamEventsRepo } from "./EventsRepo.ts"
 import {
   launchToVerdict,
@@ -15,7 +15,7 @@ import {
   streamMalformedInstructions,
   streamNotifications
 } from "./Metrics.ts"
-import { isLaunch, namesSwap, stateKindOf, worthReading } from "./Programs.ts"
+import { callsTokenOutsideVenues, isLaunch, namesSwap, stateKindOf, worthReading } from "./Programs.ts"
 import type { AccountNotice, LogNotice, StreamSource } from "./Source.ts"
 
 // The watcher: launch programs' logs become launches (the transaction read for its accounts), and the
@@ -135,7 +135,16 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           slot = transaction.slot
           blockTime = transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
         }
-        const kind = stateKindOf(logs)
+        let kind = stateKindOf(logs)
+        if (kind === undefined && callsTokenOutsideVenues(logs)) {
+          // A token program's own instruction (p-token names none in its logs): read what it did.
+          const transaction = read ?? (yield* readView(notice.signature))
+          if (transaction === null) return yield* skip("logs", "transaction_not_found")
+          read = transaction
+          slot = transaction.slot
+          blockTime = transaction.blockTime === null ? null : new Date(Number(transaction.blockTime) * 1000)
+          kind = tokenStateKindOf(transaction, mint)
+        }
         if (kind === undefined) return yield* skip("logs", "no_state_change")
         yield* skip("logs", "handled")
         yield* queue(
@@ -194,9 +203,13 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         yield* onReserves(mint, notice, receivedAt, transaction)
       })
 
-    /** A tracked mint's account: any change but its supply (authorities, fee, hook, pause...). */
-    const onMintAccount = (mint: Address) => {
-      let last: string | undefined
+    /**
+     * A tracked mint's account: any change but its supply (authorities, fee, hook, pause...). `initial` is the
+     * account as read when tracking began (accountSubscribe sends changes only, so without it the first change
+     * would be taken for the starting state and missed); when it could not be read, the first notice is the start.
+     */
+    const onMintAccount = (mint: Address, initial: string | undefined) => {
+      let last = initial
       return (notice: AccountNotice) =>
         Effect.gen(function* () {
           const receivedAt = performance.now()
@@ -270,6 +283,39 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         )
     }
 
+    /** These mints' accounts now, as onMintAccount compares them (supply left out): one getMultipleAccounts per 100. */
+    const mintStatesOf = (mints: ReadonlyArray<Address>) =>
+      Effect.tryPromise(async () => {
+        const states = new Map<string, string>()
+        for (let at = 0; at < mints.length; at += 100) {
+          const chunk = mints.slice(at, at + 100)
+          const answer = await client
+            .forScan(1)
+            .rpc.getMultipleAccounts(chunk, { encoding: "base64", commitment: "confirmed" })
+            .send()
+          chunk.forEach((mint, i) => {
+            const account = answer.value[i]
+            states.set(
+              mint,
+              account === null || account === undefined
+                ? "closed"
+                : withoutSupply(Uint8Array.from(Buffer.from(account.data[0], "base64")))
+            )
+          })
+        }
+        return states
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(
+            Effect.logWarning(
+              "stream: tracked mints' accounts not read; their first change starts the comparison",
+              cause
+            ),
+            new Map<string, string>()
+          )
+        )
+      )
+
     /**
      * Of these mints, the ones on a live pump.fun curve (its account exists, is the program's, decodes, and has
      * not completed), with the curve's address and real quote reserve now: one getMultipleAccounts per 100.
@@ -327,12 +373,12 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           running.delete(mint)
           yield* Fiber.interruptAll(fibers)
         }
-        for (const mint of wanted) {
-          if (running.has(mint)) continue
-          const address = mint as Address
-          running.set(mint, [
+        const added = [...wanted].filter((mint) => !running.has(mint)) as Array<Address>
+        const states = added.length > 0 ? yield* mintStatesOf(added) : new Map<string, string>()
+        for (const address of added) {
+          running.set(address, [
             yield* Effect.forkDaemon(source.logs(address, detached(onMintLogs(address)))),
-            yield* Effect.forkDaemon(source.account(address, onMintAccount(address)))
+            yield* Effect.forkDaemon(source.account(address, onMintAccount(address, states.get(address))))
           ])
         }
         // Deployers: one logs subscription each, for the sales of the mint they launched.

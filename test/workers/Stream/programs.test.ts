@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs"
 import { type Address, getBase58Decoder } from "@solana/kit"
 import { eventsOf, largestDropPct, soldBy, type TransactionView } from "../../../src/workers/Stream/Decode.ts"
 import {
+  callsTokenOutsideVenues,
   EVENT_IX_TAG,
   EVENTS,
   INSTRUCTIONS,
@@ -190,6 +191,23 @@ describe("the stream's programs, held to the public IDLs", () => {
     expect(stateKindOf(["Program log: Instruction: FreezeAccount"])).toBe("holder_frozen")
     expect(stateKindOf(["Program log: Instruction: DecreaseLiquidityV2"])).toBe("lp_removed")
     expect(stateKindOf(["Program log: Instruction: Transfer"])).toBeUndefined()
+  })
+
+  test("p-token logs no instruction names: a token program called outside any venue is read, a swap's transfers are not", () => {
+    const token = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
+    const token2022 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"
+    const pumpSwap = "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA"
+    const called = (program: string, depth: number) => [
+      `Program ${program} invoke [${depth}]`,
+      `Program ${program} consumed 117 of 200000 compute units`,
+      `Program ${program} success`
+    ]
+    // A SetAuthority or FreezeAccount as p-token logs it (LiteSVM's SPL Token, and mainnet since SIMD-0266).
+    expect(callsTokenOutsideVenues(called(token, 1))).toBe(true)
+    expect(callsTokenOutsideVenues(called(token2022, 2))).toBe(true)
+    // A PumpSwap swap's transfers.
+    expect(callsTokenOutsideVenues([...called(pumpSwap, 1), ...called(token, 2)])).toBe(false)
+    expect(callsTokenOutsideVenues(["Program 11111111111111111111111111111111 invoke [1]"])).toBe(false)
   })
 
   test("a CompleteEvent in a buy's inner instructions is a completion of its mint; a failed transaction says nothing", () => {

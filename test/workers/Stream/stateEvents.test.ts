@@ -137,3 +137,53 @@ describe("state events on a watched mint", () => {
     expect(requests.map((row) => row.reason)).toEqual(["rescan", "event"])
   }, 60_000)
 })
+
+describe("authority and freeze events on a tracked mint", () => {
+  test("SetAuthority and a holder's freeze each queue a priority rescan; the account's first change is seen too", async () => {
+    const tracked = await world.mint({ decimals: 6, freezeAuthority: await world.signer() })
+    const [holder] = await world.holders(tracked, [{ amount: 5_000_000n }])
+    if (holder === undefined) throw new Error("no holder")
+    const accountSubscriptions = server.pubsub.subscriptions("accountSubscribe")
+    const logsSubscriptions = server.pubsub.subscriptions("logsSubscribe")
+    // A read (as the API's read counter writes it) makes the mint tracked.
+    await sql((db) => db`insert into mint_reads (mint, reads, last_read_at) values (${tracked.address}, 1, now())`)
+    await waitFor(
+      "the tracked mint's account and logs subscriptions",
+      () =>
+        server.pubsub.subscriptions("accountSubscribe") > accountSubscriptions &&
+        server.pubsub.subscriptions("logsSubscribe") > logsSubscriptions
+          ? true
+          : undefined,
+      10_000
+    )
+    const kindsOf = () =>
+      sql(
+        (db) => db<{ kind: string; signature: string }>`
+        select kind, signature from stream_events where mint = ${tracked.address} order by kind`
+      )
+
+    // accountSubscribe sends changes only: the watcher read the account when tracking began, so this first
+    // change is one too (before, it became the comparison's starting point and was missed).
+    const revoked = await world.revoke(tracked, "mint")
+    await waitFor("the authority events", async () => ((await kindsOf()).length >= 2 ? true : undefined), 10_000)
+    expect(await kindsOf()).toEqual([
+      { kind: "authority_set", signature: revoked.signature },
+      { kind: "mint_changed", signature: `account:${revoked.slot}` }
+    ])
+
+    const frozen = await world.freeze(tracked, holder.account)
+    await waitFor(
+      "the freeze event",
+      async () => ((await kindsOf()).some((row) => row.kind === "holder_frozen") ? true : undefined),
+      10_000
+    )
+    expect((await kindsOf()).filter((row) => row.kind === "holder_frozen")).toEqual([
+      { kind: "holder_frozen", signature: frozen.signature }
+    ])
+    const reasons = await sql(
+      (db) => db<{ reason: string }>`select reason from scan_requests where mint = ${tracked.address}`
+    )
+    expect(reasons.length).toBeGreaterThanOrEqual(1)
+    expect(reasons.every((row) => row.reason === "event")).toBe(true)
+  }, 60_000)
+})

@@ -33,6 +33,11 @@ const embedded = Layer.unwrapScoped(
   )
 )
 
+/** An empty database with no migration applied, for tests of a migration itself (test/platform/Sql). */
+export const TestDatabaseUnmigrated = (testDatabaseUrl === undefined ? embedded : isolatedSchema(testDatabaseUrl)).pipe(
+  Layer.orDie
+)
+
 /** A migrated, empty database for one test file. Build it once per file (PGlite takes seconds to start). */
 export const TestDatabase = Layer.provideMerge(
   MigrationsLive,

@@ -38,6 +38,12 @@ interface PruneReport {
   readonly partitionsDropped: number
 }
 
+// The partitions retention deletes from (the others are dropped whole), as the walk reads them.
+const WALKS = {
+  scans_default: "select id, mint, scanned_at from scans_default",
+  scans_legacy: "select id, mint, scanned_at from scans_legacy"
+} as const
+
 interface Position {
   readonly at: string
   readonly id: string
@@ -101,7 +107,7 @@ export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetentio
     const chunk = (tables: ReadonlyArray<string>, cutoff: string, after: Position, batchSize: number) =>
       sql`
         select id, mint, scanned_at from (${sql.literal(
-          tables.map((table) => `select id, mint, scanned_at from ${table}`).join(" union all ")
+          tables.map((table) => WALKS[table as keyof typeof WALKS]).join(" union all ")
         )}) candidates
         where scanned_at < ${cutoff}::timestamptz and (scanned_at, id) > (${after.at}::timestamptz, ${after.id}::bigint)
         order by scanned_at, id

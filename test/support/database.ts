@@ -43,3 +43,16 @@ export const TestDatabase = Layer.provideMerge(
   MigrationsLive,
   testDatabaseUrl === undefined ? embedded : isolatedSchema(testDatabaseUrl)
 ).pipe(Layer.orDie)
+
+/**
+ * The names of an index of the partitioned scan history (sql/0018) and of its copies on each partition, which
+ * a plan names instead of it.
+ */
+export const partitionIndexes = (sql: SqlClient.SqlClient, index: string) =>
+  Effect.map(
+    sql<{ name: string }>`
+      select ${index}::text as name
+      union all
+      select c.relname::text from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${index}::regclass`,
+    (rows) => rows.map((row) => row.name)
+  )

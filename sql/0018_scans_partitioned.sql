@@ -31,10 +31,8 @@ create table scans_partitioning (
 -- The partition of each day from first_day to last_day (UTC days) that does not exist yet, and how many it
 -- made. Called after migrations by every process that starts, by retention, and here. Scans of those days
 -- that an earlier insert put in scans_default are moved into the new partition (a partition cannot be made
--- over rows of the default). Two processes starting at once take turns on an advisory lock. Day partitions
--- store a row's evidence compressed and out of line above 256 bytes instead of 2 kB (toast_tuple_target):
--- the evidence and the v2 document of a scan are each under 2 kB but the row is not, so by default only
--- part of it would be compressed. The column list of the move names every column but the generated one.
+-- over rows of the default). Two processes starting at once take turns on an advisory lock. The column list
+-- of the move names every column but the generated one.
 create function scans_ensure_partitions(first_day date, last_day date) returns integer
 language plpgsql as $$
 declare
@@ -61,7 +59,7 @@ begin
     get diagnostics moved = row_count;
     execute format(
       'create table %I partition of scans for values from (%L) to (%L)
-        with (toast_tuple_target = 256, autovacuum_vacuum_insert_scale_factor = 0.005)', name, lo, hi);
+        with (autovacuum_vacuum_insert_scale_factor = 0.005)', name, lo, hi);
     if moved > 0 then
       execute 'insert into scans (id, mint, scanned_at, evidence, evidence_hash, imported_at, evidence_v2, liquidity_usd, price_usd)
         overriding system value
@@ -138,8 +136,7 @@ begin
     insert into scans_partitioning (daily_from) values ('-infinity');
   end if;
 
-  create table scans_default partition of scans default
-    with (toast_tuple_target = 256, autovacuum_vacuum_insert_scale_factor = 0.005);
+  create table scans_default partition of scans default with (autovacuum_vacuum_insert_scale_factor = 0.005);
   create index scans_default_by_age on scans_default (scanned_at, id);
   perform scans_ensure_partitions(tomorrow - 2, tomorrow + 13); -- yesterday to two weeks ahead, as on start
 

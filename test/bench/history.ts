@@ -379,8 +379,8 @@ const measureBulkInsert = (url: string) =>
   })
 
 /**
- * Bytes per scan of SAMPLE_ROWS full-evidence rows in a day partition as sql/0018 makes them (toast_tuple_target
- * 256, no by-age index): `document` says whether rows carry a v2 document (the scanner's) or not (v1 imports,
+ * Bytes per scan of SAMPLE_ROWS full-evidence rows in a day partition as sql/0018 makes them (no by-age
+ * index): `document` says whether rows carry a v2 document (the scanner's) or not (v1 imports,
  * whose document is no longer stored). The partition is a day 30 days ahead, dropped afterwards.
  */
 const measurePartitionStorage = (url: string, document: boolean) =>

@@ -138,7 +138,7 @@ begin
 
   create table scans_default partition of scans default with (autovacuum_vacuum_insert_scale_factor = 0.005);
   create index scans_default_by_age on scans_default (scanned_at, id);
-  perform scans_ensure_partitions(tomorrow - 2, tomorrow + 13); -- yesterday to two weeks ahead, as on start
+  perform scans_ensure_partitions(tomorrow - 2, tomorrow + 1); -- yesterday to two days ahead, as on start
 
   insert into scans (id, mint, scanned_at, evidence, evidence_hash, imported_at, evidence_v2, liquidity_usd, price_usd)
     overriding system value

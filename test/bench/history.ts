@@ -3,13 +3,16 @@
 // growth per day of scanner-like rows. Run alone (`bun test/bench/history.ts [--skip-10m] [--lookups N]`) or
 // as `npm run bench -- --only history`. A benchmark, not a test: it asserts nothing.
 //
-// The databases (risk_api_bench_rate_<scans>, kept for the next run) are written by one set-based
+// The databases (risk_api_bench_rate_<scans>_p, day partitions, kept for the next run) are written by one set-based
 // INSERT ... SELECT over generate_series per million rows, in arrival order (oldest first, every mint once
 // per 5-minute round), as the scanner would have written them. History rows carry a compact evidence
 // document (mint, time, liquidity): the lookup reads the latest row's evidence and only the liquidity of
 // the 24 hours before it, so what matters to it is the number and placement of rows, not their width.
 // The latest scan of each mint carries full demo evidence. Storage per scan is measured apart, on 20,000
 // rows with full evidence and its v2 document, as the scanner stores them.
+// `--layouts N` compares the partitioned history with the one table before sql/0018 on N generated scans each
+// (risk_api_bench_rate_<N> built through migration 0017, measured, converted by sql/0018 and measured again;
+// then risk_api_bench_rate_<N>_p): lookup p50, set-based insert rate, bytes a scan, the conversion's time.
 import { parseArgs } from "node:util"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { generateDemoDataset } from "../../src/features/Demo/generate.ts"

@@ -93,12 +93,12 @@ describe(`scan history partitions on ${databaseKind}`, () => {
     ).pipe(Layer.provideMerge(TestDatabase))
   )
 
-  it("the days from yesterday to two weeks ahead have their partitions once migrations have run", () =>
+  it("the days from yesterday to two days ahead have their partitions once migrations have run", () =>
     Effect.gen(function* () {
-      for (const day of [-1, 0, 1, 14])
+      for (const day of [-1, 0, 1, 2])
         expect({ day, found: yield* exists(dayPartition(day)) }).toEqual({ day, found: true })
-      expect(yield* exists(dayPartition(15))).toBe(false)
-      expect(yield* ensure(-1, 14)).toBe(0)
+      expect(yield* exists(dayPartition(3))).toBe(false)
+      expect(yield* ensure(-1, 2)).toBe(0)
     }))
 
   it("a scan dated tomorrow goes to its day; one dated past the partitions made goes to the default partition, and into its own day once that is made", () =>
@@ -122,7 +122,7 @@ describe(`scan history partitions on ${databaseKind}`, () => {
   it("retention drops the days out of the window whole; every mint's latest verdict, history and launches answer as before", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      expect(yield* ensure(-12, 0)).toBe(11) // yesterday to two weeks ahead exist already
+      expect(yield* ensure(-12, 0)).toBe(11) // yesterday to two days ahead exist already
       const deployer = newAddress()
       const [active, stale] = [newAddress(), newAddress()]
       yield* ScansRepo.record([

@@ -36,7 +36,7 @@ describe(`sql/0018 converting a history on ${databaseKind}`, () => {
           select mint, scanned_at, evidence::jsonb, md5(evidence)
           from unnest(${scans.map((s) => s.mint)}::text[], ${scans.map((s) => s.scannedAt)}::timestamptz[],
             ${scans.map((s) => JSON.stringify(Schema.encodeSync(ScanEvidence)(s)))}::text[]) as t(mint, scanned_at, evidence)`
-      yield* recordBefore([scanAt(mint, -3 * DAY_MS), scanAt(mint, -3_600_000), scanAt(ahead, 3 * DAY_MS)])
+      yield* recordBefore([scanAt(mint, -3 * DAY_MS), scanAt(mint, -3_600_000), scanAt(ahead, 2 * DAY_MS)])
       yield* sql`update scan_requests set status = 'completed', completed_by_scan = (select min(id) from scans)`
       const before = yield* sql<{ id: string; mint: string; at: string }>`
         select id::text as id, mint, scanned_at::text as at from scans order by id`
@@ -46,7 +46,7 @@ describe(`sql/0018 converting a history on ${databaseKind}`, () => {
       const after = yield* sql<{ id: string; mint: string; at: string; part: string }>`
         select id::text as id, mint, scanned_at::text as at, tableoid::regclass::text as part from scans order by id`
       expect(after.map(({ part: _, ...row }) => row)).toEqual([...before])
-      const aheadDay = `scans_p${new Date(Date.now() + 3 * DAY_MS).toISOString().slice(0, 10).replaceAll("-", "")}`
+      const aheadDay = `scans_p${new Date(Date.now() + 2 * DAY_MS).toISOString().slice(0, 10).replaceAll("-", "")}`
       expect(after.map((row) => row.part)).toEqual(["scans_legacy", "scans_legacy", aheadDay])
       const [kind] = yield* sql<{
         kind: string

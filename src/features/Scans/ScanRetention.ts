@@ -163,7 +163,7 @@ export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetentio
         select name from (
           select c.relname::text as name,
             case when c.relname = 'scans_legacy' then (select daily_from from scans_partitioning)
-              else to_date(substr(c.relname, 8), 'YYYYMMDD') + 1 end as ends
+              when c.relname ~ '^scans_p[0-9]{8}$' then to_date(substr(c.relname, 8), 'YYYYMMDD') + 1 end as ends
           from pg_inherits i join pg_class c on c.oid = i.inhrelid
           where i.inhparent = 'scans'::regclass and (c.relname = 'scans_legacy' or c.relname ~ '^scans_p[0-9]{8}$')
         ) p

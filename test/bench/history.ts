@@ -3,13 +3,16 @@
 // growth per day of scanner-like rows. Run alone (`bun test/bench/history.ts [--skip-10m] [--lookups N]`) or
 // as `npm run bench -- --only history`. A benchmark, not a test: it asserts nothing.
 //
-// The databases (risk_api_bench_rate_<scans>, kept for the next run) are written by one set-based
+// The databases (risk_api_bench_rate_<scans>_p, day partitions, kept for the next run) are written by one set-based
 // INSERT ... SELECT over generate_series per million rows, in arrival order (oldest first, every mint once
 // per 5-minute round), as the scanner would have written them. History rows carry a compact evidence
 // document (mint, time, liquidity): the lookup reads the latest row's evidence and only the liquidity of
 // the 24 hours before it, so what matters to it is the number and placement of rows, not their width.
 // The latest scan of each mint carries full demo evidence. Storage per scan is measured apart, on 20,000
 // rows with full evidence and its v2 document, as the scanner stores them.
+// `--layouts N` compares the partitioned history with the one table before sql/0018 on N generated scans each
+// (risk_api_bench_rate_<N> built through migration 0017, measured, converted by sql/0018 and measured again;
+// then risk_api_bench_rate_<N>_p): lookup p50, set-based insert rate, bytes a scan, the conversion's time.
 import { parseArgs } from "node:util"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
@@ -17,7 +20,7 @@ import { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
 import { upgradeV1 } from "../../src/domain/EvidenceUpgrade.ts"
 import { ScanEvidence } from "../../src/domain/ScanEvidence.ts"
 import { ScanHistoryDays } from "../../src/features/Scans/ScanRetention.ts"
-import { runCli } from "../support/process.ts"
+import { MigrationsLive, migratorThrough } from "../../src/platform/Sql/Migrations.ts"
 import { databaseUrlOf, isReachable, randomMint, withClient } from "./dataset.ts"
 import { PgClient } from "@effect/sql-pg"
 import { LATEST_TRENDS, ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
@@ -75,19 +78,43 @@ const INSERT_ROUNDS = `
   cross join lateral (select r.round, now() - (r.round * ${REFRESH_SECONDS} + r.position % ${REFRESH_SECONDS}) * interval '1 second' as at,
     50000 + (r.position * 7919 + r.round * 104729) % 250000 as liquidity) t`
 
-const build = async (adminUrl: string, name: string, scans: number): Promise<number> => {
+/** The history as sql/0018 leaves a new database (day partitions), or as the release before it (one table). */
+type Layout = "partitioned" | "unpartitioned"
+
+const BEFORE_PARTITIONS = "0017_write_charges"
+
+/** Applies the migrations through `last` (all of them without) to the database at `url`. */
+const migrate = (url: string, last?: string) =>
+  Effect.runPromise(
+    Effect.scoped(Layer.build(last === undefined ? MigrationsLive : migratorThrough(last))).pipe(
+      Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })),
+      Effect.orDie
+    )
+  )
+
+const build = async (
+  adminUrl: string,
+  name: string,
+  scans: number,
+  layout: Layout = "partitioned"
+): Promise<number> => {
   const started = performance.now()
   await withClient(adminUrl, async (client) => {
     await client.query(`drop database if exists ${name} with (force)`)
     await client.query(`create database ${name}`)
   })
   const url = databaseUrlOf(adminUrl, name)
-  const migrated = await runCli(["migrate"], { DATABASE_URL: url, LOG_LEVEL: "warning" })
-  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`)
+  await migrate(url, layout === "partitioned" ? undefined : BEFORE_PARTITIONS)
   const templates = demoScans().map((scan) => JSON.stringify(encodeScan(scan)))
   const rounds = Math.ceil(scans / RATE_MINTS)
   await withClient(url, async (client) => {
     await client.query("set synchronous_commit = off")
+    // The days the generated history covers get their partitions, as a server running all along would have made.
+    if (layout === "partitioned")
+      await client.query(
+        "select scans_ensure_partitions((now() at time zone 'UTC')::date - $1::int, (now() at time zone 'UTC')::date)",
+        [Math.ceil((rounds * REFRESH_SECONDS) / 86_400) + 1]
+      )
     await client.query("create table bench_templates (idx int primary key, evidence jsonb not null)")
     await client.query(
       "insert into bench_templates select idx - 1, evidence::jsonb from unnest($1::text[]) with ordinality as t(evidence, idx)",
@@ -120,8 +147,8 @@ const build = async (adminUrl: string, name: string, scans: number): Promise<num
 }
 
 /** The rate database of `scans` scans, reused when a previous run completed it. */
-const rateDatabase = async (adminUrl: string, scans: number) => {
-  const name = `risk_api_bench_rate_${scans}`
+const rateDatabase = async (adminUrl: string, scans: number, layout: Layout = "partitioned") => {
+  const name = `risk_api_bench_rate_${scans}${layout === "partitioned" ? "_p" : ""}`
   const url = databaseUrlOf(adminUrl, name)
   const exists = await withClient(
     adminUrl,
@@ -144,7 +171,7 @@ const rateDatabase = async (adminUrl: string, scans: number) => {
   console.log(
     `  building ${name} (${scans.toLocaleString("en-US")} scans of ${RATE_MINTS.toLocaleString("en-US")} mints)`
   )
-  return { url, buildSeconds: await build(adminUrl, name, scans), reused: false }
+  return { url, buildSeconds: await build(adminUrl, name, scans, layout), reused: false }
 }
 
 // The lookup before latest_scans (sql/0014): the newest scan from the history's index, with the 24 h trends
@@ -196,7 +223,8 @@ const measureLookup = (url: string, lookups: number) =>
       [mints[0]]
     )
     const size = await client.query<{ bytes: string }>(
-      "select pg_total_relation_size('scans') + pg_total_relation_size('latest_scans') as bytes"
+      `select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree('scans') where isleaf),
+           pg_total_relation_size('scans')) + pg_total_relation_size('latest_scans') as bytes`
     )
     return {
       p50Ms: percentile(times, 0.5),
@@ -308,6 +336,163 @@ const measureStorage = (url: string): Promise<StorageFigures> =>
     }
   })
 
+/** Bytes of the history (every partition, indexes and TOAST included) and its scans. */
+const historySize = (url: string) =>
+  withClient(url, async (client) => {
+    const row = await client.query<{ bytes: string; scans: string }>(
+      `select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree('scans') where isleaf),
+           pg_total_relation_size('scans')) as bytes,
+         (select count(*) from scans) as scans`
+    )
+    return { bytes: Number(row.rows[0]!.bytes), scans: Number(row.rows[0]!.scans) }
+  })
+
+const INSERT_BATCHES = 20
+const INSERT_BATCH = 1_000
+
+/**
+ * Set-based insert rate into the history, the layout's own cost (routing, unique keys, indexes, TOAST): 20
+ * statements of 1,000 scanner-like rows (full evidence and v2 document, dated now) with ON CONFLICT DO NOTHING,
+ * synchronous_commit off so the commit's flush does not hide it. Rows stay (20,000 more).
+ */
+const measureBulkInsert = (url: string) =>
+  withClient(url, async (client) => {
+    await client.query("set synchronous_commit = off")
+    const scans = demoScans()
+    const views = scans.map((scan) => JSON.stringify(encodeScan(scan)))
+    const documents = scans.map((scan) => JSON.stringify(encodeV2(upgradeV1(scan))))
+    const mints = (
+      await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [
+        INSERT_BATCH
+      ])
+    ).rows.map((row) => row.mint)
+    const started = performance.now()
+    for (let batch = 0; batch < INSERT_BATCHES; batch++) {
+      await client.query(
+        `insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2, evidence_hash)
+         select mint, now() + (($4::int * 1000 + n) * interval '1 millisecond'), 100000, 1,
+           jsonb_set($2::jsonb, '{mint}', to_jsonb(mint)), jsonb_set($3::jsonb, '{mint}', to_jsonb(mint)),
+           md5(mint || $4::text || clock_timestamp()::text)
+         from unnest($1::text[]) with ordinality as t(mint, n)
+         on conflict do nothing`,
+        [mints, views[batch % views.length], documents[batch % documents.length], batch]
+      )
+    }
+    return (INSERT_BATCHES * INSERT_BATCH) / ((performance.now() - started) / 1000)
+  })
+
+/**
+ * Bytes per scan of SAMPLE_ROWS full-evidence rows in a day partition as sql/0018 makes them (no by-age
+ * index): `document` says whether rows carry a v2 document (the scanner's) or not (v1 imports,
+ * whose document is no longer stored). The partition is a day 30 days ahead, dropped afterwards.
+ */
+const measurePartitionStorage = (url: string, document: boolean) =>
+  withClient(url, async (client) => {
+    const scans = demoScans()
+    const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+    const partition = `scans_p${day.replaceAll("-", "")}`
+    await client.query("select scans_ensure_partitions($1::date, $1::date)", [day])
+    const rows = Array.from({ length: SAMPLE_ROWS }, (_, i) => {
+      const scan = scans[i % scans.length]!
+      return { mint: randomMint(), at: new Date(Date.parse(`${day}T12:00:00Z`) - i * 30).toISOString(), scan }
+    })
+    await client.query(
+      `insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_hash)
+       select mint, at::timestamptz, (view->'liquidity'->>'liquidityUsd')::float8,
+         jsonb_set(jsonb_set(view, '{mint}', to_jsonb(mint)), '{scannedAt}', to_jsonb(at)),
+         case when document is null then null else jsonb_set(document, '{mint}', to_jsonb(mint)) end, md5(mint || at)
+       from unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[]) as t(mint, at, view, document)`,
+      [
+        rows.map((r) => r.mint),
+        rows.map((r) => r.at),
+        rows.map((r) => JSON.stringify(encodeScan(r.scan))),
+        rows.map((r) => (document ? JSON.stringify(encodeV2(upgradeV1(r.scan))) : null))
+      ]
+    )
+    await client.query(`vacuum analyze ${partition}`)
+    const size = await client.query<{ total: string; indexes: string }>(
+      `select pg_total_relation_size($1) as total, pg_indexes_size($1) as indexes`,
+      [partition]
+    )
+    await client.query(`drop table ${partition}`)
+    return {
+      bytesPerScan: Number(size.rows[0]!.total) / SAMPLE_ROWS,
+      indexBytesPerScan: Number(size.rows[0]!.indexes) / SAMPLE_ROWS
+    }
+  })
+
+export interface LayoutFigures {
+  readonly layout: string
+  readonly p50Ms: number
+  readonly probeP50Ms: number
+  readonly bulkPerSecond: number
+  readonly recordPerSecond: number | null
+  readonly bytesPerScan: number
+  readonly seconds: number | null
+}
+
+/**
+ * The partitioned history against the table before it, on `scans` generated scans each: lookup p50 (latest_scans
+ * and the history's own lookup), set-based insert rate, bytes per scan on disk of the generated history, and for
+ * the old database the time sql/0018 takes to convert it (then measured again as converted).
+ */
+export const layoutBench = async (adminUrl: string, scans: number, lookups: number) => {
+  const rows: Array<LayoutFigures> = []
+  const measure = async (layout: string, url: string, seconds: number | null, record: boolean) => {
+    const lookup = await measureLookup(url, lookups)
+    const bulkPerSecond = await measureBulkInsert(url)
+    const recordPerSecond = record ? (await measureInsert(url, 500)).insertPerSecond : null
+    const size = await historySize(url)
+    const figures = {
+      layout,
+      p50Ms: lookup.p50Ms,
+      probeP50Ms: lookup.probeP50Ms,
+      bulkPerSecond,
+      recordPerSecond,
+      bytesPerScan: size.bytes / size.scans,
+      seconds
+    }
+    console.log(`    ${JSON.stringify(figures)}`)
+    rows.push(figures)
+  }
+  const old = await rateDatabase(adminUrl, scans, "unpartitioned")
+  console.log(
+    `  ${count(scans)} scans, one table: ${old.reused ? "reused" : "built"} (${old.buildSeconds.toFixed(0)} s)`
+  )
+  await measure("one table (before sql/0018)", old.url, old.buildSeconds, false)
+  const storageBefore = await measureStorage(old.url)
+  const converting = performance.now()
+  await migrate(old.url)
+  const converted = (performance.now() - converting) / 1000
+  // Converted, it is no longer the database before sql/0018: the next run builds that again.
+  await withClient(old.url, (client) => client.query("drop table bench_dataset"))
+  await measure("converted by sql/0018 (scans_legacy)", old.url, converted, true)
+  const fresh = await rateDatabase(adminUrl, scans, "partitioned")
+  console.log(
+    `  ${count(scans)} scans, day partitions: ${fresh.reused ? "reused" : "built"} (${fresh.buildSeconds.toFixed(0)} s)`
+  )
+  await measure("day partitions (sql/0018)", fresh.url, fresh.buildSeconds, true)
+  const scanner = await measurePartitionStorage(fresh.url, true)
+  const imported = await measurePartitionStorage(fresh.url, false)
+  return { rows, storageBefore, scanner, imported }
+}
+
+export const layoutTable = (scans: number, figures: Awaited<ReturnType<typeof layoutBench>>): string =>
+  [
+    `| ${count(scans)} generated scans | latest-scan lookup p50 | history lookup p50 | insert, 1,000-row statements | ScansRepo.record, one a transaction | bytes a generated scan | build / conversion |`,
+    "|---|---|---|---|---|---|---|",
+    ...figures.rows.map(
+      (row) =>
+        `| ${row.layout} | ${row.p50Ms.toFixed(2)} ms | ${row.probeP50Ms.toFixed(2)} ms | ${count(Math.round(row.bulkPerSecond))} scans/s | ` +
+        `${row.recordPerSecond === null ? "n/a" : `${row.recordPerSecond.toFixed(0)} scans/s`} | ${count(Math.round(row.bytesPerScan))} | ` +
+        `${row.seconds === null ? "" : `${row.seconds.toFixed(0)} s`} |`
+    ),
+    "",
+    `Full scanner-like rows (${count(SAMPLE_ROWS)}): one table ${count(Math.round(figures.storageBefore.bytesPerScan))} bytes a scan (${figures.storageBefore.breakdown}); ` +
+      `day partition ${count(Math.round(figures.scanner.bytesPerScan))} bytes with the v2 document (indexes ${count(Math.round(figures.scanner.indexBytesPerScan))}), ` +
+      `${count(Math.round(figures.imported.bytesPerScan))} for a v1 import (no document stored)`
+  ].join("\n")
+
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
 const gib = (bytes: number) => `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`
 const count = (n: number) => n.toLocaleString("en-US")
@@ -360,7 +545,11 @@ export const historyBench = async (
 
 if (import.meta.main) {
   const { values } = parseArgs({
-    options: { "skip-10m": { type: "boolean", default: false }, lookups: { type: "string", default: "2000" } }
+    options: {
+      "skip-10m": { type: "boolean", default: false },
+      lookups: { type: "string", default: "2000" },
+      layouts: { type: "string" }
+    }
   })
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
   if (!(await isReachable(adminUrl))) {
@@ -368,6 +557,14 @@ if (import.meta.main) {
     process.exit(1)
   }
   const started = performance.now()
+  // --layouts N: the partitioned history against the one table before sql/0018, on N generated scans each.
+  if (values.layouts !== undefined) {
+    const scans = Number(values.layouts)
+    const figures = await layoutBench(adminUrl, scans, Number(values.lookups))
+    console.log(`\n${layoutTable(scans, figures)}\n`)
+    console.log(`whole layout bench ${((performance.now() - started) / 1000).toFixed(0)} s`)
+    process.exit(0)
+  }
   const { lookups, storage } = await historyBench(adminUrl, {
     tenMillion: !values["skip-10m"],
     lookups: Number(values.lookups)

@@ -8,6 +8,8 @@ import { Glob } from "bun"
 const OWNERS: Readonly<Record<string, string>> = {
   scans: "src/features/Scans/",
   scans_pruned: "src/features/Scans/",
+  scans_default: "src/features/Scans/",
+  scans_partitioning: "src/features/Scans/",
   latest_scans: "src/features/Scans/",
   scan_requests: "src/features/Scans/",
   mint_reads: "src/features/Scans/",

@@ -33,8 +33,26 @@ const embedded = Layer.unwrapScoped(
   )
 )
 
+/** An empty database with no migration applied, for tests of a migration itself (test/platform/Sql). */
+export const TestDatabaseUnmigrated = (testDatabaseUrl === undefined ? embedded : isolatedSchema(testDatabaseUrl)).pipe(
+  Layer.orDie
+)
+
 /** A migrated, empty database for one test file. Build it once per file (PGlite takes seconds to start). */
 export const TestDatabase = Layer.provideMerge(
   MigrationsLive,
   testDatabaseUrl === undefined ? embedded : isolatedSchema(testDatabaseUrl)
 ).pipe(Layer.orDie)
+
+/**
+ * The names of an index of the partitioned scan history (sql/0018) and of its copies on each partition, which
+ * a plan names instead of it.
+ */
+export const partitionIndexes = (sql: SqlClient.SqlClient, index: string) =>
+  Effect.map(
+    sql<{ name: string }>`
+      select ${index}::text as name
+      union all
+      select c.relname::text from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${index}::regclass`,
+    (rows) => rows.map((row) => row.name)
+  )

@@ -33,15 +33,17 @@ const isV2 = (scan: RecordedScan): scan is ScanEvidenceV2 => "version" in scan &
 
 interface Prepared {
   readonly view: ScanEvidence
+  /** The v2 document to store: a v2 scan's own; none for a v1 scan, whose document is its view upgraded. */
   readonly document: unknown
   readonly hash: string
   /** scans.price_usd: the deepest pool's price of a v2 document, else the view's market price (v1 scans). */
   readonly priceUsd: number | null
 }
 
-// Both forms are kept: `evidence` is the scoring view the routes read as stored (no decode on the hot
-// path), `evidence_v2` the full document. A v1 scan keeps its own view exactly and is hashed as before,
-// so re-importing a v1 file stays a no-op; a v2 document's view is derived and it is hashed whole.
+// `evidence` is the scoring view the routes read as stored (no decode on the hot path), `evidence_v2` the
+// full document of a v2 scan. A v1 scan keeps its own view exactly and is hashed as before, so re-importing
+// a v1 file stays a no-op; its document is not stored, being its view upgraded (documentOf does it on read:
+// storing it doubled such a row for nothing). A v2 document's view is derived and it is hashed whole.
 const prepare = (scan: RecordedScan): Prepared => {
   if (isV2(scan)) {
     const document = encodeV2(scan)
@@ -51,7 +53,7 @@ const prepare = (scan: RecordedScan): Prepared => {
     return { view, document, hash: hashOf(document), priceUsd: poolPrice ?? view.market.priceUsd }
   }
   const view = encodeEvidence(scan)
-  return { view: scan, document: encodeV2(upgradeV1(scan)), hash: hashOf(view), priceUsd: scan.market.priceUsd }
+  return { view: scan, document: null, hash: hashOf(view), priceUsd: scan.market.priceUsd }
 }
 
 const hashOf = (encoded: unknown): string =>
@@ -265,7 +267,7 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
             liquidity_usd: prepared.view.liquidity.liquidityUsd ?? prepared.view.market.liquidityUsd,
             price_usd: prepared.priceUsd,
             evidence: JSON.stringify(encodeEvidence(prepared.view)),
-            document: JSON.stringify(prepared.document),
+            document: prepared.document === null ? null : JSON.stringify(prepared.document),
             evidence_hash: prepared.hash
           }
         })
@@ -281,7 +283,7 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
             ${rows.map((r) => r.document)}::text[],
             ${rows.map((r) => r.evidence_hash)}::text[]
           ) as t(mint, scanned_at, liquidity_usd, price_usd, evidence, document, evidence_hash)
-          on conflict (evidence_hash) do nothing
+          on conflict (evidence_hash, scanned_at) do nothing
           returning id, mint, scanned_at`
         // The mints' latest rows, in this transaction: a failed write changes neither.
         if (inserted.length > 0) {

@@ -18,6 +18,7 @@ import funders from "../../../sql/0013_funders.sql" with { type: "text" }
 import latestScans from "../../../sql/0014_latest_scans.sql" with { type: "text" }
 import streamRetention from "../../../sql/0016_stream_retention.sql" with { type: "text" }
 import writeCharges from "../../../sql/0017_write_charges.sql" with { type: "text" }
+import scansPartitioned from "../../../sql/0018_scans_partitioned.sql" with { type: "text" }
 import latestVerdicts from "../../../sql/0019_latest_verdicts.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
@@ -38,16 +39,42 @@ const migrations: Record<string, string> = {
   "0014_latest_scans": latestScans,
   "0016_stream_retention": streamRetention,
   "0017_write_charges": writeCharges,
+  "0018_scans_partitioned": scansPartitioned,
   "0019_latest_verdicts": latestVerdicts
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)
 
-export const MigrationsLive = PgMigrator.layer({
-  loader: PgMigrator.fromRecord(
-    Object.fromEntries(Object.entries(migrations).map(([name, text]) => [name, run(text)]))
-  ),
-  table: "schema_migrations"
-}).pipe(Layer.provide(BunContext.layer)) // the migrator's types ask for a platform; it only uses one for schema dumps
+/**
+ * The day partitions of the scan history (sql/0018) from yesterday to two days ahead, made where missing: run
+ * after the migrations by every process that starts (on PostgreSQL on the migrations' own connection, without
+ * the statement timeout), and by retention (hourly from cron, README). A scan no day partition covers goes to
+ * scans_default, so an insert never fails for want of one; this keeps the days it will be written in covered.
+ * Not more ahead: every partition, empty or not, is planned and opened by each read of a mint's history that
+ * no time bound prunes (the latest-scan upsert of every record), and 14 empty days ahead cost that read
+ * tens of milliseconds in the history bench.
+ */
+export const ENSURE_SCAN_PARTITIONS = `select scans_ensure_partitions(
+  (now() at time zone 'UTC')::date - 1, (now() at time zone 'UTC')::date + 2) as made`
+
+/**
+ * The migrations up to and including `last` (`<id>_<name>`), without anything after them: how tests and the
+ * history bench build a database as an earlier release left it, to convert it with the rest.
+ */
+export const migratorThrough = (last: string) =>
+  PgMigrator.layer({
+    loader: PgMigrator.fromRecord(
+      Object.fromEntries(
+        Object.entries(migrations)
+          .filter(([name]) => name <= last)
+          .map(([name, text]) => [name, run(text)])
+      )
+    ),
+    table: "schema_migrations"
+  }).pipe(Layer.provide(BunContext.layer)) // the migrator's types ask for a platform; it only uses one for schema dumps
 
 export const latestMigration = Object.keys(migrations).sort().at(-1) ?? ""
+
+export const MigrationsLive = Layer.effectDiscard(run(ENSURE_SCAN_PARTITIONS)).pipe(
+  Layer.provideMerge(migratorThrough(latestMigration))
+)

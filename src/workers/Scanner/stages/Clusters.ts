@@ -53,7 +53,12 @@ export const clustersOf = (
   holdings: ReadonlyMap<string, bigint>
 ): Fact<ReadonlyArray<InsiderCluster>> => {
   const all = new Map([...input.hop1, ...input.hop2])
-  const unread = [...unreadOf(input.hop1, input.wallets), ...unreadOf(input.hop2, [...input.hop2.keys()])]
+  // Only the holders' chains count: a launch buyer's intermediary the budget did not reach leaves them whole.
+  const holderFunders = input.wallets.flatMap((wallet) => {
+    const funding = input.hop1.get(wallet)
+    return funding?.kind === "read" && funding.record.funder !== null ? [funding.record.funder] : []
+  })
+  const unread = [...unreadOf(input.hop1, input.wallets), ...unreadOf(input.hop2, holderFunders)]
   if (unread.length > 0) {
     const budgetOut = unread.some((funding) => funding?.kind === "budget")
     return notObserved(

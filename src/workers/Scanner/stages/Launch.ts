@@ -1,13 +1,15 @@
 import type { Signature } from "@solana/kit"
 import type { ScanRpc } from "../Rpc.ts"
+import type { FunderBudget } from "./Funders.ts"
 import { COMMITMENT, describe, type ScanContext } from "./Context.ts"
 import type { History } from "./Deployer.ts"
 
 // Stage "launch buyers": the mint's transactions in its creation slot and the next `windowSlots` slots
-// (from the deployer stage's signature pages), read in round 4 alongside the first transaction. Each
+// (from the deployer stage's signature pages), read in round 3 alongside the first transaction, so that the
+// window's buyers join the top holders whose funders round 4 reads. Each
 // transaction's token balances (meta.pre/postTokenBalances) give every owner's change in this mint: a rise
-// is a buy (or a mint to it), whatever program sold it. No more than `maxTransactions` are read; a busier
-// window is not observed rather than read in part.
+// is a buy (or a mint to it), whatever program sold it. No more than `maxTransactions` are read, and only
+// when the insiders stage's budget covers them all; a busier window is not observed rather than read in part.
 
 export interface LaunchSettings {
   readonly windowSlots: number
@@ -30,11 +32,12 @@ export type LaunchRead =
   | { readonly kind: "read"; readonly creationSlot: bigint; readonly transactions: ReadonlyArray<LaunchTransaction> }
   | { readonly kind: "skipped"; readonly reason: string }
 
-/** Round 4: every transaction of the launch window but the first (the deployer stage reads that one). */
+/** Round 3: every transaction of the launch window but the first (the deployer stage reads that one), one call each from the stage's budget. */
 export const readLaunch = async (
   { rpc }: ScanContext,
   history: PromiseSettledResult<History>,
-  settings: LaunchSettings
+  settings: LaunchSettings,
+  budget: FunderBudget
 ): Promise<LaunchRead> => {
   if (history.status === "rejected") return { kind: "skipped", reason: "signature history not read" }
   const { complete, oldest, earliest } = history.value
@@ -46,6 +49,11 @@ export const readLaunch = async (
     return {
       kind: "skipped",
       reason: `more than ${settings.maxTransactions} transactions in the launch window of ${settings.windowSlots} slots; not read`
+    }
+  if (!budget.take(window.length))
+    return {
+      kind: "skipped",
+      reason: `the insiders budget of ${budget.calls} calls does not cover the launch window's ${window.length} transactions; not read`
     }
   try {
     const transactions = await Promise.all(window.map((entry) => readTransaction(rpc, entry.signature)))
@@ -83,6 +91,8 @@ export interface LaunchFigures {
   /** Raw amounts bought (net rise) by each owner other than the deployer in the creation slot and after it. */
   readonly sameSlot: ReadonlyMap<string, bigint>
   readonly snipers: ReadonlyMap<string, bigint>
+  /** Each owner's (but the deployer's) net rise over the whole window, when positive: what it bought at launch. */
+  readonly bought: ReadonlyMap<string, bigint>
   /** The deployer's net change over the window: what it held when the window closed. */
   readonly deployerInitial: bigint
 }
@@ -96,12 +106,16 @@ export const launchFiguresOf = (
 ): LaunchFigures => {
   const sameSlot = new Map<string, bigint>()
   const later = new Map<string, bigint>()
+  const window = new Map<string, bigint>()
   let deployerInitial = 0n
   for (const transaction of transactions) {
     const into = BigInt(transaction.slot) === creationSlot ? sameSlot : later
     for (const [owner, change] of balanceChanges(transaction, mint)) {
       if (owner === deployer) deployerInitial += change
-      else into.set(owner, (into.get(owner) ?? 0n) + change)
+      else {
+        into.set(owner, (into.get(owner) ?? 0n) + change)
+        window.set(owner, (window.get(owner) ?? 0n) + change)
+      }
     }
   }
   const bought = (changes: Map<string, bigint>) => new Map([...changes].filter(([, change]) => change > 0n))
@@ -109,6 +123,7 @@ export const launchFiguresOf = (
     creationSlot,
     sameSlot: bought(sameSlot),
     snipers: bought(later),
+    bought: bought(window),
     deployerInitial: deployerInitial > 0n ? deployerInitial : 0n
   }
 }

@@ -48,7 +48,7 @@ const DeployerHolding = Schema.Struct({
   }),
   cluster: Schema.optionalWith(Fact(DeployerCluster), { exact: true }).annotations({
     description:
-      "The deployer with the wallets it funded that bought in the launch window: not observed when any launch buyer's first funder or current holding was not read. Absent from scans made before it."
+      "The deployer with the wallets it funded that bought in the launch window: not observed when any launch buyer's first funder or current holding was not read. Absent in evidence older than this field."
   })
 }).annotations({ identifier: "DeployerHolding" })
 export type DeployerClusterHolding = typeof DeployerCluster.Type

@@ -255,7 +255,7 @@ type Last = Awaited<ReturnType<typeof lastRounds>>
 
 /** The insiders block, when the stage is on. */
 const insiderFactsOf = ({ ctx, token }: First, fourth: Fourth, { insiderRound5, hop2 }: Last) => {
-  const { insiderRun, classified, deployerAddress, vaults, ownerRead, firstTransaction } = fourth
+  const { insiderRun, classified, deployerAddress, vaults, ownerRead } = fourth
   const { mint, settings } = ctx
   return insiderRun === undefined
     ? undefined
@@ -270,7 +270,7 @@ const insiderFactsOf = ({ ctx, token }: First, fourth: Fourth, { insiderRound5, 
         hop2,
         budget: insiderRun.budget,
         launch: insiderRun.launch,
-        first: firstTransaction,
+        figures: insiderRun.figures,
         deployerNow: deployerNowOf(insiderRun, classified, deployerAddress, ownerRead, mint),
         buyersNow: buyersNowOf(insiderRun, ownerRead, mint),
         settings,

@@ -84,7 +84,7 @@ interface InsidersInput {
   readonly hop2: ReadonlyMap<string, Funding>
   readonly budget: FunderBudget
   readonly launch: LaunchRead
-  readonly first: PromiseSettledResult<LaunchTransaction | null>
+  readonly figures: LaunchFigures | string
   /** The deployer's raw holding now (top holders, else its associated account), or why it is unknown. */
   readonly deployerNow: bigint | string
   /** The launch buyers outside the top holders: each one's raw holding now (its associated account), or why unknown. */
@@ -173,7 +173,7 @@ export const insidersOf = (input: InsidersInput): InsidersV2 => {
 
   let launchBuyers: InsidersV2["launchBuyers"]
   let deployerHolding: InsidersV2["deployerHolding"]
-  const figures = figuresOf(input.mint, input.launch, input.first, input.deployer)
+  const figures = input.figures
   if (typeof figures === "string") {
     launchBuyers = notObserved(figures)
     deployerHolding = notObserved(figures)
@@ -259,18 +259,20 @@ export interface InsiderRun {
   readonly budget: FunderBudget
   readonly classify: Classify
   readonly launch: LaunchRead
+  /** The launch window's figures (computed once, with the deployer known), or why they are not observed. */
+  readonly figures: LaunchFigures | string
   /** The top holders' owners worth following (round 4's owners read tells which are wallets). */
   readonly candidates: ReadonlyArray<string>
   /** The launch window's buyers that are not among the top holders, followed after them. */
   readonly launchOnly: ReadonlyArray<string>
   readonly hop1Cached: ReadonlyMap<string, Funding>
   readonly hop1Unknown: ReadonlyArray<string>
-  /** Associated token accounts read with round 4's owners: the deployer's (when not a top holder) and the launch-only buyers'. */
-  readonly accounts: ReadonlyMap<string, Address>
+  /**
+   * Token accounts read with round 4's owners: the deployer's (when not a top holder: its associated account
+   * and those the launch window shows) and the launch-only buyers' (those the window shows: no derivation).
+   */
+  readonly accounts: ReadonlyMap<string, ReadonlyArray<Address>>
 }
-
-const ataOf = async (owner: string, mint: Address, tokenProgram: Address) =>
-  (await findAssociatedTokenPda({ owner: owner as Address, mint, tokenProgram }))[0]
 
 /** Before round 4 (no RPC): the candidates (top holders, then launch buyers), what the book knows of them, the accounts to read. */
 export const startInsiders = async (
@@ -298,11 +300,14 @@ export const startInsiders = async (
       : [...figures.bought.keys()].filter(
           (owner) => !inRows.has(owner) && owner !== deployer && classify(owner as Address, NO_INFOS).kind === "holder"
         )
-  const accounts = new Map<string, Address>()
+  const accounts = new Map<string, ReadonlyArray<Address>>()
   if (typeof figures !== "string") {
-    if (deployer !== undefined && !inRows.has(deployer))
-      accounts.set(deployer, await ataOf(deployer, token.mint, token.program))
-    for (const owner of launchOnly) accounts.set(owner, await ataOf(owner, token.mint, token.program))
+    const seen = (owner: string) => [...(figures.accounts.get(owner) ?? [])] as Array<Address>
+    if (deployer !== undefined && !inRows.has(deployer)) {
+      const [ata] = await findAssociatedTokenPda({ owner: deployer, mint: token.mint, tokenProgram: token.program })
+      accounts.set(deployer, [...new Set([ata, ...seen(deployer)])])
+    }
+    for (const owner of launchOnly) accounts.set(owner, seen(owner))
   }
   const following = [...candidates, ...launchOnly]
   const known = await insiders.book.lookup(following).catch(() => new Map<string, FunderRecord>())
@@ -313,6 +318,7 @@ export const startInsiders = async (
     budget: round3.budget,
     classify,
     launch: round3.launch,
+    figures,
     candidates,
     launchOnly,
     hop1Cached: cached,
@@ -323,7 +329,7 @@ export const startInsiders = async (
 
 /** The accounts round 4 reads beside the holders' owners. */
 export const insiderAccountsOf = (run: InsiderRun | undefined): ReadonlyArray<Address> =>
-  run === undefined ? [] : [...run.accounts.values()]
+  run === undefined ? [] : [...new Set([...run.accounts.values()].flat())]
 
 /** Round 4: the unknown candidates' signatures (top holders first, so a short budget leaves the launch buyers out first). */
 export const readInsidersRound4 = (ctx: ScanContext, run: InsiderRun | undefined) =>
@@ -397,20 +403,25 @@ export const readFundersHop2 = (
     ? Promise.resolve(cached as ReadonlyMap<string, Funding>)
     : readFunders(ctx, signatures, run.budget).then((read) => new Map([...cached, ...read]))
 
-/** A token account's raw holding of the mint read with round 4's owners, or why it is unknown. */
+/** What an owner holds in its token accounts read with round 4's owners (a closed one holds 0), or why it is unknown. */
 const heldIn = (
   owners: PromiseSettledResult<AccountInfos>,
-  account: Address | undefined,
+  accounts: ReadonlyArray<Address> | undefined,
   mint: Address,
   whose: string
 ): bigint | string => {
-  if (account === undefined) return `${whose} holding not read`
+  if (accounts === undefined || accounts.length === 0) return `${whose} holding not read`
   if (owners.status === "rejected") return `${whose} token account: ${describe(owners.reason)}`
-  const info = owners.value.get(account)
-  if (info === undefined) return `${whose} token account not read`
-  if (info === null) return 0n
-  const parsed = tokenAccountOf(info.data)
-  return parsed === undefined || parsed.mint !== mint ? `${whose} token account is not one of this mint` : parsed.amount
+  let held = 0n
+  for (const account of accounts) {
+    const info = owners.value.get(account)
+    if (info === undefined) return `${whose} token account not read`
+    if (info === null) continue
+    const parsed = tokenAccountOf(info.data)
+    if (parsed === undefined || parsed.mint !== mint) return `${whose} token account is not one of this mint`
+    held += parsed.amount
+  }
+  return held
 }
 
 /** The deployer's raw holding now, or why it is unknown. */

@@ -65,11 +65,22 @@ export const readLaunch = async (
   }
 }
 
-/** Each owner's change in the mint's balance over one transaction. */
-const balanceChanges = (transaction: LaunchTransaction, mint: string): ReadonlyMap<string, bigint> => {
+/** Each owner's change in the mint's balance over one transaction; `accounts` gathers the token accounts it holds them in. */
+const balanceChanges = (
+  transaction: LaunchTransaction,
+  mint: string,
+  accounts: Map<string, Set<string>>
+): ReadonlyMap<string, bigint> => {
   const changes = new Map<string, bigint>()
+  const loaded = transaction.meta?.loadedAddresses
+  const keys: ReadonlyArray<string> = [
+    ...transaction.transaction.message.accountKeys,
+    ...(loaded?.writable ?? []),
+    ...(loaded?.readonly ?? [])
+  ]
   const add = (
     balances: ReadonlyArray<{
+      readonly accountIndex: number
       readonly mint: string
       readonly owner?: string | undefined
       readonly uiTokenAmount: { readonly amount: string }
@@ -79,6 +90,8 @@ const balanceChanges = (transaction: LaunchTransaction, mint: string): ReadonlyM
     for (const balance of balances) {
       if (balance.mint !== mint || balance.owner === undefined) continue
       changes.set(balance.owner, (changes.get(balance.owner) ?? 0n) + sign * BigInt(balance.uiTokenAmount.amount))
+      const account = keys[balance.accountIndex]
+      if (account !== undefined) accounts.set(balance.owner, (accounts.get(balance.owner) ?? new Set()).add(account))
     }
   }
   add(transaction.meta?.preTokenBalances ?? [], -1n)
@@ -95,6 +108,8 @@ export interface LaunchFigures {
   readonly bought: ReadonlyMap<string, bigint>
   /** The deployer's net change over the window: what it held when the window closed. */
   readonly deployerInitial: bigint
+  /** The token accounts of this mint each owner's balances were in (read for what the owner holds now, no derivation). */
+  readonly accounts: ReadonlyMap<string, ReadonlySet<string>>
 }
 
 /** The window's buyers from its transactions (the first one included). */
@@ -107,10 +122,11 @@ export const launchFiguresOf = (
   const sameSlot = new Map<string, bigint>()
   const later = new Map<string, bigint>()
   const window = new Map<string, bigint>()
+  const accounts = new Map<string, Set<string>>()
   let deployerInitial = 0n
   for (const transaction of transactions) {
     const into = BigInt(transaction.slot) === creationSlot ? sameSlot : later
-    for (const [owner, change] of balanceChanges(transaction, mint)) {
+    for (const [owner, change] of balanceChanges(transaction, mint, accounts)) {
       if (owner === deployer) deployerInitial += change
       else {
         into.set(owner, (into.get(owner) ?? 0n) + change)
@@ -124,6 +140,7 @@ export const launchFiguresOf = (
     sameSlot: bought(sameSlot),
     snipers: bought(later),
     bought: bought(window),
+    accounts,
     deployerInitial: deployerInitial > 0n ? deployerInitial : 0n
   }
 }

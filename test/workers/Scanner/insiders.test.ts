@@ -5,7 +5,12 @@ import { Schema } from "effect"
 import { type InsidersV2, ScanEvidenceV2 } from "../../../src/domain/EvidenceV2.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
-import { defaultInsiderSettings, memoryFunderBook } from "../../../src/workers/Scanner/stages/FunderBook.ts"
+import {
+  defaultInsiderSettings,
+  type LaunchMemory,
+  memoryFunderBook,
+  memoryLaunches
+} from "../../../src/workers/Scanner/stages/FunderBook.ts"
 import { referenceMarket } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
@@ -30,9 +35,13 @@ beforeAll(async () => {
 })
 afterAll(() => server.stop())
 
-const settingsWith = (overrides: Partial<typeof defaultInsiderSettings> = {}, book = memoryFunderBook()) => ({
+const settingsWith = (
+  overrides: Partial<typeof defaultInsiderSettings> = {},
+  book = memoryFunderBook(),
+  launches?: LaunchMemory
+) => ({
   ...base,
-  insiders: { ...defaultInsiderSettings, ...overrides, book }
+  insiders: { ...defaultInsiderSettings, ...overrides, book, ...(launches === undefined ? {} : { launches }) }
 })
 
 const scan = async (mint: BuiltMint, settings: ScanSettings, budget = 200) => {
@@ -307,10 +316,12 @@ describe("insiders: cost", () => {
     world.advance(50n)
     await strangers(mint, 15, 10_000_000n)
     const without = await scan(mint, base)
+    // As the worker scans: the funder table and the process's launch memory.
     const book = memoryFunderBook()
-    const cold = await scan(mint, settingsWith({}, book))
-    const warm = await scan(mint, settingsWith({}, book))
-    const again = await scan(mint, settingsWith({}, book))
+    const launches = memoryLaunches(10)
+    const cold = await scan(mint, settingsWith({}, book, launches))
+    const warm = await scan(mint, settingsWith({}, book, launches))
+    const again = await scan(mint, settingsWith({}, book, launches))
     const extra = (evidence: typeof cold) => ({
       calls: (evidence.provenance.rpcCalls ?? 0) - (without.provenance.rpcCalls ?? 0),
       roundTrips: (evidence.provenance.rpcRoundTrips ?? 0) - (without.provenance.rpcRoundTrips ?? 0)
@@ -334,13 +345,32 @@ describe("insiders: cost", () => {
     expect(insidersOf(cold).launchBuyers.status).toBe("observed")
     // The ring (the largest holders) was read first: the deployer's cluster is observed.
     expect(valueOfFact(insidersOf(cold).deployerHolding).cluster?.status).toBe("observed")
-    // Warm: the book has 17; the other 3 are read. Again: only the launch window.
-    expect(extra(warm).calls).toBe(5 + 3 * 2)
-    expect(insidersOf(warm).provenance).toMatchObject({ walletsRead: 3, walletsCached: 17 })
-    expect(extra(again).calls).toBe(5)
-    expect(insidersOf(again).provenance).toMatchObject({ funderCalls: 0, walletsCached: 20 })
+    // Warm: the book has 17, the other 3 are read; the launch window comes from the memory. Again: nothing.
+    expect(extra(warm).calls).toBe(3 * 2)
+    expect(insidersOf(warm).provenance).toMatchObject({ launchCalls: 0, walletsRead: 3, walletsCached: 17 })
+    expect(extra(again).calls).toBe(0)
+    expect(insidersOf(again).provenance).toMatchObject({ launchCalls: 0, funderCalls: 0, walletsCached: 20 })
+    expect(insidersOf(again).provenance.launchTransactions).toBe(6)
+    expect(insidersOf(again).launchBuyers).toEqual(insidersOf(cold).launchBuyers)
+    expect(insidersOf(again).deployerHolding).toEqual(insidersOf(cold).deployerHolding)
     for (const evidence of [cold, warm, again]) expect(extra(evidence).roundTrips).toBeLessThanOrEqual(2)
     expect(valueOfFact(insidersOf(again).clusters)).toEqual(valueOfFact(insidersOf(warm).clusters))
     expect(valueOfFact(insidersOf(warm).clusters).filter((c) => c.reason === "deployer_funded")).toHaveLength(1)
   })
+})
+
+test("the launch memory: the same window's records, never another window's; the least recently used mint goes first", () => {
+  const memory = memoryLaunches(2)
+  const record = (signature: string) => ({ signature, slot: 1n, changes: [] })
+  memory.set("mintA", ["a1", "a2"], [record("a1"), record("a2")])
+  expect(memory.get("mintA", ["a1", "a2"])?.map((r) => r.signature)).toEqual(["a1", "a2"])
+  // A window with another signature (a transaction dropped, or a new one in the window) is read again.
+  expect(memory.get("mintA", ["a1"])).toBeUndefined()
+  expect(memory.get("mintA", ["a1", "a2", "a3"])).toBeUndefined()
+  memory.set("mintB", ["b1"], [record("b1")])
+  memory.get("mintA", ["a1", "a2"])
+  memory.set("mintC", ["c1"], [record("c1")])
+  expect(memory.get("mintB", ["b1"])).toBeUndefined()
+  expect(memory.get("mintA", ["a1", "a2"])).toHaveLength(2)
+  expect(memory.get("mintC", ["c1"])).toHaveLength(1)
 })

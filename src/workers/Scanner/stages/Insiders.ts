@@ -17,7 +17,14 @@ import {
   readSignatures
 } from "./Funders.ts"
 import { type ClassifiedRow, type Classification, classifierOf, type HolderRow } from "./Holders.ts"
-import { type LaunchFigures, type LaunchRead, type LaunchTransaction, launchFiguresOf, readLaunch } from "./Launch.ts"
+import {
+  type LaunchFigures,
+  type LaunchRead,
+  type LaunchTransaction,
+  launchFiguresOf,
+  readLaunch,
+  recordOf
+} from "./Launch.ts"
 import { clustersOf } from "./Clusters.ts"
 
 // The insiders block from the funders and launch stages: holders grouped by first funder (one hop, or two
@@ -218,7 +225,7 @@ export const insidersOf = (input: InsidersInput): InsidersV2 => {
       launchCalls,
       walletsRead: fundings.filter((funding) => funding.kind === "read" && !funding.cached).length,
       walletsCached: fundings.filter((funding) => funding.kind === "read" && funding.cached).length,
-      launchTransactions: input.launch.kind === "read" ? input.launch.transactions.length + 1 : 0
+      launchTransactions: input.launch.kind === "read" ? input.launch.records.length + 1 : 0
     }
   }
 }
@@ -232,7 +239,7 @@ const figuresOf = (
 ): LaunchFigures | string => {
   if (launch.kind === "skipped") return launch.reason
   if (first.status === "rejected" || first.value === null) return "the mint's first transaction was not read"
-  return launchFiguresOf(mint, launch.creationSlot, [first.value, ...launch.transactions], deployer)
+  return launchFiguresOf(launch.creationSlot, [recordOf(first.value, mint), ...launch.records], deployer)
 }
 
 // The stage's reads, in the scan's rounds (Scan.ts calls one function per round it joins).
@@ -249,7 +256,8 @@ export const readInsidersRound3 = (
     ctx,
     history,
     { windowSlots: insiders.launchWindowSlots, maxTransactions: insiders.launchTransactions },
-    budget
+    budget,
+    insiders.launches
   ).then((launch) => ({ budget, launch }))
 }
 

@@ -2,11 +2,13 @@
 // A local Solana JSON-RPC endpoint for trying the scanner without a provider: the LiteSVM world the
 // tests use (test/support/solana), served on 127.0.0.1, with real-shaped tokens built by real
 // transactions — one on each pool program, with reserves, an LP mint and a lock where the venue has one,
-// plus a frozen-holder token, a Token-2022 token with a transfer fee and a non-transferable one. It prints
+// plus a frozen-holder token, a Token-2022 token with a transfer fee, a non-transferable one and one whose
+// deployer funded a ring of launch buyers. It prints
 // the environment the scanner needs (SOLANA_RPC_URL, SCANNER_REFERENCE_POOL) and each mint with what was
 // built, then serves until stopped. Swaps into PumpSwap/CPMM report the program's absence (their
 // binaries are not on npm); everything else the scanner reads runs for real.
 import { parseArgs } from "node:util"
+import { generateKeyPairSigner } from "@solana/kit"
 import { startGeyserServer } from "../test/support/solana/Geyser.ts"
 import { pumpCreate, type PumpCreateKind } from "../test/support/solana/Launches.ts"
 import { buildPool, type PoolVenue, referenceMarket } from "../test/support/solana/Pools.ts"
@@ -99,6 +101,31 @@ rows.push({ mint: fee.address, what: "Token-2022 with a 2.5 % transfer fee: char
 const locked = await world.mint({ program: "token-2022", decimals: 0, extensions: { nonTransferable: true } })
 await world.holders(locked, [{ owner: await world.signer(1n), amount: 5_000n }])
 rows.push({ mint: locked.address, what: "non-transferable Token-2022: the sell simulation fails" })
+
+// The supply trick (issue 27): the deployer funds 5 fresh wallets that buy 35 % in the creation slot, then
+// they sell (here: burn) most of it while the dev keeps its own 10 %: the insiders block shows the
+// deployer-funded cluster, the launch buyers and the cluster's dev sold.
+const insider = await world.signer()
+const ring = await Promise.all(Array.from({ length: 5 }, () => generateKeyPairSigner()))
+for (const wallet of ring) await world.transferSol(insider, wallet.address, 1_000_000_000n)
+const { mint: ringMint, bought } = await world.inOneSlot(async () => {
+  const mint = await world.mint({ deployer: insider, decimals: 6 })
+  const bought = await world.holders(mint, [
+    { owner: insider, amount: 100_000_000n },
+    ...ring.map((owner) => ({ owner, amount: 70_000_000n }))
+  ])
+  return { mint, bought }
+})
+world.advance(50n)
+await world.holders(
+  ringMint,
+  await Promise.all(Array.from({ length: 11 }, async () => ({ owner: await world.signer(1n), amount: 50_000_000n })))
+)
+for (const holder of bought.slice(1)) await world.burn(ringMint, holder, 60_000_000n)
+rows.push({
+  mint: ringMint.address,
+  what: "deployer-funded ring: 5 fresh wallets bought 35 % in the creation slot and sold 6/7 of it; the dev kept its 10 %"
+})
 
 const server = startRpcServer(world, port)
 // A Yellowstone gRPC endpoint over the same world (its own port), replaying from the first slot served.

@@ -25,13 +25,33 @@ const LaunchBuyers = Schema.Struct({
   windowSlots: Count
 }).annotations({ identifier: "LaunchBuyers" })
 
+const DeployerCluster = Schema.Struct({
+  memberCount: Count.annotations({
+    description:
+      "Launch-window buyers whose first funder is the deployer (directly or through one fresh wallet), the deployer not counted."
+  }),
+  initialPct: Percent.annotations({
+    description: "The deployer's initial holding plus what those buyers bought in the launch window."
+  }),
+  currentPct: Percent.annotations({ description: "What the deployer and those buyers hold now." }),
+  soldPct: Schema.NullOr(Percent).annotations({
+    description:
+      "Share of the cluster's initial holding it no longer holds (dev sold % of the cluster); null when it held none."
+  })
+}).annotations({ identifier: "DeployerClusterHolding" })
+
 const DeployerHolding = Schema.Struct({
   initialPct: Percent.annotations({ description: "The deployer's net holding at the end of the launch window." }),
   currentPct: Percent,
   soldPct: Schema.NullOr(Percent).annotations({
     description: "Share of its initial holding the deployer no longer holds; null when it held none."
+  }),
+  cluster: Schema.optionalWith(Fact(DeployerCluster), { exact: true }).annotations({
+    description:
+      "The deployer with the wallets it funded that bought in the launch window: not observed when any launch buyer's first funder or current holding was not read. Absent in evidence older than this field."
   })
 }).annotations({ identifier: "DeployerHolding" })
+export type DeployerClusterHolding = typeof DeployerCluster.Type
 
 export const InsidersV2 = Schema.Struct({
   clusters: Fact(Schema.Array(InsiderCluster).pipe(Schema.maxItems(50))),
@@ -39,7 +59,13 @@ export const InsidersV2 = Schema.Struct({
   deployerHolding: Fact(DeployerHolding),
   provenance: Schema.Struct({
     funderCalls: Count.annotations({ description: "RPC calls the funders stage made (both hops)." }),
-    funderBudget: Count,
+    funderBudget: Count.annotations({
+      description: "RPC calls the whole stage may make: the launch window's transactions first, the funders after."
+    }),
+    launchCalls: Schema.optionalWith(Count, { exact: true }).annotations({
+      description:
+        "RPC calls the launch window's transactions took from the same budget (the first one is the deployer stage's)."
+    }),
     walletsRead: Count.annotations({ description: "Wallets whose first funder this scan read." }),
     walletsCached: Count.annotations({ description: "Wallets whose first funder came from the funder table." }),
     launchTransactions: Count.annotations({ description: "Launch-window transactions read." })

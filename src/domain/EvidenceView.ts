@@ -156,9 +156,12 @@ const insiderHoldersOf = (scan: ScanEvidenceV2, holders: ScanEvidence["holders"]
 }
 
 // Dev sold % (dev_sold): the share of its holding at the close of the launch window the deployer no longer
-// holds; null when it held none, or when the holding was not observed. The deployer's cluster is not in it:
-// the evidence has its members' holdings now, not at launch.
-const deployerHoldingOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["deployer"], "initialPct" | "soldPct"> => {
+// holds; null when it held none, or when the holding was not observed. Its cluster's figure (the deployer with
+// the launch buyers it funded) comes beside it when the scan observed it: a dev that sells through the wallets
+// it funded shows there, not in its own figure.
+const deployerHoldingOf = (
+  scan: ScanEvidenceV2
+): Pick<ScanEvidence["deployer"], "initialPct" | "soldPct" | "clusterInitialPct" | "clusterSoldPct"> => {
   if (scan.insiders === undefined) return {}
   const holding = valueOfFact(scan.insiders.deployerHolding)
   if (holding === null) return { initialPct: null, soldPct: null }
@@ -166,7 +169,12 @@ const deployerHoldingOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["deployer"],
     holding.initialPct > 0
       ? Math.round(Math.min(100, Math.max(0, (1 - holding.currentPct / holding.initialPct) * 100)) * 100) / 100
       : null
-  return { initialPct: holding.initialPct, soldPct: holding.soldPct ?? computed }
+  const cluster = holding.cluster === undefined ? null : valueOfFact(holding.cluster)
+  return {
+    initialPct: holding.initialPct,
+    soldPct: holding.soldPct ?? computed,
+    ...(cluster === null ? {} : { clusterInitialPct: cluster.initialPct, clusterSoldPct: cluster.soldPct })
+  }
 }
 
 // The model-2.0 fields are left out when there is nothing to say, so a v1 scan's view is unchanged.

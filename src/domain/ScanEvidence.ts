@@ -153,6 +153,14 @@ export const Deployer = Schema.Struct({
   }),
   soldPct: Schema.optional(Schema.NullOr(Percent)).annotations({
     description: "Share of that initial holding the deployer no longer holds (dev sold %); null when it held none."
+  }),
+  clusterInitialPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description:
+      "Supply the deployer and the launch buyers it funded held when the launch window closed (its cluster's initial holding)."
+  }),
+  clusterSoldPct: Schema.optional(Schema.NullOr(Percent)).annotations({
+    description:
+      "Share of that cluster holding the deployer and those buyers no longer hold (the cluster's dev sold %); null when they held none or it was not observed."
   })
 }).annotations({ identifier: "DeployerEvidence" })
 

@@ -3,7 +3,11 @@ import { createSolanaRpc } from "@solana/kit"
 import type { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
 import { makeRpcClient } from "../../src/workers/Scanner/Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "../../src/workers/Scanner/Scan.ts"
-import { defaultInsiderSettings, memoryFunderBook } from "../../src/workers/Scanner/stages/FunderBook.ts"
+import {
+  defaultInsiderSettings,
+  memoryFunderBook,
+  memoryLaunches
+} from "../../src/workers/Scanner/stages/FunderBook.ts"
 
 // The scanning side of the scanner bench: what one full scan costs in calls and round trips (and
 // whether it really was full), scans per second on one core, and the same server answering raw
@@ -21,9 +25,11 @@ const concurrency = Number(process.env.CONCURRENCY ?? 16)
 // The production defaults (src/workers/Scanner/Config.ts): SCANNER_CALL_BUDGET 128, SCANNER_MAX_POOLS 30, SCANNER_MAX_LP_POOLS 4.
 const budget = Number(process.env.SCANNER_CALL_BUDGET ?? 128)
 // BENCH_INSIDERS=1 turns the insiders stage on, with its funder book in memory: the first scan of each mint
-// is cold, the loop's scans warm, as the worker's with wallet_funders.
+// is cold, the loop's scans warm, as the worker's with wallet_funders and its launch memory.
 const insiders =
-  process.env.BENCH_INSIDERS === "1" ? { ...defaultInsiderSettings, book: memoryFunderBook() } : undefined
+  process.env.BENCH_INSIDERS === "1"
+    ? { ...defaultInsiderSettings, book: memoryFunderBook(), launches: memoryLaunches(2_000) }
+    : undefined
 const client = makeRpcClient({
   urls: [url],
   timeoutMs: 5_000,

@@ -175,9 +175,10 @@ export const insidersGraphOf = (document: ScanEvidenceV2, funders: ReadonlyMap<s
       })
     ),
     launchBuyers: factOf(insiders?.launchBuyers, scan, (value) => value),
-    deployerHolding: factOf(insiders?.deployerHolding, scan, (value) => ({
+    deployerHolding: factOf(insiders?.deployerHolding, scan, ({ cluster, ...value }) => ({
       deployer: deployer as Address | null,
-      ...value
+      ...value,
+      ...(cluster === undefined ? {} : { cluster: factOf(cluster, scan, (figures) => figures) })
     })),
     graph: {
       nodes: [...nodes].map(([id, node]) => ({

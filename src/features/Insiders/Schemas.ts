@@ -60,12 +60,30 @@ const LaunchBuyers = Schema.Struct({
   windowSlots: Count
 }).annotations({ identifier: "InsidersLaunchBuyers" })
 
+const DeployerCluster = Schema.Struct({
+  memberCount: Count.annotations({
+    description:
+      "Launch-window buyers the deployer funded (directly or through one fresh wallet), the deployer not counted."
+  }),
+  initialPct: Pct.annotations({
+    description: "The deployer's initial holding plus what those buyers bought in the launch window."
+  }),
+  currentPct: Pct.annotations({ description: "What the deployer and those buyers hold now." }),
+  soldPct: Schema.NullOr(Pct).annotations({
+    description: "Share of that initial holding they no longer hold (the cluster's dev sold); null when they held none."
+  })
+}).annotations({ identifier: "InsidersDeployerCluster" })
+
 const DeployerHolding = Schema.Struct({
   deployer: Schema.NullOr(Address).annotations({ description: "The deployer, when the scan observed it." }),
   initialPct: Pct.annotations({ description: "The deployer's net holding at the end of the launch window." }),
   currentPct: Pct,
   soldPct: Schema.NullOr(Pct).annotations({
     description: "Share of its initial holding the deployer no longer holds (dev sold); null when it held none."
+  }),
+  cluster: Schema.optionalWith(Fact(DeployerCluster), { exact: true }).annotations({
+    description:
+      "The deployer with the launch buyers it funded; absent when the scan predates it, not observed when a buyer was not read."
   })
 }).annotations({ identifier: "InsidersDeployerHolding" })
 

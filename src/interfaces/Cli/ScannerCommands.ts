@@ -10,6 +10,7 @@ import { ScansRepo } from "../../features/Scans/ScansRepo.ts"
 import { endpointsOf, ScannerConfig } from "../../workers/Scanner/Config.ts"
 import { makeScanner } from "../../workers/Scanner/Worker.ts"
 import { databaseLayer, DatabaseLive } from "../../platform/Sql/Database.ts"
+import { insidersSummaryOf } from "./InsidersSummary.ts"
 
 // `risk-api scanner` (the long-running worker) and `risk-api scan <mint>` (one scan, now).
 
@@ -63,7 +64,9 @@ export const scannerCommand = Command.make("scanner", { metricsPort }, ({ metric
 
 const mint = Args.text({ name: "mint" }).pipe(Args.withDescription("The mint address to scan."))
 const print = Options.boolean("print").pipe(
-  Options.withDescription("Print the evidence (format v2, one NDJSON line) instead of storing it.")
+  Options.withDescription(
+    "Print the evidence (format v2, one NDJSON line) instead of storing it; the insiders block also as text on stderr."
+  )
 )
 
 const encodeV2 = Schema.encodeSync(ScanEvidenceV2)
@@ -74,7 +77,11 @@ export const scanCommand = Command.make("scan", { mint, print }, ({ mint, print 
     const config = yield* configured
     const scanner = yield* makeScanner(config)
     const evidence = yield* print ? scanner.scan(address) : scanner.scanAndStore(address)
-    if (print) return yield* Console.log(JSON.stringify(encodeV2(evidence)))
+    if (print) {
+      // The evidence on stdout (one JSON line); the insiders block as text on stderr, for a person.
+      if (evidence.insiders !== undefined) yield* Console.error(insidersSummaryOf(evidence.insiders).join("\n"))
+      return yield* Console.log(JSON.stringify(encodeV2(evidence)))
+    }
     yield* Console.log(
       `stored a ${evidence.scanDepth} scan of ${address} at slot ${evidence.provenance.slot} ` +
         `(${evidence.provenance.rpcCalls} RPC calls, ${evidence.provenance.durationMs} ms)` +

@@ -42,10 +42,12 @@ import {
 } from "./stages/Positions.ts"
 import { Gaps, ours, reasonOf, type ScanContext, type ScanSettings } from "./stages/Context.ts"
 import {
-  deployerAccountOf,
+  buyersNowOf,
   deployerNowOf,
+  insiderAccountsOf,
   insidersOf,
   readFundersHop2,
+  readInsidersRound3,
   readInsidersRound4,
   readInsidersRound5,
   readSignaturesHop2,
@@ -65,12 +67,15 @@ export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
 //      its slot pins every later read). The Token-2022 extensions come out of the mint account.
 //   2. holders: the largest accounts ‖ deployer: the signatures, paged back ‖ pools: discovery ‖ hook program:
 //      a TransferHook's program and its ProgramData (who can upgrade it)
-//   3. holders: those accounts ‖ pools: vaults, LP mints and related accounts
-//   4. holders: their owners, with the sell path's quote accounts in the same call ‖ deployer: the first
-//      transaction ‖ lp: the LP mints' largest accounts ‖ positions: each concentrated pool's positions
+//   3. holders: those accounts ‖ pools: vaults, LP mints and related accounts ‖ deployer: the first
+//      transaction ‖ insiders: the launch window's transactions
+//   4. holders: their owners, with the sell path's quote accounts and the insiders' token accounts (the
+//      deployer's, the launch buyers') in the same call ‖ lp: the LP mints' largest accounts ‖ positions: each
+//      concentrated pool's positions ‖ insiders: the followed wallets' signatures
 //   5. sell path: the transfer and the swap, simulated ‖ lp: the LP holders' accounts ‖ positions: the
-//      holders of the largest positions' NFTs
-//   6. lp: the LP holders' owners (a locker's state gives the unlock time) ‖ positions: the NFT accounts
+//      holders of the largest positions' NFTs ‖ insiders: the wallets' oldest transactions
+//   6. lp: the LP holders' owners (a locker's state gives the unlock time) ‖ positions: the NFT accounts ‖
+//      insiders: the second hop's signatures (then 7: its oldest transactions), only for funders not in the book
 // A stage is a module with its reads (one function per round it reads in, taking the ScanContext and prior
 // stages' outputs) and pure functions from their answers to its facts. A new stage adds its reads to the
 // rounds below (a round of its own costs a round trip) and its facts to the evidence. Every read that
@@ -111,12 +116,14 @@ const secondRound = async ({ ctx, found, extensions }: First) => {
 
 type Second = Awaited<ReturnType<typeof secondRound>>
 
-/** Round 3: the holders' accounts and the pools' accounts, and what they give: the rows, pools, depth and swap target. */
-const thirdRound = async ({ ctx, token, found }: First, { largest, poolStates, unread }: Second) => {
+/** Round 3: the holders' accounts, the pools' accounts, the first transaction and the launch window, and what they give: the rows, pools, depth and swap target. */
+const thirdRound = async ({ ctx, token, found }: First, { largest, poolStates, unread, history }: Second) => {
   const accounts = holderAccountsOf(largest)
-  const [holderRead, poolRead] = await Promise.all([
+  const [holderRead, poolRead, firstTransaction, insiderRound3] = await Promise.all([
     settle(readHolderAccounts(ctx, accounts)),
-    settle(readPoolAccounts(ctx, poolStates, found.reference))
+    settle(readPoolAccounts(ctx, poolStates, found.reference)),
+    settle(readFirstTransaction(ctx, history)),
+    readInsidersRound3(ctx, history)
   ])
   const { top, rows } = holderRowsOf(ctx, token.info.owner, accounts, largest, holderRead)
   const pools = poolsReadOf(ctx, found, poolStates, poolRead)
@@ -133,30 +140,34 @@ const thirdRound = async ({ ctx, token, found }: First, { largest, poolStates, u
     pools.missing,
     unread
   )
-  return { top, rows, pools, lpPools, positionPools, target }
+  return { top, rows, pools, lpPools, positionPools, target, firstTransaction, insiderRound3 }
 }
 
 type Third = Awaited<ReturnType<typeof thirdRound>>
 
-/** Round 4: the holders' owners, the first transaction, the LP mints' largest accounts; then the classified holders. */
+/** Round 4: the holders' owners, the LP mints' largest accounts, the insiders' signatures; then the classified holders. */
 const fourthRound = async ({ ctx, token }: First, { history, poolStates }: Second, third: Third) => {
   const { settings, gaps } = ctx
-  const { top, rows, lpPools, positionPools, target } = third
+  const { top, rows, lpPools, positionPools, target, firstTransaction, insiderRound3 } = third
   const venues = await venueIndexOf()
   const vaults = new Set(poolStates.flatMap((state) => [state.vaultA, state.vaultB]).filter((at) => at !== null))
   const quoteOwners = quoteOwnersOf(rows, vaults, venues)
-  const insiderRun = await startInsiders(settings, rows, vaults, venues)
-  const [ownerRead, firstTransaction, lpLargest, insiderRound4, positionsRead] = await Promise.all([
-    settle(readOwners(ctx, rows, quoteAccountsOf(target, quoteOwners))),
-    settle(readFirstTransaction(ctx, history)),
-    readLpLargest(ctx, lpPools),
-    readInsidersRound4(ctx, insiderRun, history),
-    readPositions(ctx, positionPools)
-  ])
-  if (ownerRead.status === "rejected") gaps.note(reasonOf("holder owners", ownerRead.reason))
   const deployer = deployerOf(ctx, history, firstTransaction)
   const deployerAddress: Address | undefined =
     deployer.status === "observed" ? (deployer.value.address as string as Address) : undefined
+  const insiderRun = await startInsiders(
+    settings,
+    insiderRound3,
+    { mint: ctx.mint, program: token.info.owner },
+    { rows, vaults, venues, first: firstTransaction, deployer: deployerAddress }
+  )
+  const [ownerRead, lpLargest, insiderRound4, positionsRead] = await Promise.all([
+    settle(readOwners(ctx, rows, [...quoteAccountsOf(target, quoteOwners), ...insiderAccountsOf(insiderRun)])),
+    readLpLargest(ctx, lpPools),
+    readInsidersRound4(ctx, insiderRun),
+    readPositions(ctx, positionPools)
+  ])
+  if (ownerRead.status === "rejected") gaps.note(reasonOf("holder owners", ownerRead.reason))
   const classify = classifierOf(venues, deployerAddress, settings)
   const ownerInfos = ownerRead.status === "fulfilled" ? ownerRead.value : new Map()
   const classified = rows.map((row) => {
@@ -210,26 +221,25 @@ const sellInputOf = ({ token, extensions }: First, { rows, target }: Third, four
 
 /** Rounds 5 and 6: the sell path simulated, the LP holders and their owners, the insiders' funders (two hops). */
 const lastRounds = async (first: First, third: Third, fourth: Fourth) => {
-  const { ctx, token } = first
+  const { ctx } = first
   const { insiderRun, classified, deployerAddress, lpLargest, insiderRound4, positionsRead } = fourth
   const sellInput = sellInputOf(first, third, fourth)
-  const deployerAccount = await deployerAccountOf(insiderRun, ctx.mint, token.info.owner, classified, deployerAddress)
   const lockAddresses = await positionLockAddressesOf(third.positionPools, positionsRead)
   const [[transfer, swap], lpAccounts, insiderRound5, positionNfts, positionLocks] = await Promise.all([
     readSellPath(ctx, sellInput),
     readLpAccounts(ctx, lpLargest),
-    readInsidersRound5(ctx, insiderRun, insiderRound4.signatures, classified, deployerAccount),
+    readInsidersRound5(ctx, insiderRun, insiderRound4, classified, fourth.firstTransaction),
     readPositionNfts(ctx, positionsRead),
     readPositionLocks(ctx, lockAddresses)
   ])
-  const secondHop = await secondHopOf(insiderRun, insiderRound5.hop1, deployerAddress, ctx.settings)
+  const secondHop = await secondHopOf(insiderRun, insiderRound5, classified, deployerAddress, ctx.settings)
   const [lpOwners, hop2Signatures, nftAccounts] = await Promise.all([
     readLpOwners(ctx, lpAccounts),
     readSignaturesHop2(ctx, insiderRun, secondHop.unknown),
     readNftAccounts(ctx, positionNfts)
   ])
   const hop2 = await readFundersHop2(ctx, insiderRun, hop2Signatures, secondHop.cached)
-  await rememberFunders(insiderRun, insiderRound5.hop1, hop2)
+  await rememberFunders(insiderRun, insiderRound5, hop2)
   const positions = positionFactsOf(ctx, {
     pools: third.positionPools,
     read: positionsRead,
@@ -245,7 +255,7 @@ type Last = Awaited<ReturnType<typeof lastRounds>>
 
 /** The insiders block, when the stage is on. */
 const insiderFactsOf = ({ ctx, token }: First, fourth: Fourth, { insiderRound5, hop2 }: Last) => {
-  const { insiderRun, classified, deployerAddress, vaults, insiderRound4, firstTransaction } = fourth
+  const { insiderRun, classified, deployerAddress, vaults, ownerRead } = fourth
   const { mint, settings } = ctx
   return insiderRun === undefined
     ? undefined
@@ -256,12 +266,13 @@ const insiderFactsOf = ({ ctx, token }: First, fourth: Fourth, { insiderRound5, 
         classified,
         vaults,
         wallets: walletsOf(classified, insiderRun.candidates),
-        hop1: insiderRound5.hop1,
+        hop1: insiderRound5,
         hop2,
         budget: insiderRun.budget,
-        launch: insiderRound4.launch,
-        first: firstTransaction,
-        deployerNow: deployerNowOf(classified, deployerAddress, insiderRound5.deployerAccount, mint),
+        launch: insiderRun.launch,
+        figures: insiderRun.figures,
+        deployerNow: deployerNowOf(insiderRun, classified, deployerAddress, ownerRead, mint),
+        buyersNow: buyersNowOf(insiderRun, ownerRead, mint),
         settings,
         insiders: insiderRun.insiders,
         classify: insiderRun.classify

@@ -20,7 +20,13 @@ import { oldestPending, queueDepth, scanDuration, scansTotal } from "./Metrics.t
 import { defaultReferencePool } from "./PoolScan.ts"
 import { makeRpcClient } from "./Rpc.ts"
 import { ScanFailed, scanMint, type ScanSettings } from "./Scan.ts"
-import type { FunderBook } from "./stages/FunderBook.ts"
+import { type FunderBook, memoryLaunches } from "./stages/FunderBook.ts"
+
+/**
+ * Mints whose launch windows a scanner process keeps: at most SCANNER_LAUNCH_TRANSACTIONS records a mint of
+ * about two changes each (some 0.5 KB a record), so about 12 MB at the most, far less for quiet launches.
+ */
+const LAUNCH_MEMORY_MINTS = 1_000
 
 // The worker that fills the cache: it drains the scan queue (rescan requests first, then due watches,
 // then stale mints people read, most read first), scans each mint over JSON-RPC and appends the
@@ -205,7 +211,9 @@ const settingsOf = (
         funderCalls: config.funderCalls,
         launchWindowSlots: config.launchWindowSlots,
         launchTransactions: config.launchTransactions,
-        book
+        book,
+        // The launch windows of the mints this process scanned last: a rescan reads none of it again.
+        launches: memoryLaunches(LAUNCH_MEMORY_MINTS)
       }
     : undefined
   const settings = (): ScanSettings => ({

@@ -814,6 +814,13 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
     evidence: pumpLaunch(30, { holders: { sniperPct: 12 }, deployer: { initialPct: 4, soldPct: 60 } })
   },
   {
+    note: "the dev keeps its 5% while the ring it funded sells: the cluster sold 85% of its 40% an hour after launch",
+    expect: "warn",
+    because: "dev_sold",
+    score: [30, 59],
+    evidence: pumpLaunch(1, { deployer: { initialPct: 5, soldPct: 0, clusterInitialPct: 40, clusterSoldPct: 85 } })
+  },
+  {
     note: "community takeover: a year-old token whose deployer sold its launch buy long ago",
     expect: "ok",
     because: "dev_sold",

@@ -56,10 +56,19 @@ const withInsiders = (
   return { ...scan, insiders }
 }
 
+const soldOf = (initialPct: number, currentPct: number) =>
+  initialPct === 0 ? null : Math.round(Math.max(0, (1 - currentPct / initialPct) * 100) * 100) / 100
+
 // The launch figures: snipers after the creation slot, and the deployer's holding (initial and now).
 const withLaunch = (
   scan: ScanEvidenceV2,
-  launch: { readonly sniperPct: number | null; readonly initialPct?: number; readonly currentPct: number | null }
+  launch: {
+    readonly sniperPct: number | null
+    readonly initialPct?: number
+    readonly currentPct: number | null
+    /** The deployer's cluster (itself and the launch buyers it funded): initial and current holding. */
+    readonly cluster?: { readonly initialPct: number; readonly currentPct: number }
+  }
 ): ScanEvidenceV2 => {
   const initialPct = launch.initialPct ?? 10
   const insiders: InsidersV2 = {
@@ -81,8 +90,17 @@ const withLaunch = (
         : observed({
             initialPct,
             currentPct: launch.currentPct,
-            soldPct:
-              initialPct === 0 ? null : Math.round(Math.max(0, (1 - launch.currentPct / initialPct) * 100) * 100) / 100
+            soldPct: soldOf(initialPct, launch.currentPct),
+            ...(launch.cluster === undefined
+              ? {}
+              : {
+                  cluster: observed({
+                    memberCount: 5,
+                    initialPct: launch.cluster.initialPct,
+                    currentPct: launch.cluster.currentPct,
+                    soldPct: soldOf(launch.cluster.initialPct, launch.cluster.currentPct)
+                  })
+                })
           }),
     provenance: { funderCalls: 0, funderBudget: 40, walletsRead: 0, walletsCached: 0, launchTransactions: 0 }
   }
@@ -203,6 +221,53 @@ describe("insiders in the score", () => {
             assessToken(
               scoringView(
                 withLaunch(scan, { sniperPct: 0, initialPct, currentPct: initialPct * (1 - soldShare / 100) })
+              )
+            ).safetyScore
+          return score(Math.max(x, y)) <= score(Math.min(x, y))
+        }
+      ),
+      params
+    )
+  })
+
+  test("a dev that kept its holding while the wallets it funded sold out: dev_sold on the cluster's figure", () => {
+    const scan = scanOf(1)
+    const young = {
+      ...scan,
+      token: { ...scan.token, createdAt: observed(new Date(Date.parse(scan.scannedAt) - 3_600_000).toISOString()) }
+    }
+    const launch = { sniperPct: 0, initialPct: 10, currentPct: 10, cluster: { initialPct: 45, currentPct: 10 } }
+    const view = scoringView(withLaunch(young, launch))
+    expect(view.deployer).toMatchObject({ soldPct: 0, clusterInitialPct: 45, clusterSoldPct: 77.78 })
+    const assessed = assessToken(view)
+    expect(assessed.flags).toContain("dev_sold")
+    expect(assessed.risks).toContain(
+      "Deployer and the launch buyers it funded sold 77.78% of their launch holding of 45% of supply"
+    )
+    // Without the cluster's figure the same token reads as a dev that sold nothing.
+    const alone = assessToken(scoringView(withLaunch(young, { sniperPct: 0, initialPct: 10, currentPct: 10 })))
+    expect(alone.flags).not.toContain("dev_sold")
+  })
+
+  test("more dev sold % of the deployer's cluster never raises the score (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (seed, ownSold, clusterInitial, x, y) => {
+          const scan = scanOf(seed)
+          const score = (soldShare: number) =>
+            assessToken(
+              scoringView(
+                withLaunch(scan, {
+                  sniperPct: 0,
+                  initialPct: 10,
+                  currentPct: 10 * (1 - ownSold / 100),
+                  cluster: { initialPct: clusterInitial, currentPct: clusterInitial * (1 - soldShare / 100) }
+                })
               )
             ).safetyScore
           return score(Math.max(x, y)) <= score(Math.min(x, y))

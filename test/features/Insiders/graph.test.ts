@@ -128,5 +128,21 @@ describe("the insiders graph", () => {
       value: { deployer, initialPct: 10, currentPct: 2, soldPct: 80 }
     })
     expect(graph.graph.nodes.find((node) => node.id === deployer)?.pct).toBe(2)
+    expect("cluster" in (graph.deployerHolding.status === "observed" ? graph.deployerHolding.value : {})).toBe(false)
+  })
+
+  test("the deployer's cluster holding is a fact of its own, with the scan's provenance", () => {
+    const cluster = { memberCount: 5, initialPct: 45, currentPct: 12, soldPct: 73.33 }
+    const graph = insidersGraphOf(
+      documentWith({
+        ...ring.insiders!,
+        deployerHolding: observed({ initialPct: 10, currentPct: 10, soldPct: 0, cluster: observed(cluster) })
+      }),
+      new Map()
+    )
+    expect(graph.deployerHolding).toMatchObject({
+      status: "observed",
+      value: { soldPct: 0, cluster: { status: "observed", value: cluster, provenance: { source: "scan", slot: 500 } } }
+    })
   })
 })

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit"
+import { getTransferSolInstruction } from "@solana-program/system"
 import { Schema } from "effect"
 import { type InsidersV2, ScanEvidenceV2 } from "../../../src/domain/EvidenceV2.ts"
 import { makeRpcClient } from "../../../src/workers/Scanner/Rpc.ts"
 import { scanMint, type ScanSettings } from "../../../src/workers/Scanner/Scan.ts"
-import { defaultInsiderSettings, memoryFunderBook } from "../../../src/workers/Scanner/stages/FunderBook.ts"
+import {
+  defaultInsiderSettings,
+  type LaunchMemory,
+  memoryFunderBook,
+  memoryLaunches
+} from "../../../src/workers/Scanner/stages/FunderBook.ts"
 import { referenceMarket } from "../../support/solana/Pools.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings, testScanSettings } from "../../support/solana/Settings.ts"
@@ -29,9 +35,13 @@ beforeAll(async () => {
 })
 afterAll(() => server.stop())
 
-const settingsWith = (overrides: Partial<typeof defaultInsiderSettings> = {}, book = memoryFunderBook()) => ({
+const settingsWith = (
+  overrides: Partial<typeof defaultInsiderSettings> = {},
+  book = memoryFunderBook(),
+  launches?: LaunchMemory
+) => ({
   ...base,
-  insiders: { ...defaultInsiderSettings, ...overrides, book }
+  insiders: { ...defaultInsiderSettings, ...overrides, book, ...(launches === undefined ? {} : { launches }) }
 })
 
 const scan = async (mint: BuiltMint, settings: ScanSettings, budget = 200) => {
@@ -105,7 +115,13 @@ describe("insiders: funders, clusters, launch buyers", () => {
     expect(launch.sameSlotPct).toBe(35)
     expect(launch.sameSlotCount).toBe(5)
     expect(launch.sniperCount).toBe(0)
-    expect(valueOfFact(insiders.deployerHolding)).toEqual({ initialPct: 10, currentPct: 10, soldPct: 0 })
+    // The deployer's cluster: its 10% and the ring's 35% bought in the launch window, all still held.
+    expect(valueOfFact(insiders.deployerHolding)).toEqual({
+      initialPct: 10,
+      currentPct: 10,
+      soldPct: 0,
+      cluster: { status: "observed", value: { memberCount: 5, initialPct: 45, currentPct: 45, soldPct: 0 } }
+    })
     expect(insiders.provenance.walletsCached).toBe(0)
 
     // The dev sells (here: burns) 80% of its holding: dev sold 80. The rescan reads no funder again.
@@ -114,6 +130,11 @@ describe("insiders: funders, clusters, launch buyers", () => {
     const holding = valueOfFact(again.deployerHolding)
     expect(holding.soldPct).toBe(80)
     expect(holding.currentPct).toBeCloseTo((20 / 920) * 100, 3)
+    // The cluster held 450M at launch and holds 370M: it sold 80M of 450M.
+    const cluster = valueOfFact(holding.cluster!)
+    expect(cluster).toMatchObject({ memberCount: 5, soldPct: 17.77 })
+    expect(cluster.initialPct).toBeCloseTo((450 / 920) * 100, 3)
+    expect(cluster.currentPct).toBeCloseTo((370 / 920) * 100, 3)
     expect(again.provenance.funderCalls).toBe(0)
     expect(again.provenance.walletsRead).toBe(0)
     expect(again.provenance.walletsCached).toBeGreaterThanOrEqual(16)
@@ -144,7 +165,12 @@ describe("insiders: funders, clusters, launch buyers", () => {
     expect(launch.sameSlotCount).toBe(0)
     expect(launch.sniperCount).toBe(3)
     expect(launch.sniperPct).toBeCloseTo((180 / 580) * 100, 3)
-    expect(valueOfFact(insiders.deployerHolding)).toEqual({ initialPct: 0, currentPct: 0, soldPct: null })
+    expect(valueOfFact(insiders.deployerHolding)).toEqual({
+      initialPct: 0,
+      currentPct: 0,
+      soldPct: null,
+      cluster: { status: "observed", value: { memberCount: 0, initialPct: 0, currentPct: 0, soldPct: null } }
+    })
   })
 
   test("wallets funded from a labelled exchange: no cluster", async () => {
@@ -209,6 +235,72 @@ describe("insiders: funders, clusters, launch buyers", () => {
   })
 })
 
+test("the deployer funds wallets that buy at launch, then they sell: the cluster's dev sold is reported", async () => {
+  const deployer = await world.signer()
+  const ring = await fundedBy(deployer, 5)
+  const { mint, holders } = await world.inOneSlot(async () => {
+    const mint = await world.mint({ deployer, decimals: 6 })
+    const holders = await world.holders(mint, [
+      { owner: deployer, amount: 100_000_000n },
+      ...ring.map((owner) => ({ owner, amount: 70_000_000n }))
+    ])
+    return { mint, holders }
+  })
+  world.advance(50n)
+  await strangers(mint, 25, 20_000_000n)
+  // The dev keeps its 100M; three of the ring sell out (here: burn), two sell half.
+  for (const holder of holders.slice(1, 4)) await world.burn(mint, holder, 70_000_000n)
+  for (const holder of holders.slice(4)) await world.burn(mint, holder, 35_000_000n)
+  const supply = 450_000_000 + 500_000_000 - 210_000_000 - 70_000_000
+  const insiders = insidersOf(await scan(mint, settingsWith({ funderCalls: 200 })))
+  const holding = valueOfFact(insiders.deployerHolding)
+  expect(holding.soldPct).toBe(0)
+  // Initial: the dev's 100M and the ring's 350M; now: 100M and 2 × 35M. The three that sold out are no
+  // longer top holders: their funders and (empty) token accounts were read as launch buyers.
+  const cluster = valueOfFact(holding.cluster!)
+  expect(cluster).toMatchObject({ memberCount: 5, soldPct: 62.22 })
+  expect(cluster.initialPct).toBeCloseTo((450_000_000 / supply) * 100, 3)
+  expect(cluster.currentPct).toBeCloseTo((170_000_000 / supply) * 100, 3)
+  // The clusters are of holders now: the two that still hold.
+  const funded = valueOfFact(insiders.clusters).filter((cluster) => cluster.reason === "deployer_funded")
+  expect(funded[0]!.members).toHaveLength(2)
+  // A budget that reaches the top holders but not the sold-out buyers: the cluster's figure is not observed.
+  const short = insidersOf(await scan(mint, settingsWith({ funderCalls: 5 + 20 * 2 })))
+  const shortHolding = valueOfFact(short.deployerHolding)
+  expect(shortHolding.soldPct).toBe(0)
+  expect(shortHolding.cluster?.status).toBe("not_observed")
+})
+
+test("wallets funded in one transaction, or whose first transaction is their launch buy: one read, or none", async () => {
+  const deployer = await world.signer()
+  const ring = await Promise.all(Array.from({ length: 4 }, () => generateKeyPairSigner()))
+  // One disperse transaction funds the four.
+  await world.send(
+    deployer,
+    ring.map((wallet) => getTransferSolInstruction({ source: deployer, destination: wallet.address, amount: SOL }))
+  )
+  // Three airdropped wallets (unrecorded) whose first transaction is the one that gives them the token at launch.
+  const fresh = await Promise.all(Array.from({ length: 3 }, () => world.signer(1n)))
+  const mint = await world.inOneSlot(async () => {
+    const mint = await world.mint({ deployer, decimals: 6 })
+    await world.holders(mint, [
+      ...ring.map((owner) => ({ owner, amount: 100_000_000n })),
+      ...fresh.map((owner) => ({ owner, amount: 50_000_000n }))
+    ])
+    return mint
+  })
+  const insiders = insidersOf(await scan(mint, settingsWith()))
+  // 7 pages, the disperse read once, the three launch buys taken from the launch window.
+  expect(insiders.provenance.funderCalls).toBe(7 + 1)
+  expect(insiders.provenance.launchCalls).toBe(7)
+  expect(insiders.provenance.walletsRead).toBe(7)
+  const clusters = valueOfFact(insiders.clusters)
+  const funded = clusters.filter((cluster) => cluster.reason === "deployer_funded")
+  expect(funded[0]!.members.map((member) => member.owner as string).sort()).toEqual(
+    ring.map((wallet) => wallet.address as string).sort()
+  )
+})
+
 describe("insiders: cost", () => {
   test("20 holders: extra calls and round trips cold and warm (with the funder book)", async () => {
     const deployer = await world.signer()
@@ -224,25 +316,61 @@ describe("insiders: cost", () => {
     world.advance(50n)
     await strangers(mint, 15, 10_000_000n)
     const without = await scan(mint, base)
+    // As the worker scans: the funder table and the process's launch memory.
     const book = memoryFunderBook()
-    const cold = await scan(mint, settingsWith({}, book))
-    const warm = await scan(mint, settingsWith({}, book))
+    const launches = memoryLaunches(10)
+    const cold = await scan(mint, settingsWith({}, book, launches))
+    const warm = await scan(mint, settingsWith({}, book, launches))
+    const again = await scan(mint, settingsWith({}, book, launches))
     const extra = (evidence: typeof cold) => ({
       calls: (evidence.provenance.rpcCalls ?? 0) - (without.provenance.rpcCalls ?? 0),
       roundTrips: (evidence.provenance.rpcRoundTrips ?? 0) - (without.provenance.rpcRoundTrips ?? 0)
     })
+    const line = (name: string, evidence: typeof cold) => {
+      const { funderCalls, launchCalls, walletsRead, walletsCached } = insidersOf(evidence).provenance
+      return `${name} +${extra(evidence).calls} / +${extra(evidence).roundTrips} (launch ${launchCalls}, funders ${funderCalls}: ${walletsRead} read, ${walletsCached} from the book)`
+    }
     console.log(
       `insiders cost, 20 holders: without ${without.provenance.rpcCalls} calls / ${without.provenance.rpcRoundTrips} round trips;` +
-        ` cold +${extra(cold).calls} / +${extra(cold).roundTrips}; warm +${extra(warm).calls} / +${extra(warm).roundTrips}` +
-        ` (funder calls cold ${insidersOf(cold).provenance.funderCalls}, launch transactions ${insidersOf(cold).provenance.launchTransactions})`
+        ` ${line("cold", cold)}; ${line("warm", warm)}; ${line("again", again)}`
     )
-    expect(insidersOf(cold).provenance.funderCalls).toBeLessThanOrEqual(40)
-    expect(insidersOf(cold).provenance.walletsRead).toBe(20)
-    expect(extra(cold).roundTrips).toBeLessThanOrEqual(2)
-    expect(extra(warm).roundTrips).toBeLessThanOrEqual(2)
-    expect(insidersOf(warm).provenance.funderCalls).toBe(0)
-    // Warm, only the launch window's transactions (and the deployer's token account) are read again.
-    expect(extra(warm).calls).toBe(insidersOf(warm).provenance.launchTransactions - 1 + 1)
-    expect(valueOfFact(insidersOf(warm).clusters)).toEqual(valueOfFact(insidersOf(cold).clusters))
+    // Cold: the launch window's 5 transactions first, then two calls a wallet for 17 of the 20 within 40.
+    expect(extra(cold).calls).toBe(5 + 17 * 2)
+    expect(extra(cold).calls).toBeLessThanOrEqual(40)
+    expect(insidersOf(cold).provenance).toMatchObject({ launchCalls: 5, funderCalls: 34, walletsRead: 17 })
+    const coldClusters = insidersOf(cold).clusters
+    expect(coldClusters.status).toBe("not_observed")
+    if (coldClusters.status === "not_observed")
+      expect(coldClusters.reason).toBe("funder budget of 40 calls spent before 3 wallets were read")
+    expect(insidersOf(cold).launchBuyers.status).toBe("observed")
+    // The ring (the largest holders) was read first: the deployer's cluster is observed.
+    expect(valueOfFact(insidersOf(cold).deployerHolding).cluster?.status).toBe("observed")
+    // Warm: the book has 17, the other 3 are read; the launch window comes from the memory. Again: nothing.
+    expect(extra(warm).calls).toBe(3 * 2)
+    expect(insidersOf(warm).provenance).toMatchObject({ launchCalls: 0, walletsRead: 3, walletsCached: 17 })
+    expect(extra(again).calls).toBe(0)
+    expect(insidersOf(again).provenance).toMatchObject({ launchCalls: 0, funderCalls: 0, walletsCached: 20 })
+    expect(insidersOf(again).provenance.launchTransactions).toBe(6)
+    expect(insidersOf(again).launchBuyers).toEqual(insidersOf(cold).launchBuyers)
+    expect(insidersOf(again).deployerHolding).toEqual(insidersOf(cold).deployerHolding)
+    for (const evidence of [cold, warm, again]) expect(extra(evidence).roundTrips).toBeLessThanOrEqual(2)
+    expect(valueOfFact(insidersOf(again).clusters)).toEqual(valueOfFact(insidersOf(warm).clusters))
+    expect(valueOfFact(insidersOf(warm).clusters).filter((c) => c.reason === "deployer_funded")).toHaveLength(1)
   })
+})
+
+test("the launch memory: the same window's records, never another window's; the least recently used mint goes first", () => {
+  const memory = memoryLaunches(2)
+  const record = (signature: string) => ({ signature, slot: 1n, changes: [] })
+  memory.set("mintA", ["a1", "a2"], [record("a1"), record("a2")])
+  expect(memory.get("mintA", ["a1", "a2"])?.map((r) => r.signature)).toEqual(["a1", "a2"])
+  // A window with another signature (a transaction dropped, or a new one in the window) is read again.
+  expect(memory.get("mintA", ["a1"])).toBeUndefined()
+  expect(memory.get("mintA", ["a1", "a2", "a3"])).toBeUndefined()
+  memory.set("mintB", ["b1"], [record("b1")])
+  memory.get("mintA", ["a1", "a2"])
+  memory.set("mintC", ["c1"], [record("c1")])
+  expect(memory.get("mintB", ["b1"])).toBeUndefined()
+  expect(memory.get("mintA", ["a1", "a2"])).toHaveLength(2)
+  expect(memory.get("mintC", ["c1"])).toHaveLength(1)
 })

@@ -30,13 +30,13 @@ describe("risk-api scan --print: insiders", () => {
     const deployer = await world.signer()
     const ring = await Promise.all(Array.from({ length: 5 }, () => generateKeyPairSigner()))
     for (const wallet of ring) await world.transferSol(deployer, wallet.address, 1_000_000_000n)
-    const mint = await world.inOneSlot(async () => {
+    const { mint, holders } = await world.inOneSlot(async () => {
       const mint = await world.mint({ deployer, decimals: 6 })
-      await world.holders(mint, [
+      const holders = await world.holders(mint, [
         { owner: deployer, amount: 100_000_000n },
         ...ring.map((owner) => ({ owner, amount: 70_000_000n }))
       ])
-      return mint
+      return { mint, holders }
     })
     world.advance(50n)
     await world.holders(
@@ -50,9 +50,19 @@ describe("risk-api scan --print: insiders", () => {
       })
       expect(stderr).not.toContain("funders not")
       expect(code).toBe(0)
-      return Schema.decodeUnknownSync(ScanEvidenceV2)(JSON.parse(stdout.trim()))
+      return { evidence: Schema.decodeUnknownSync(ScanEvidenceV2)(JSON.parse(stdout.trim())), stderr }
     }
-    const cold = await print()
+    const { evidence: cold, stderr: coldText } = await print()
+    // Beside the JSON line, the block as text on stderr.
+    for (const line of [
+      `Deployer-funded cluster of 5 wallets holds 35% of supply (funder ${deployer.address})`,
+      "5 wallets that bought in the creation slot hold 35% of supply",
+      "launch buyers: creation slot",
+      "5 bought 35% in it, 0 snipers 0% in the 10 slots after",
+      "dev holding: 10% at launch, 10% now, sold 0%",
+      "dev cluster: the deployer and 5 launch buyers it funded: 45% at launch, 45% now, sold 0%"
+    ])
+      expect(coldText).toContain(line)
     expect(cold.insiders?.clusters).toMatchObject({
       status: "observed",
       value: [
@@ -70,9 +80,22 @@ describe("risk-api scan --print: insiders", () => {
     })
     expect(cold.insiders?.provenance.walletsRead).toBeGreaterThanOrEqual(16)
 
-    const warm = await print()
+    const { evidence: warm } = await print()
     expect(warm.insiders?.provenance).toMatchObject({ funderCalls: 0, walletsRead: 0 })
     expect(warm.insiders?.provenance.walletsCached).toBe(cold.insiders?.provenance.walletsRead ?? -1)
     expect(warm.insiders?.clusters).toEqual(cold.insiders?.clusters ?? { status: "not_observed", reason: "-" })
+
+    // The ring sells (here: burns) 60M of its 70M each; the dev keeps its own: the cluster's dev sold shows it.
+    for (const holder of holders.slice(1)) await world.burn(mint, holder, 60_000_000n)
+    const { evidence: sold, stderr: soldText } = await print()
+    expect(sold.insiders?.deployerHolding).toMatchObject({
+      status: "observed",
+      value: { soldPct: 0, cluster: { status: "observed", value: { memberCount: 5, soldPct: 66.66 } } }
+    })
+    // Of the supply now (700M after the burns): the dev's 100M is 14.29%.
+    expect(soldText).toContain("dev holding: 14.29% at launch, 14.29% now, sold 0%")
+    expect(soldText).toContain(
+      "dev cluster: the deployer and 5 launch buyers it funded: 64.29% at launch, 21.43% now, sold 66.66%"
+    )
   }, 90_000)
 })

@@ -65,8 +65,8 @@ describe("scanner: round trips", () => {
         "getSignaturesForAddress",
         ...Array.from({ length: discovery }, () => "getProgramAccounts")
       ]),
-      ["getMultipleAccounts", "getMultipleAccounts"], // holders' accounts; pools' vaults and LP mint
-      sorted(["getMultipleAccounts", "getTransaction", "getTokenLargestAccounts"]), // owners; first transaction; LP holders
+      sorted(["getMultipleAccounts", "getMultipleAccounts", "getTransaction"]), // holders' accounts; pools' vaults and LP mint; first transaction
+      sorted(["getMultipleAccounts", "getTokenLargestAccounts"]), // owners; LP holders
       sorted(["simulateTransaction", "getMultipleAccounts"]), // the transfer; LP holders' accounts
       ["getMultipleAccounts"] // LP holders' owners (the locker's state)
     ])

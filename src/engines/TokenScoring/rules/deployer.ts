@@ -1,3 +1,4 @@
+import type { ScanEvidence } from "../../../domain/ScanEvidence.ts"
 import {
   CAPS,
   DEV_SOLD_CAP_PCT,
@@ -75,20 +76,47 @@ export const deployerPriorHoneypots = priorOffencesRule({
 
 // 2.1: dev sold %. A deployer that sold most of a holding of some size has left the token; on a young token
 // (or one of unknown age) that is the soft rug, and caps it out of `ok`. An unknown initial holding counts.
+// The deployer's cluster (itself and the launch buyers it funded) is measured the same way when observed, and
+// the larger sale of the two counts: a dev that sells through its wallets shows in the cluster's figure.
+interface DevSoldFigure {
+  readonly sold: number
+  readonly initial: number | null
+  readonly cluster: boolean
+}
+
+const devSoldFigureOf = (deployer: ScanEvidence["deployer"]): DevSoldFigure | undefined => {
+  const figures: Array<DevSoldFigure> = []
+  const add = (sold: number | null | undefined, initial: number | null | undefined, cluster: boolean) => {
+    if (sold === null || sold === undefined) return
+    if (initial !== null && initial !== undefined && initial < DEV_SOLD_MIN_INITIAL_PCT) return
+    figures.push({ sold, initial: initial ?? null, cluster })
+  }
+  add(deployer.soldPct, deployer.initialPct, false)
+  add(deployer.clusterSoldPct, deployer.clusterInitialPct, true)
+  return figures.reduce<DevSoldFigure | undefined>(
+    (best, figure) => (best === undefined || figure.sold > best.sold ? figure : best),
+    undefined
+  )
+}
+
 export const devSold: Rule = ({ evidence, tokenAgeHours }) => {
-  const sold = evidence.deployer.soldPct ?? null
-  const initial = evidence.deployer.initialPct ?? null
-  const tier = sold === null ? undefined : tierAtLeast(sold, DEV_SOLD_PCT_TIERS)
-  if (sold === null || tier === undefined) return null
-  if (initial !== null && initial < DEV_SOLD_MIN_INITIAL_PCT) return null
+  const figure = devSoldFigureOf(evidence.deployer)
+  const tier = figure === undefined ? undefined : tierAtLeast(figure.sold, DEV_SOLD_PCT_TIERS)
+  if (figure === undefined || tier === undefined) return null
+  const { sold, initial } = figure
   const young = tokenAgeHours === null || tokenAgeHours < DEV_SOLD_YOUNG_HOURS
-  const of = initial === null ? "its launch holding" : `its launch holding of ${formatPct(initial)} of supply`
+  const field = figure.cluster ? "deployer.clusterSoldPct" : "deployer.soldPct"
+  const initialField = figure.cluster ? "deployer.clusterInitialPct" : "deployer.initialPct"
+  const holding = figure.cluster ? "their launch holding" : "its launch holding"
+  const of = initial === null ? holding : `${holding} of ${formatPct(initial)} of supply`
   return finding({
     rule: "dev_sold",
     facet: "deployer",
     points: tier.points,
-    reason: `deployer.soldPct ${formatPct(sold)} >= ${tier.threshold}%${initial === null ? "" : ` of deployer.initialPct ${formatPct(initial)}`}`,
-    risk: `Deployer sold ${formatPct(sold)} of ${of}`,
+    reason: `${field} ${formatPct(sold)} >= ${tier.threshold}%${initial === null ? "" : ` of ${initialField} ${formatPct(initial)}`}`,
+    risk: figure.cluster
+      ? `Deployer and the launch buyers it funded sold ${formatPct(sold)} of ${of}`
+      : `Deployer sold ${formatPct(sold)} of ${of}`,
     flag: "dev_sold",
     cap: young && sold >= DEV_SOLD_CAP_PCT ? CAPS.devSold : null
   })

@@ -2,7 +2,7 @@ import type { Address as EvidenceAddress } from "../../../domain/Address.ts"
 import { type Fact, type InsiderCluster, notObserved, observed } from "../../../domain/EvidenceV2.ts"
 import { pctOf, type ScanSettings } from "./Context.ts"
 import type { FunderBudget, Funding } from "./Funders.ts"
-import { type LaunchRead, type LaunchTransaction, launchFiguresOf } from "./Launch.ts"
+import type { LaunchFigures } from "./Launch.ts"
 
 // The insiders stage's clusters (src/workers/Scanner/stages/Insiders.ts): holders grouped by first funder
 // (one hop, or two through a fresh wallet, never through a labelled exchange), by the deployer in the
@@ -10,15 +10,14 @@ import { type LaunchRead, type LaunchTransaction, launchFiguresOf } from "./Laun
 
 /** What the clusters are found from: a part of the insiders stage's input. */
 interface ClustersInput {
-  readonly mint: string
   readonly supplyRaw: bigint
   readonly deployer: string | undefined
   readonly wallets: ReadonlyArray<string>
   readonly hop1: ReadonlyMap<string, Funding>
   readonly hop2: ReadonlyMap<string, Funding>
   readonly budget: FunderBudget
-  readonly launch: LaunchRead
-  readonly first: PromiseSettledResult<LaunchTransaction | null>
+  /** The launch window's figures, or why they are not observed. */
+  readonly figures: LaunchFigures | string
   readonly settings: ScanSettings
 }
 
@@ -53,7 +52,12 @@ export const clustersOf = (
   holdings: ReadonlyMap<string, bigint>
 ): Fact<ReadonlyArray<InsiderCluster>> => {
   const all = new Map([...input.hop1, ...input.hop2])
-  const unread = [...unreadOf(input.hop1, input.wallets), ...unreadOf(input.hop2, [...input.hop2.keys()])]
+  // Only the holders' chains count: a launch buyer's intermediary the budget did not reach leaves them whole.
+  const holderFunders = input.wallets.flatMap((wallet) => {
+    const funding = input.hop1.get(wallet)
+    return funding?.kind === "read" && funding.record.funder !== null ? [funding.record.funder] : []
+  })
+  const unread = [...unreadOf(input.hop1, input.wallets), ...unreadOf(input.hop2, holderFunders)]
   if (unread.length > 0) {
     const budgetOut = unread.some((funding) => funding?.kind === "budget")
     return notObserved(
@@ -91,13 +95,8 @@ export const clustersOf = (
       : counts.reduce((best, entry) => (entry[1].length > best[1].length ? entry : best))[0]
     clusters.push(clusterOf(funder, deployerFunded ? "deployer_funded" : "common_funder", group, pctOfOwner))
   }
-  if (input.launch.kind === "read" && input.first.status === "fulfilled" && input.first.value !== null) {
-    const figures = launchFiguresOf(
-      input.mint,
-      input.launch.creationSlot,
-      [input.first.value, ...input.launch.transactions],
-      input.deployer
-    )
+  const figures = input.figures
+  if (typeof figures !== "string") {
     const sameSlot = members.filter((wallet) => figures.sameSlot.has(wallet))
     if (sameSlot.length >= 2) clusters.push(clusterOf(null, "same_slot", sameSlot, pctOfOwner))
   }

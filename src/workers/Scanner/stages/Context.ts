@@ -2,7 +2,7 @@ import type { Address, Slot } from "@solana/kit"
 import type { Address as EvidenceAddress } from "../../../domain/Address.ts"
 import { type Fact, notObserved } from "../../../domain/EvidenceV2.ts"
 import { CallBudgetExhausted, type ScanRpc } from "../Rpc.ts"
-import type { FunderBook, InsiderSettings } from "./FunderBook.ts"
+import type { FunderBook, InsiderSettings, LaunchMemory } from "./FunderBook.ts"
 
 // What every stage of a scan shares: the RPC of this scan, the mint, the settings, the slot the first read
 // pinned, and the record of what could not be read (the evidence's provenance.partial, in the order found).
@@ -21,7 +21,7 @@ export interface ScanSettings {
   readonly maxPools: number
   readonly maxLpPools: number
   /** The insiders stage (funders, launch buyers) and its funder book; off when absent. */
-  readonly insiders?: InsiderSettings & { readonly book: FunderBook }
+  readonly insiders?: InsiderSettings & { readonly book: FunderBook; readonly launches?: LaunchMemory }
 }
 
 /** The mint cannot be scanned now (no account, not a token mint, RPC down): nothing is stored, the request is retried. */

@@ -31,6 +31,41 @@ export const memoryFunderBook = (): FunderBook & { readonly records: Map<string,
   }
 }
 
+/** One launch-window transaction as the stage keeps it: its slot, and each owner's change in the mint with its token account. */
+export interface LaunchRecord {
+  readonly signature: string
+  readonly slot: bigint
+  readonly changes: ReadonlyArray<{ readonly owner: string; readonly change: bigint; readonly account: string | null }>
+}
+
+/** Where a mint's launch window is kept between scans, keyed by the window's signatures (a changed window is read again). */
+export interface LaunchMemory {
+  readonly get: (mint: string, signatures: ReadonlyArray<string>) => ReadonlyArray<LaunchRecord> | undefined
+  readonly set: (mint: string, signatures: ReadonlyArray<string>, records: ReadonlyArray<LaunchRecord>) => void
+}
+
+/** A launch memory in this process, the `capacity` mints last used (a few records each). */
+export const memoryLaunches = (capacity: number): LaunchMemory => {
+  const entries = new Map<string, { readonly key: string; readonly records: ReadonlyArray<LaunchRecord> }>()
+  return {
+    get: (mint, signatures) => {
+      const entry = entries.get(mint)
+      if (entry === undefined || entry.key !== signatures.join(",")) return undefined
+      entries.delete(mint)
+      entries.set(mint, entry)
+      return entry.records
+    },
+    set: (mint, signatures, records) => {
+      entries.delete(mint)
+      entries.set(mint, { key: signatures.join(","), records })
+      for (const oldest of entries.keys()) {
+        if (entries.size <= capacity) break
+        entries.delete(oldest)
+      }
+    }
+  }
+}
+
 export interface InsiderSettings {
   /** RPC calls the funders stage may make per scan, both hops (two a wallet). */
   readonly funderCalls: number

@@ -10,12 +10,14 @@ import type { FunderRecord } from "./FunderBook.ts"
 // of this token or any other reads nothing for a wallet already in the book.
 //
 // Reads, each batched with a round the scan already sends (src/workers/Scanner/Scan.ts):
-// - round 4: each wallet's signatures (getSignaturesForAddress, one page of 1,000; a wallet with a full page
+// - round 4: each wallet's signatures (the top holders', then the launch window's buyers' that are not among them) (getSignaturesForAddress, one page of 1,000; a wallet with a full page
 //   is busy, not fresh, and is not followed);
-// - round 5: the oldest transaction of each wallet whose page was complete (getTransaction);
+// - round 5: the oldest transaction of each wallet whose page was complete (getTransaction), once per distinct
+//   signature and not at all when the launch window already read it;
 // - rounds 6 and 7 (hop 2, only for fresh funders not in the book): the same two reads for the funders.
-// Every call is taken from the stage's own budget (SCANNER_FUNDER_CALLS); a wallet the budget does not
-// reach is `budget`, and the clusters built on it are not observed.
+// Every call is taken from the stage's own budget (SCANNER_FUNDER_CALLS), after the launch window's
+// transactions (stage Launch, round 3) took theirs; a wallet the budget does not reach is `budget`, and the
+// clusters built on it are not observed.
 
 /** The stage's own bound on calls, shared by both hops. */
 export class FunderBudget {
@@ -80,7 +82,7 @@ const readTransaction = (rpc: ScanRpc, signature: string) =>
     })
     .send()
 
-type Transaction = NonNullable<Awaited<ReturnType<typeof readTransaction>>>
+export type Transaction = NonNullable<Awaited<ReturnType<typeof readTransaction>>>
 
 const base58 = getBase58Encoder()
 
@@ -124,17 +126,31 @@ export const readFunders = (
   signatures: ReadonlyMap<string, Oldest | Funding>,
   budget: FunderBudget,
   /** The wallets to follow; a page read for any other (a program's account) is dropped and its call given back. */
-  wallets: ReadonlyArray<string> = [...signatures.keys()]
+  wallets: ReadonlyArray<string> = [...signatures.keys()],
+  /** Transactions this scan already read (the launch window's): an oldest one among them costs no call. */
+  known: ReadonlyMap<string, Transaction> = new Map()
 ): Promise<ReadonlyMap<string, Funding>> => {
   const follow = new Set(wallets)
-  for (const [wallet, oldest] of signatures) if (!follow.has(wallet) && !("kind" in oldest)) budget.refund(1)
+  // One read per distinct signature: wallets funded in one transaction (a disperse) share it, and a wallet
+  // whose first transaction is a launch-window one (funded and bought in one go) takes it from the window.
+  const reads = new Map<string, Promise<Transaction | null>>()
+  for (const [wallet, oldest] of signatures) {
+    if ("kind" in oldest) continue
+    const shared = known.get(oldest.signature)
+    if (!follow.has(wallet) || shared !== undefined || reads.has(oldest.signature)) {
+      budget.refund(1)
+      if (shared !== undefined) reads.set(oldest.signature, Promise.resolve(shared))
+      continue
+    }
+    reads.set(oldest.signature, readTransaction(rpc, oldest.signature))
+  }
   return Promise.all(
     [...signatures]
       .filter(([wallet]) => follow.has(wallet))
       .map(async ([wallet, oldest]): Promise<readonly [string, Funding]> => {
         if ("kind" in oldest) return [wallet, oldest]
         try {
-          const transaction = await readTransaction(rpc, oldest.signature)
+          const transaction = await reads.get(oldest.signature)!
           if (transaction === null) return [wallet, { kind: "failed", reason: "oldest transaction not found" }]
           const transfer = transferInto(transaction, wallet)
           const record: FunderRecord = {

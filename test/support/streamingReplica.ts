@@ -64,11 +64,21 @@ export const startStreamingReplica = async (): Promise<StreamingReplica> => {
   const replicaDir = join(dir, "replica")
   const ports = { primary: freePort(), replica: freePort() }
   const started: Array<string> = []
+  // Servers left running by a test process that ends without its afterAll are stopped as it exits.
+  const stopNow = () => {
+    for (const data of started.splice(0).reverse()) {
+      const stopping = [join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]
+      Bun.spawnSync(asRoot ? ["runuser", "-u", "postgres", "--", ...stopping] : stopping)
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once("exit", stopNow)
   const stop = async () => {
-    for (const data of started.reverse()) {
+    for (const data of started.splice(0).reverse()) {
       await run([join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined)
     }
     rmSync(dir, { recursive: true, force: true })
+    process.off("exit", stopNow)
   }
   const settings = (port: number) => [
     "-o",

@@ -7,6 +7,7 @@
 // built, then serves until stopped. Swaps into PumpSwap/CPMM report the program's absence (their
 // binaries are not on npm); everything else the scanner reads runs for real.
 import { parseArgs } from "node:util"
+import { startGeyserServer } from "../test/support/solana/Geyser.ts"
 import { pumpCreate, type PumpCreateKind } from "../test/support/solana/Launches.ts"
 import { buildPool, type PoolVenue, referenceMarket } from "../test/support/solana/Pools.ts"
 import { startRpcServer } from "../test/support/solana/RpcServer.ts"
@@ -100,22 +101,26 @@ await world.holders(locked, [{ owner: await world.signer(1n), amount: 5_000n }])
 rows.push({ mint: locked.address, what: "non-transferable Token-2022: the sell simulation fails" })
 
 const server = startRpcServer(world, port)
+// A Yellowstone gRPC endpoint over the same world (its own port), replaying from the first slot served.
+const geyser = await startGeyserServer(world, { replayFrom: world.slot })
 console.log(`Local Solana JSON-RPC (LiteSVM) at ${server.url}, slot ${world.slot}\n`)
 console.log(`export SOLANA_RPC_URL=${server.url}`)
 console.log(`export SOLANA_WS_URL=${server.wsUrl}`)
+console.log(`# or, for the Yellowstone gRPC source instead of the WebSocket: export SOLANA_GRPC_URL=${geyser.url}`)
 console.log(`export SCANNER_REFERENCE_POOL=${reference.address}   # SOL/USDC Whirlpool, SOL at 150 USD\n`)
 for (const row of rows) console.log(`${row.mint}  ${row.what}`)
 console.log("\nScan one: npm run cli -- scan --print <mint>   (Ctrl-C stops this server)")
 console.log(
-  "Launch on pump.fun: type `create`, `create_v2` or `create_v2 usdc` and Enter; `drop` closes every WebSocket."
+  "Launch on pump.fun: type `create`, `create_v2` or `create_v2 usdc` and Enter; `drop` closes every WebSocket and gRPC stream."
 )
 
-// Launches on demand, for the watcher (npm start with SOLANA_WS_URL): each prints its mint and time.
+// Launches on demand, for the watcher (npm start with SOLANA_WS_URL or SOLANA_GRPC_URL): each prints its mint and time.
 for await (const line of console) {
   const [command, quote] = line.trim().split(/\s+/)
   if (command === "drop") {
     server.pubsub.drop()
-    console.log("dropped every WebSocket")
+    geyser.controls.drop()
+    console.log("dropped every WebSocket and gRPC stream")
     continue
   }
   if (command !== "create" && command !== "create_v2") continue
@@ -126,5 +131,6 @@ for await (const line of console) {
 }
 process.once("SIGINT", () => {
   server.stop()
+  geyser.stop()
   process.exit(0)
 })

@@ -178,7 +178,11 @@ const BondingCurve = Schema.Struct({
   complete: Schema.Boolean.annotations({
     description: "The curve has migrated (or is complete and awaits migration)."
   }),
-  progressPct: Schema.NullOr(Percent)
+  progressPct: Schema.NullOr(Percent),
+  depthUsd: Schema.optionalWith(Schema.NullOr(NonNegative), { exact: true }).annotations({
+    description:
+      "The quote reserve the curve prices buys and sells against (virtual + real: pump.fun virtual_quote_reserves, LaunchLab virtual_quote + real_quote), in USD; null when the quote has no USD price, absent where the curve defines no such reserve (Meteora DBC). A depth, not liquidity anyone can withdraw: a curve has no LP."
+  })
 }).annotations({ identifier: "BondingCurve" })
 
 export const PoolLp = Schema.Struct({

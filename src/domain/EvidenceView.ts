@@ -94,6 +94,7 @@ export const scoringView = (scan: ScanEvidenceV2): ScanEvidence => {
       ...(lpBurnedPct === null ? {} : { lpBurnedPct }),
       ...(lpTopWalletsPct === null ? {} : { lpTopWalletsPct }),
       ...(bondingCurveOnly(scan) ? { bondingCurveOnly: true } : {}),
+      ...curveOf(scan),
       ...(positionsCreatorPct === null ? {} : { positionsCreatorPct })
     },
     holders: insiderHoldersOf(scan, {
@@ -233,6 +234,26 @@ const bondingCurveOnly = (scan: ScanEvidenceV2): boolean =>
   scan.liquidity.pools.status === "observed" &&
   scan.liquidity.pools.value.length > 0 &&
   scan.liquidity.pools.value.every((pool) => pool.shape === "bonding_curve")
+
+// Model 2.1: the bonding curves among the pools. A curve that has not completed is a market (it quotes buys and
+// sells from its reserves), priced on its virtual + real quote reserve: the live curves' depths summed, null when
+// one of them has no depth read. A completed curve trades nothing until its migration pool is seen.
+const curveOf = (scan: ScanEvidenceV2): Pick<ScanEvidence["liquidity"], "curve" | "curveDepthUsd"> => {
+  if (scan.liquidity.pools.status !== "observed") return {}
+  const curves = scan.liquidity.pools.value.flatMap((pool) =>
+    pool.bondingCurve?.status === "observed" ? [pool.bondingCurve.value] : []
+  )
+  if (curves.length === 0) return {}
+  const live = curves.filter((curve) => !curve.complete)
+  if (live.length === 0) return { curve: "complete" }
+  const depths = live.map((curve) => curve.depthUsd ?? null)
+  return {
+    curve: "live",
+    curveDepthUsd: depths.some((depth) => depth === null)
+      ? null
+      : Math.round(depths.reduce((total: number, depth) => total + (depth ?? 0), 0) * 100) / 100
+  }
+}
 
 // The LP share burned across pools, weighted equally (per-pool LP comes from the pool scanner).
 const lpBurnedPctOf = (scan: ScanEvidenceV2): number | null => {

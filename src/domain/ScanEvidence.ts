@@ -108,6 +108,14 @@ export const Liquidity = Schema.Struct({
   bondingCurveOnly: Schema.optional(Schema.Boolean).annotations({
     description: "Every pool is a bonding curve: there is no LP that anyone could pull (model 2.1)."
   }),
+  curve: Schema.optional(Schema.Literal("live", "complete")).annotations({
+    description:
+      "The bonding curves among the pools (model 2.1): live when one has not completed (it quotes buys and sells from its reserves: a market), complete when every one has (it trades nothing until its migration pool is seen); absent without a curve."
+  }),
+  curveDepthUsd: Schema.optional(Schema.NullOr(NonNegative)).annotations({
+    description:
+      "The quote reserve the live curves price trades against (virtual + real), in USD (model 2.1): the depth a sell meets, not liquidity anyone can pull; absent or null when not observed."
+  }),
   positionsCreatorPct: Schema.optional(Schema.NullOr(Percent)).annotations({
     description:
       "Share of the token's concentrated liquidity (CLMM, Whirlpool, DLMM positions read) in positions the deployer or its insider cluster owns that are not locked (model 2.1); absent or null: not observed."

@@ -11,7 +11,8 @@ import {
   CONFIRM,
   FRESH_MS,
   LATEST_SCAN,
-  LATEST_SCANS,
+  LATEST_VERDICTS,
+  MODEL_VERSION,
   REVALIDATE_KEYS,
   REVALIDATE_MS
 } from "./serviceSql.ts"
@@ -161,13 +162,14 @@ const fetchOf = (): ((request: Request) => Promise<Response>) => {
       }
     }
     // The cold part of a batch: what is not warm (the service's memory) is read with the service's one
-    // statement for many mints; every request is answered with the all-warm batch's bytes.
+    // statement for many mints (its stored verdicts: the service's read of cold mints it will not keep);
+    // every request is answered with the all-warm batch's bytes.
     case "latest-batch": {
       const warm = new Set(spec.warm)
       return async (request) => {
         const { addresses } = (await request.json()) as { readonly addresses: ReadonlyArray<string> }
         const cold = addresses.filter((mint) => !warm.has(mint))
-        if (cold.length > 0) await pool!.query(LATEST_SCANS, [cold])
+        if (cold.length > 0) await pool!.query(LATEST_VERDICTS, [cold, MODEL_VERSION, []])
         return respond(answers.get("POST /api/risk-check/batch"))
       }
     }

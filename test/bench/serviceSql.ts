@@ -3,6 +3,7 @@ import { Effect, Layer, Redacted } from "effect"
 import type { Client } from "pg"
 import { assessToken } from "../../src/engines/TokenScoring/index.ts"
 import { LATEST_COLUMNS, ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
+import { storedVerdictOf } from "../../src/features/Scans/ScanVerdict.ts"
 import latestScansMigration from "../../sql/0014_latest_scans.sql" with { type: "text" }
 
 // The service's statements, same text (src/features/Accounts/Accounts.ts AUTHENTICATE, src/features/Accounts/KeyCache.ts
@@ -14,8 +15,10 @@ export { CHARGE_CALLS, chargeCallsParameters, CONFIRM } from "../../src/features
 
 export const LATEST_SCAN = `select ${LATEST_COLUMNS} from latest_scans where mint = $1`
 
-/** The cold part of a batch (ScansRepo latestScansStatement): one probe for many mints. */
-export const LATEST_SCANS = `select ${LATEST_COLUMNS} from latest_scans where mint = any($1::text[])`
+// The cold part of a batch (ScansRepo latestVerdictsStatement, the read of the cold mints the cache will not
+// keep, and of those it will keep, $3): one probe for many mints, $2 the scoring model's version.
+export { LATEST_VERDICTS } from "../../src/features/Scans/ScansRepo.ts"
+export { MODEL_VERSION } from "../../src/engines/TokenScoring/index.ts"
 
 /**
  * latest_scans for a history written in bulk (the bench's INSERT ... SELECT bypasses ScansRepo.record): the
@@ -31,8 +34,9 @@ export const fillLatestScans = async (client: Client): Promise<number> => {
 }
 
 /**
- * The assessments the writer stores with each latest row (ScansRepo.record) for rows the backfill left
- * without one: each mint read as the service reads it, scored, stored, 1,000 at a time. Returns its seconds.
+ * The assessments and verdicts (sql/0019) the writer stores with each latest row (ScansRepo.record) for rows
+ * the backfill left without one: each mint read as the service reads it, scored, stored, 1,000 at a time.
+ * Returns its seconds.
  */
 export const fillAssessments = async (client: Client, url: string): Promise<number> => {
   const started = performance.now()
@@ -44,16 +48,20 @@ export const fillAssessments = async (client: Client, url: string): Promise<numb
       const repo = yield* ScansRepo
       for (let i = 0; i < mints.length; i += 1_000) {
         const found = yield* repo.latestMany(mints.slice(i, i + 1_000) as never)
-        const rows = [...found]
+        const rows = [...found].map(([mint, scan]) => {
+          const assessment = assessToken(scan.evidence)
+          return { mint, id: scan.id, assessment, verdict: storedVerdictOf(scan.evidence, assessment) }
+        })
         yield* Effect.promise(() =>
           client.query(
-            `update latest_scans l set assessment = t.assessment::json
-             from unnest($1::text[], $2::bigint[], $3::text[]) as t(mint, scan_id, assessment)
+            `update latest_scans l set assessment = t.assessment::json, verdict = t.verdict::json
+             from unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) as t(mint, scan_id, assessment, verdict)
              where l.mint = t.mint and l.scan_id = t.scan_id`,
             [
-              rows.map(([mint]) => mint),
-              rows.map(([, scan]) => scan.id),
-              rows.map(([, scan]) => JSON.stringify(assessToken(scan.evidence)))
+              rows.map((row) => row.mint),
+              rows.map((row) => row.id),
+              rows.map((row) => JSON.stringify(row.assessment)),
+              rows.map((row) => JSON.stringify(row.verdict))
             ]
           )
         )

@@ -33,7 +33,11 @@ export const ageFactorPctOf = (ageSeconds: number): number =>
 const labelOf = (score: number): ConfidenceLabel =>
   score >= CONFIDENCE_LABEL_THRESHOLDS.high ? "high" : score >= CONFIDENCE_LABEL_THRESHOLDS.medium ? "medium" : "low"
 
-export const confidenceOf = (assessment: TokenAssessment, evidence: ScanEvidence, ageSeconds: number): Confidence => {
+export const confidenceOf = (
+  assessment: Pick<TokenAssessment, "evidenceCompleteness" | "safetyScore">,
+  evidence: Pick<ScanEvidence, "scanDepth">,
+  ageSeconds: number
+): Confidence => {
   const observedPct = Math.round(assessment.evidenceCompleteness * 100)
   const completenessPct =
     verdictOf(assessment.safetyScore) === "block" ? Math.max(observedPct, BLOCK_COMPLETENESS_FLOOR_PCT) : observedPct

@@ -1,7 +1,12 @@
 import { epochMillisOf, type Holder, type ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { evidenceCompletenessOf } from "./completeness.ts"
 import { impersonatedBy } from "./impersonation.ts"
-import { CONCENTRATION_EXCLUDED_KINDS, type Tier, TOKEN_LOCK_RELEASE_WINDOW_HOURS } from "./model.ts"
+import {
+  CONCENTRATION_EXCLUDED_KINDS,
+  LIQUIDITY_USD_TIERS,
+  type Tier,
+  TOKEN_LOCK_RELEASE_WINDOW_HOURS
+} from "./model.ts"
 
 /** A buy or sell's total cost in percent: the transfer fee plus the trading tax (null parts not observed). */
 export interface EffectiveTax {
@@ -14,6 +19,18 @@ export interface EffectiveTax {
 export interface Observed {
   readonly evidence: ScanEvidence
   readonly liquidityUsd: number | null
+  /**
+   * 2.1: the depth a sell meets, in USD: liquidity, or with a live bonding curve the larger of liquidity and the
+   * curve's depth (its virtual + real quote reserve, which prices its trades); null when liquidity is not observed.
+   */
+  readonly depthUsd: number | null
+  /** 2.1: why there is no market to sell into (no pool, only completed curves, $0 and no live curve), or null. */
+  readonly noMarket: string | null
+  /**
+   * 2.1: a live curve whose depth was not read (Meteora DBC) and whose real reserve, a lower bound of its depth,
+   * is under the low-liquidity tiers: low_liquidity cannot be weighed, and the token is thin evidence.
+   */
+  readonly curveDepthMissing: boolean
   readonly top10Pct: number | null
   readonly largestHolderPct: number | null
   readonly insiderPct: number | null
@@ -61,11 +78,39 @@ const staticallySellable = (e: ScanEvidence): boolean => {
   )
 }
 
+// No market (2.1): no pool; or only bonding curves, all completed, whose migration pool was not seen (a completed
+// curve trades nothing; when pool discovery did not finish, thin evidence says so beside it); or liquidity of $0 without a live curve. A live curve quotes buys from its virtual
+// reserves, so it is a market however little real quote it holds (a launch before its first buy holds none).
+const noMarketOf = (e: ScanEvidence, liquidityUsd: number | null): string | null =>
+  e.liquidity.poolCount === 0
+    ? "liquidity.poolCount is 0"
+    : e.liquidity.curve === "complete" && e.liquidity.bondingCurveOnly === true
+      ? "every pool is a completed bonding curve and no migration pool was seen"
+      : liquidityUsd === 0 && e.liquidity.curve !== "live"
+        ? "liquidity is $0"
+        : null
+
+// A live curve's depth (its virtual + real quote reserve) includes its real reserve: without it read, liquidity is
+// a lower bound of the depth.
+const depthOf = (e: ScanEvidence, liquidityUsd: number | null): number | null => {
+  const curveDepth = e.liquidity.curve === "live" ? (e.liquidity.curveDepthUsd ?? null) : null
+  return liquidityUsd === null || curveDepth === null ? liquidityUsd : Math.max(liquidityUsd, curveDepth)
+}
+
+const LOW_LIQUIDITY_TOP = Math.max(...LIQUIDITY_USD_TIERS.map((tier) => tier.threshold))
+const curveDepthMissingOf = (e: ScanEvidence, liquidityUsd: number | null): boolean =>
+  e.liquidity.curve === "live" &&
+  (e.liquidity.curveDepthUsd ?? null) === null &&
+  liquidityUsd !== null &&
+  liquidityUsd < LOW_LIQUIDITY_TOP
+
 // A market is observed when liquidity was valued or no pool was found (no_market); its LP lock when any lock,
 // burn or LP fact was read, the owners of the concentrated-liquidity positions were read (2.1), or there is nothing to lock (no market, a bonding curve only); the holders when
 // the top accounts were read. An issuer-verified asset's liquidity is not one team's pool: its LP lock is moot.
 const unobservedMarketOf = (e: ScanEvidence, liquidityUsd: number | null): ReadonlyArray<string> => {
-  const noMarket = e.liquidity.poolCount === 0 || liquidityUsd === 0
+  // Observed as no market: no pool, or $0 without a live curve (completed curves alone do not tell whether
+  // discovery saw every pool).
+  const noMarket = e.liquidity.poolCount === 0 || (liquidityUsd === 0 && e.liquidity.curve !== "live")
   const lpRead =
     e.liquidity.lpLocked !== null ||
     e.liquidity.lpLockPercentage !== null ||
@@ -74,6 +119,7 @@ const unobservedMarketOf = (e: ScanEvidence, liquidityUsd: number | null): Reado
     e.liquidity.bondingCurveOnly === true
   return [
     !noMarket && liquidityUsd === null ? "pools and liquidity not observed" : null,
+    curveDepthMissingOf(e, liquidityUsd) ? "bonding curve depth not observed" : null,
     !noMarket && !lpRead && !e.verified ? "LP lock not observed" : null,
     e.holders.top.length === 0 ? "holders not observed" : null
   ].filter((reason): reason is string => reason !== null)
@@ -132,6 +178,9 @@ export const observe = (evidence: ScanEvidence): Observed => {
       : null,
     impersonates: evidence.verified ? null : impersonatedBy(evidence.mint, evidence.name, evidence.symbol),
     liquidityUsd,
+    depthUsd: depthOf(evidence, liquidityUsd),
+    noMarket: noMarketOf(evidence, liquidityUsd),
+    curveDepthMissing: curveDepthMissingOf(evidence, liquidityUsd),
     top10Pct: holdersObserved ? top10PctOf(concentrated) : null,
     largestHolderPct: holdersObserved ? Math.max(0, ...concentrated.map((holder) => holder.pct)) : null,
     insiderPct: holdersObserved ? sumPct(top.filter((holder) => holder.kind === "insider")) : null,

@@ -5,20 +5,40 @@ import { assessTokenOnce, confidenceOf } from "../../engines/TokenScoring/index.
 import { ageFactorPctOf } from "../../engines/TokenScoring/confidence.ts"
 import { bound, scanLookups } from "../../platform/Observability/Metrics.ts"
 import { rescanUrlOf } from "../Scans/Errors.ts"
-import type { StoredScan } from "../Scans/ScansRepo.ts"
+import type { CheckedScan } from "../Scans/ScansRepo.ts"
+import type { StoredVerdict } from "../Scans/ScanVerdict.ts"
 import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
 
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
 const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
 
 // When each scan was taken, parsed once per scan object (evidence is immutable).
-const scannedMillis = new WeakMap<StoredScan, number>()
+const scannedMillis = new WeakMap<CheckedScan, number>()
+
+/** What a verdict reads of a scan: its stored verdict, or its evidence and assessment (scored once). */
+const verdictPartsOf = (scan: CheckedScan): Omit<StoredVerdict, "modelVersion"> => {
+  if ("verdict" in scan) return scan.verdict
+  const evidence = scan.evidence
+  const assessment = assessTokenOnce(evidence)
+  return {
+    symbol: evidence.symbol,
+    scanDepth: evidence.scanDepth,
+    scannedAt: evidence.scannedAt,
+    outcome: evidence.outcome,
+    verdict: assessment.verdict,
+    safetyScore: assessment.safetyScore,
+    flags: assessment.flags,
+    evidenceCompleteness: assessment.evidenceCompleteness
+  }
+}
+
+const scannedAtOf = (scan: CheckedScan): string => ("verdict" in scan ? scan.verdict : scan.evidence).scannedAt
 
 /** The age of a scan's evidence at `now`, in whole seconds (never negative). */
-const ageSecondsOf = (scan: StoredScan, now: number): number => {
+const ageSecondsOf = (scan: CheckedScan, now: number): number => {
   let millis = scannedMillis.get(scan)
   if (millis === undefined) {
-    millis = epochMillisOf(scan.evidence.scannedAt)
+    millis = epochMillisOf(scannedAtOf(scan))
     scannedMillis.set(scan, millis)
   }
   return Math.max(0, Math.floor((now - millis) / 1000))
@@ -27,14 +47,14 @@ const ageSecondsOf = (scan: StoredScan, now: number): number => {
 /** The compact verdict for a mint from its latest scan (or none), as seen at `now`. */
 export const riskCheckOf = (
   address: string,
-  scan: StoredScan | undefined,
+  scan: CheckedScan | undefined,
   now: number,
   latencyMs: number
 ): RiskCheckResult => riskCheckAt(address, scan, scan === undefined ? 0 : ageSecondsOf(scan, now), latencyMs)
 
 const riskCheckAt = (
   address: string,
-  scan: StoredScan | undefined,
+  scan: CheckedScan | undefined,
   ageSeconds: number,
   latencyMs: number
 ): RiskCheckResult => {
@@ -56,20 +76,19 @@ const riskCheckAt = (
       details_url: detailsUrlOf(address)
     }
   }
-  const evidence = scan.evidence
-  const assessment = assessTokenOnce(evidence)
+  const parts = verdictPartsOf(scan)
   return {
     address,
-    symbol: evidence.symbol,
-    verdict: assessment.verdict,
-    score: assessment.safetyScore,
-    confidence: confidenceOf(assessment, evidence, ageSeconds).score,
-    flags: assessment.flags,
+    symbol: parts.symbol,
+    verdict: parts.verdict,
+    score: parts.safetyScore,
+    confidence: confidenceOf(parts, parts, ageSeconds).score,
+    flags: parts.flags,
     freshness: freshnessOf(ageSeconds),
-    scan_depth: evidence.scanDepth,
-    scanned_at: evidence.scannedAt,
+    scan_depth: parts.scanDepth,
+    scanned_at: parts.scannedAt,
     age_seconds: ageSeconds,
-    outcome: evidence.outcome,
+    outcome: parts.outcome,
     latency_ms: latencyMs,
     rescan_url: rescanUrlOf(address),
     details_url: detailsUrlOf(address)
@@ -131,7 +150,7 @@ export const batchAddressesOf = (addresses: ReadonlyArray<string>): ReadonlyArra
  */
 export const batchOf = (
   distinct: ReadonlyArray<string>,
-  scanOf: (address: string) => StoredScan | null | undefined,
+  scanOf: (address: string) => CheckedScan | null | undefined,
   now: number,
   latencyMs: number
 ): BatchResponse => {
@@ -186,11 +205,11 @@ interface Joined {
   entry: string | undefined
 }
 
-const fragmentsOf = new WeakMap<StoredScan, Map<number, Fragments>>()
+const fragmentsOf = new WeakMap<CheckedScan, Map<number, Fragments>>()
 const AGE_KEY = ',"age_seconds":'
 const LATENCY_KEY = ',"latency_ms":'
 
-const cut = (address: string, scan: StoredScan, ageSeconds: number): Fragments | undefined => {
+const cut = (address: string, scan: CheckedScan, ageSeconds: number): Fragments | undefined => {
   const result = riskCheckAt(address, scan, ageSeconds, 0)
   const json = JSON.stringify(result)
   // A key in quotes followed by a colon only occurs as structure: inside a JSON string a quote is escaped.
@@ -218,8 +237,9 @@ const cut = (address: string, scan: StoredScan, ageSeconds: number): Fragments |
 }
 
 /** The fragments of a scanned mint's verdict at `ageSeconds`; undefined when they cannot be used (then JSON.stringify). */
-const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fragments | undefined => {
-  if (!Number.isInteger(ageSeconds)) return undefined
+const fragmentsAt = (address: string, scan: CheckedScan, ageSeconds: number): Fragments | undefined => {
+  // A verdict read alone (a batch's cold mint) answers once and is never kept: cutting it would cost more.
+  if (!Number.isInteger(ageSeconds) || "verdict" in scan) return undefined
   const band = ageFactorPctOf(ageSeconds)
   let bands = fragmentsOf.get(scan)
   if (bands === undefined) {
@@ -236,7 +256,7 @@ const fragmentsAt = (address: string, scan: StoredScan, ageSeconds: number): Fra
 }
 
 /** A scanned mint's verdict as JSON text: JSON.stringify(riskCheckOf(address, scan, now, latencyMs)), from its fragments. */
-const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: number): Joined => {
+const scannedJson = (address: string, scan: CheckedScan, now: number, latencyMs: number): Joined => {
   const ageSeconds = ageSecondsOf(scan, now)
   const fragments = fragmentsAt(address, scan, ageSeconds)
   if (fragments === undefined) {
@@ -266,14 +286,14 @@ const scannedJson = (address: string, scan: StoredScan, now: number, latencyMs: 
 }
 
 /** A scanned mint's batch entry, `"address":{…}`, kept with its JSON for the same second's batches. */
-const scannedEntry = (address: string, scan: StoredScan, now: number, latencyMs: number): string => {
+const scannedEntry = (address: string, scan: CheckedScan, now: number, latencyMs: number): string => {
   const joined = scannedJson(address, scan, now, latencyMs)
   joined.entry ??= joined.key + joined.json
   return joined.entry
 }
 
 /** The answer for one valid address, from its latest scan (null: never scanned); `started` from performance.now(). */
-export const checkAnswer = (address: string, scan: StoredScan | null, started: number): WireAnswer => {
+export const checkAnswer = (address: string, scan: CheckedScan | null, started: number): WireAnswer => {
   const latencyMs = Math.round(performance.now() - started)
   if (scan === null) {
     scanMisses.inc()
@@ -292,7 +312,7 @@ const isArrayIndex = (key: string): boolean => ARRAY_INDEX.test(key) && Number(k
 /** The answer for the distinct addresses of a batch: `scanOf` as for batchOf. Never cached. */
 export const batchAnswer = (
   distinct: ReadonlyArray<string>,
-  scanOf: (address: string) => StoredScan | null | undefined,
+  scanOf: (address: string) => CheckedScan | null | undefined,
   started: number
 ): WireAnswer => {
   let hits = 0

@@ -13,7 +13,7 @@ import {
 } from "../Accounts/PublicTraffic.ts"
 import { bound, scanCacheEvents } from "../../platform/Observability/Metrics.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
-import type { StoredScan } from "../Scans/ScansRepo.ts"
+import type { CheckedScan } from "../Scans/ScansRepo.ts"
 import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer } from "./Answer.ts"
 
 // The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
@@ -180,7 +180,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const addresses = batchAddressesIn(parsed)
     if (addresses === undefined) return replay()
     const distinct = batchAddressesOf(addresses)
-    const held = new Map<string, StoredScan | null>()
+    const held = new Map<string, CheckedScan | null>()
     const missing: Array<Address> = []
     for (const address of distinct) {
       const scan = scans.peek(address) // a hit is a valid address: only those are cached

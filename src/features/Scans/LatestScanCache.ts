@@ -14,7 +14,7 @@ import { makeReadsInFlight, type Read, type ReadsInFlight } from "./LatestScanRe
 import { makeScanStore, type ScanStore } from "./LatestScanStore.ts"
 import { ReadCounter } from "./ReadCounter.ts"
 import { makeReplicaReads } from "./LatestScanReplica.ts"
-import { type LatestReads, latestReadsOf, ScansRepo, type StoredScan } from "./ScansRepo.ts"
+import { type CheckedScan, type LatestReads, latestReadsOf, ScansRepo, type StoredScan } from "./ScansRepo.ts"
 
 export { entryBytesOf } from "./LatestScanStore.ts"
 
@@ -30,14 +30,18 @@ export interface LatestScans {
   readonly load: (mint: Address) => Promise<Exit.Exit<StoredScan | null, ServiceUnavailable>>
   /** `load` as an Effect: the latest scan of a mint, from memory or read through. */
   readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
-  /** The latest scans of many mints: those in memory, the rest in one shared read (absent: never scanned). */
+  /**
+   * What risk-check answers need of many mints (absent: never scanned): those in memory; the rest in one
+   * shared read, each a latest scan if memory will keep it (ReadsInFlight.readVerdictsThrough), else its
+   * stored verdict only (a verdict is never kept: it serves this answer).
+   */
   readonly latestMany: (
     mints: ReadonlyArray<Address>
-  ) => Effect.Effect<ReadonlyMap<string, StoredScan>, ServiceUnavailable>
+  ) => Effect.Effect<ReadonlyMap<string, CheckedScan>, ServiceUnavailable>
   /** `latestMany` as a Promise: the batch fast path reads the mints memory does not hold through it. */
   readonly loadMany: (
     mints: ReadonlyArray<Address>
-  ) => Promise<Exit.Exit<ReadonlyMap<string, StoredScan>, ServiceUnavailable>>
+  ) => Promise<Exit.Exit<ReadonlyMap<string, CheckedScan>, ServiceUnavailable>>
   /** What memory holds now: entries and their estimated heap bytes (absent when nothing is cached). */
   readonly footprint?: () => CacheFootprint
 }
@@ -76,11 +80,11 @@ const passThrough = (
   latestMany: (mints) =>
     Effect.zipRight(
       Effect.sync(() => mints.forEach(countRead)),
-      inner.latestMany(mints)
+      inner.latestVerdicts(mints)
     ),
   loadMany: (mints) => {
     mints.forEach(countRead)
-    return runPromiseExit(inner.latestMany(mints))
+    return runPromiseExit(inner.latestVerdicts(mints))
   }
 })
 
@@ -170,9 +174,9 @@ const facesOf = (
   // Many mints: those in memory at once, the rest in one read shared with the reads in flight.
   const many = (
     mints: ReadonlyArray<Address>
-  ): Map<string, StoredScan> | Promise<Exit.Exit<Map<string, StoredScan>, ServiceUnavailable>> => {
+  ): Map<string, CheckedScan> | Promise<Exit.Exit<Map<string, CheckedScan>, ServiceUnavailable>> => {
     const now = Date.now()
-    const found = new Map<string, StoredScan>()
+    const found = new Map<string, CheckedScan>()
     const missing: Array<Address> = []
     for (const mint of mints) {
       const scan = held(mint)
@@ -183,7 +187,7 @@ const facesOf = (
     scanCacheEvents.inc({ result: "hit" }, mints.length - missing.length)
     scanCacheEvents.inc({ result: "miss" }, missing.length)
     if (missing.length === 0) return found
-    return Promise.all(reads.readManyThrough(missing, now)).then((answers) => {
+    return Promise.all(reads.readVerdictsThrough(missing, now)).then((answers) => {
       for (const [i, read] of answers.entries()) {
         if (Exit.isFailure(read)) return Exit.failCause(read.cause)
         if (Option.isSome(read.value)) found.set(missing[i]!, read.value.value)

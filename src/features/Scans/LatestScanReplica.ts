@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Duration, Effect, Option, Schedule } from "effect"
-import type { LatestReads, StoredScan } from "./ScansRepo.ts"
+import type { Address } from "../../domain/Address.ts"
+import type { LatestReads } from "./ScansRepo.ts"
 
 // The latest-scan cache's reads from a read replica (DATABASE_READ_URL), made safe against its lag.
 //
@@ -48,7 +49,7 @@ export const makeReplicaReads = (options: {
   }
   // Whether the replica's answer for a mint is current as far as this process knows: no floor, or the
   // floor's very scan (which then clears the floor).
-  const current = (mint: string, scan: StoredScan | undefined): boolean => {
+  const current = (mint: string, scan: { readonly id: string } | undefined): boolean => {
     const floor = floors.get(mint)
     if (floor === undefined) return true
     if (scan === undefined || BigInt(scan.id) !== floor) return false
@@ -63,22 +64,41 @@ export const makeReplicaReads = (options: {
         )
       : primary.latest(mint)
 
+  // The mints the replica answered behind a floor, answered again by the primary.
+  const merged = <S extends { readonly id: string }>(
+    found: ReadonlyMap<string, S>,
+    behind: ReadonlyArray<string>,
+    fresh: ReadonlyMap<string, S>
+  ): Map<string, S> => {
+    const all = new Map(found)
+    for (const mint of behind) {
+      const scan = fresh.get(mint)
+      if (scan === undefined) all.delete(mint)
+      else all.set(mint, scan)
+    }
+    return all
+  }
+
   const latestMany: LatestReads["latestMany"] = (mints) =>
     trusted
       ? Effect.flatMap(replica.latestMany(mints), (found) => {
           const behind = mints.filter((mint) => !current(mint, found.get(mint)))
           if (behind.length === 0) return Effect.succeed(found)
-          return Effect.map(primary.latestMany(behind), (fresh) => {
-            const merged = new Map(found)
-            for (const mint of behind) {
-              const scan = fresh.get(mint)
-              if (scan === undefined) merged.delete(mint)
-              else merged.set(mint, scan)
-            }
-            return merged
-          })
+          return Effect.map(primary.latestMany(behind), (fresh) => merged(found, behind, fresh))
         })
       : primary.latestMany(mints)
+
+  const latestVerdicts: LatestReads["latestVerdicts"] = (mints, whole = []) =>
+    trusted
+      ? Effect.flatMap(replica.latestVerdicts(mints, whole), (found) => {
+          const isBehind = (mint: Address) => !current(mint, found.get(mint))
+          const behind = [mints.filter(isBehind), whole.filter(isBehind)] as const
+          if (behind[0].length + behind[1].length === 0) return Effect.succeed(found)
+          return Effect.map(primary.latestVerdicts(...behind), (fresh) =>
+            merged(found, [...behind[0], ...behind[1]], fresh)
+          )
+        })
+      : primary.latestVerdicts(mints, whole)
 
   const primaryPosition = options.primarySql<{ readonly lsn: string }>`
     select pg_current_wal_insert_lsn()::text as lsn`.pipe(Effect.map((rows) => rows[0]!.lsn))
@@ -102,7 +122,7 @@ export const makeReplicaReads = (options: {
   )
 
   return {
-    reads: { latest, latestMany },
+    reads: { latest, latestMany, latestVerdicts },
     floor: setFloor,
     distrust: () => {
       trusted = false

@@ -41,6 +41,10 @@ export interface ScanStore {
   readonly lookup: (mint: string, now: number) => Entry | undefined
   /** Keeps a read's answer, if the mint is admitted and fits; evicts the oldest entries past the bounds. */
   readonly remember: (mint: string, scan: StoredScan | undefined, now: number) => void
+  /** Whether a read of the mint now would be kept (`remember`): it is held, or was read once before. */
+  readonly wouldKeep: (mint: string) => boolean
+  /** A read of the mint that is not kept (a verdict only) counts toward its admission as `remember` does. */
+  readonly noteRead: (mint: string) => void
   readonly drop: (mint: string) => void
   readonly dropAll: () => void
   readonly entries: () => number
@@ -88,10 +92,13 @@ export const makeScanStore = (settings: {
   // hot set nor churns the heap, which under a non-moving garbage collector costs far more resident
   // memory than the entries themselves; a mint asked about twice is kept from then on.
   let seenOnce = new Set<string>()
-  const admitted = (mint: string): boolean => {
-    if (entries.has(mint) || seenOnce.delete(mint)) return true
+  const seen = (mint: string): void => {
     if (seenOnce.size >= settings.size) seenOnce = new Set()
     seenOnce.add(mint)
+  }
+  const admitted = (mint: string): boolean => {
+    if (entries.has(mint) || seenOnce.delete(mint)) return true
+    seen(mint)
     return false
   }
 
@@ -129,6 +136,10 @@ export const makeScanStore = (settings: {
     get: (mint) => entries.get(mint) ?? absentEntry(mint, Date.now()),
     lookup,
     remember,
+    wouldKeep: (mint) => entries.has(mint) || seenOnce.has(mint),
+    noteRead: (mint) => {
+      if (!entries.has(mint) && !seenOnce.has(mint)) seen(mint)
+    },
     drop,
     dropAll,
     entries: () => entries.size,

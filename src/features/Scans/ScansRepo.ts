@@ -6,13 +6,22 @@ import type { Address } from "../../domain/Address.ts"
 import { type ScanEvidenceV2, ScanEvidenceV2 as ScanEvidenceV2Schema, valueOfFact } from "../../domain/EvidenceV2.ts"
 import { upgradeV1 } from "../../domain/EvidenceUpgrade.ts"
 import { scoringView } from "../../domain/EvidenceView.ts"
-import { assessToken, rememberAssessment, type TokenAssessment } from "../../engines/TokenScoring/index.ts"
+import {
+  assessToken,
+  MODEL_VERSION,
+  rememberAssessment,
+  type TokenAssessment
+} from "../../engines/TokenScoring/index.ts"
 import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
+import { isCurrentVerdict, type StoredVerdict, storedVerdictOf, type VerdictScan } from "./ScanVerdict.ts"
 
 export interface StoredScan {
   readonly id: string
   readonly evidence: ScanEvidence
 }
+
+/** What a risk-check answer is made from: a latest scan, or its stored verdict alone (ScanVerdict.ts). */
+export type CheckedScan = StoredScan | VerdictScan
 
 const encodeEvidence = Schema.encodeSync(ScanEvidence)
 const encodeV2 = Schema.encodeSync(ScanEvidenceV2Schema)
@@ -59,6 +68,8 @@ interface Row {
   readonly price_before?: number | null
   /** The stored assessment of this scan with its trends (latest_scans only; null when not computed). */
   readonly assessment?: TokenAssessment | null
+  /** The stored verdict of this scan (latest verdict reads only; null when not current, then the row is whole). */
+  readonly verdict?: StoredVerdict | null
 }
 
 // Rows are written only by `record`, from decoded evidence, so the stored JSON is already the decoded
@@ -186,6 +197,36 @@ const latestScansStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<str
   sql<Row>`select ${sql.literal(LATEST_COLUMNS)} from latest_scans where mint = any(${mints}::text[])`
 
 /**
+ * The cold mints of a risk-check batch: one `= any($1)` probe of latest_scans reading each row's stored verdict
+ * (sql/0019) when the reader's scoring model made it and the mint is not one of `whole` ($3); any other row
+ * is read whole, as latestScansStatement reads it. Mints never scanned are absent.
+ */
+const LATEST_VERDICT_COLUMNS = `l.scan_id as id, l.mint, case when c.current then l.verdict end as verdict,
+  case when c.current then null else l.evidence end as evidence,
+  case when c.current then null else l.peak_24h_usd end as peak,
+  case when c.current then null else l.price_usd end as price,
+  case when c.current then null else l.price_24h_before_usd end as price_before,
+  case when c.current then null else l.assessment end as assessment`
+
+/** latestVerdictsStatement's text: $1 the mints, $2 the reader's MODEL_VERSION, $3 the mints read whole. */
+export const LATEST_VERDICTS = `select ${LATEST_VERDICT_COLUMNS}
+    from latest_scans l,
+      lateral (select l.verdict->>'modelVersion' = $2 and not l.mint = any($3::text[]) as current) c
+    where l.mint = any($1::text[])`
+
+// Its text as it is, not a template: a batch's cold read is on the hot path, and @effect/sql compiles a
+// template on every call (test/bench: about half of the read's own time in the server).
+const latestVerdictsStatement = (
+  sql: SqlClient.SqlClient,
+  mints: ReadonlyArray<string>,
+  whole: ReadonlyArray<string>
+) => sql.unsafe<Row>(LATEST_VERDICTS, [mints, MODEL_VERSION, whole])
+
+/** A row of latestVerdictsStatement: its stored verdict, or the whole scan when it has no current one. */
+const toVerdictOrStored = (row: Row): VerdictScan | StoredScan =>
+  isCurrentVerdict(row.verdict) ? { id: String(row.id), verdict: row.verdict } : toStored(row)
+
+/**
  * Brings latest_scans up to date for `mints` after an insert into the history, in the same transaction: each
  * mint's newest scan (scanned_at, id) with the trends the history gives it now. A row is replaced only by a
  * scan at least as new as the one it holds, so of two concurrent writers of a mint the newer scan stays
@@ -214,16 +255,26 @@ const upsertLatestStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<st
     returning l.scan_id as id, l.mint, l.evidence, l.peak_24h_usd as peak, l.price_usd as price,
       l.price_24h_before_usd as price_before`
 
-/** Each written row's assessment (the scan as a read gives it, trends included), stored beside it. */
-const storeAssessmentsStatement = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Row>) =>
-  sql`
-    update latest_scans l set assessment = t.assessment::json
+/**
+ * Each written row's assessment (the scan as a read gives it, trends included) and the verdict a risk check
+ * reads of them (sql/0019), stored beside it.
+ */
+const storeAssessmentsStatement = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Row>) => {
+  const scored = rows.map((row) => {
+    const { evidence } = toStored(row)
+    const assessment = assessToken(evidence)
+    return { assessment: JSON.stringify(assessment), verdict: JSON.stringify(storedVerdictOf(evidence, assessment)) }
+  })
+  return sql`
+    update latest_scans l set assessment = t.assessment::json, verdict = t.verdict::json
     from unnest(
       ${rows.map((row) => row.mint)}::text[],
       ${rows.map((row) => String(row.id))}::bigint[],
-      ${rows.map((row) => JSON.stringify(assessToken(toStored(row).evidence)))}::text[]
-    ) as t(mint, scan_id, assessment)
+      ${scored.map((row) => row.assessment)}::text[],
+      ${scored.map((row) => row.verdict)}::text[]
+    ) as t(mint, scan_id, assessment, verdict)
     where l.mint = t.mint and l.scan_id = t.scan_id`
+}
 
 const latestReadsOn = (sql: SqlClient.SqlClient) => ({
   latest: (mint: Address) =>
@@ -233,6 +284,12 @@ const latestReadsOn = (sql: SqlClient.SqlClient) => ({
       ? Effect.succeed(new Map<string, StoredScan>())
       : latestScansStatement(sql, mints).pipe(
           Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
+        ),
+  latestVerdicts: (mints: ReadonlyArray<Address>, whole: ReadonlyArray<Address> = []) =>
+    mints.length === 0 && whole.length === 0
+      ? Effect.succeed(new Map<string, VerdictScan | StoredScan>())
+      : latestVerdictsStatement(sql, [...mints, ...whole], whole).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toVerdictOrStored(row)])))
         )
 })
 
@@ -240,14 +297,14 @@ const latestReadsOn = (sql: SqlClient.SqlClient) => ({
 export const latestReadsOf = (sql: SqlClient.SqlClient): LatestReads => repository(latestReadsOn(sql))
 
 /** What the latest-scan cache reads: ScansRepo, or `latestReadsOf` a replica. */
-export type LatestReads = Pick<ScansRepo, "latest" | "latestMany">
+export type LatestReads = Pick<ScansRepo, "latest" | "latestMany" | "latestVerdicts">
 
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
 export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
   accessors: true,
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const { latest, latestMany } = latestReadsOn(sql)
+    const { latest, latestMany, latestVerdicts } = latestReadsOn(sql)
 
     const record = (scans: ReadonlyArray<RecordedScan>) =>
       Effect.gen(function* () {
@@ -326,6 +383,11 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
       /** The latest scan of a mint (Scans/LatestScanCache.ts keeps them in memory for the routes). */
       latest,
       latestMany,
+      /**
+       * `latestMany` for a risk check's answers, in one statement: each of `mints` as its stored verdict where
+       * it has a current one (its evidence not read), else as its latest scan; each of `whole` as its latest scan.
+       */
+      latestVerdicts,
       record,
       /**
        * Scans of a mint, oldest first: the last one at or before `since` (the state at entry) and every
@@ -391,6 +453,14 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
       price_before: before
     })
   }
+  const newestOf = (mints: ReadonlyArray<string>) => {
+    const found = new Map<string, StoredScan>()
+    for (const mint of mints) {
+      const scan = newest(mint)
+      if (scan !== undefined) found.set(mint, scan)
+    }
+    return found
+  }
   return ScansRepo.make({
     history: (mint, options) =>
       Effect.sync(() => {
@@ -407,15 +477,8 @@ export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
         return (from === -1 ? [] : all.slice(from)).slice(-options.limit)
       }),
     latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
-    latestMany: (mints) =>
-      Effect.sync(() => {
-        const found = new Map<string, StoredScan>()
-        for (const mint of mints) {
-          const scan = newest(mint)
-          if (scan !== undefined) found.set(mint, scan)
-        }
-        return found
-      }),
+    latestMany: (mints) => Effect.sync(() => newestOf(mints)),
+    latestVerdicts: (mints, whole = []) => Effect.sync(() => newestOf([...mints, ...whole])),
     record: (scans) =>
       Effect.sync(() => {
         let inserted = 0

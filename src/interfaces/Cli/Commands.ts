@@ -70,7 +70,7 @@ const serve = Command.make("serve", {}, () =>
         Effect.forkScoped
       )
     }
-    // With SOLANA_WS_URL set too, the launch and event stream queues scans for that scanner.
+    // With SOLANA_WS_URL or SOLANA_GRPC_URL set too, the launch and event stream queues scans for that scanner.
     const stream = yield* StreamConfig
     if (streamConfigured(stream, scanner)) {
       yield* runWatcher(stream, scanner).pipe(
@@ -82,7 +82,7 @@ const serve = Command.make("serve", {}, () =>
   }).pipe(Effect.scoped, Effect.provide(ServerLoggingLive))
 ).pipe(
   Command.withDescription(
-    "Start the HTTP server (applies migrations first; seeds demo data on a new embedded database); with SOLANA_RPC_URL set, the scanner too, and with SOLANA_WS_URL as well, the launch and event stream."
+    "Start the HTTP server (applies migrations first; seeds demo data on a new embedded database); with SOLANA_RPC_URL set, the scanner too, and with SOLANA_WS_URL or SOLANA_GRPC_URL as well, the launch and event stream."
   )
 )
 

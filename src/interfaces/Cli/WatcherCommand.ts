@@ -24,7 +24,8 @@ export const watcherCommand = Command.make("watcher", { metricsPort }, ({ metric
     if (!streamConfigured(stream, scanner)) {
       return yield* Effect.fail(
         new ScannerNotConfigured({
-          message: "SOLANA_WS_URL and SOLANA_RPC_URL must both be set (your provider's WebSocket and JSON-RPC URLs)"
+          message:
+            "SOLANA_RPC_URL and one of SOLANA_WS_URL or SOLANA_GRPC_URL must be set (your provider's JSON-RPC URL, and its WebSocket or Yellowstone gRPC endpoint)"
         })
       )
     }
@@ -51,6 +52,6 @@ export const watcherCommand = Command.make("watcher", { metricsPort }, ({ metric
   )
 ).pipe(
   Command.withDescription(
-    "Run the launch and event stream: subscribe to SOLANA_WS_URL, queue a scan for each launch and each state event on a tracked mint."
+    "Run the launch and event stream: subscribe to SOLANA_GRPC_URL (Yellowstone gRPC) or else SOLANA_WS_URL, queue a scan for each launch and each state event on a tracked mint."
   )
 )

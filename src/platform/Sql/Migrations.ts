@@ -18,6 +18,7 @@ import funders from "../../../sql/0013_funders.sql" with { type: "text" }
 import latestScans from "../../../sql/0014_latest_scans.sql" with { type: "text" }
 import streamRetention from "../../../sql/0016_stream_retention.sql" with { type: "text" }
 import writeCharges from "../../../sql/0017_write_charges.sql" with { type: "text" }
+import latestVerdicts from "../../../sql/0019_latest_verdicts.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -36,7 +37,8 @@ const migrations: Record<string, string> = {
   "0013_funders": funders,
   "0014_latest_scans": latestScans,
   "0016_stream_retention": streamRetention,
-  "0017_write_charges": writeCharges
+  "0017_write_charges": writeCharges,
+  "0019_latest_verdicts": latestVerdicts
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

@@ -92,14 +92,22 @@ const untradedOf = (
   lp: lpStatus.summary
 })
 
-/** The bonding curve's progress, when the pool is one. */
-const bondingCurveOf = (state: PoolRead["state"]) =>
+/** The bonding curve's progress, and the depth its trades are priced on (in USD), when the pool is one. */
+const bondingCurveOf = (state: PoolRead["state"], quote: QuotePrice | undefined) =>
   state.curve === null
     ? notApplicable("not a bonding curve")
     : observed({
         complete: state.curve.complete,
         progressPct:
-          state.curve.progressPct === null ? null : round(Math.min(100, Math.max(0, state.curve.progressPct)), 2)
+          state.curve.progressPct === null ? null : round(Math.min(100, Math.max(0, state.curve.progressPct)), 2),
+        ...(state.curve.quoteDepth === undefined
+          ? {}
+          : {
+              depthUsd:
+                quote === undefined
+                  ? null
+                  : round((Number(state.curve.quoteDepth) / 10 ** quote.decimals) * quote.usd, 2)
+            })
       })
 
 /** The evidence of one pool: reserves, price, liquidity, bonding curve and LP status. */
@@ -161,7 +169,7 @@ export const poolFiguresOf = (
         priceUsd !== null && Number.isFinite(priceUsd)
           ? observed(priceUsd)
           : notObserved(unpriced ?? "no price: reserves not read or empty"),
-      bondingCurve: bondingCurveOf(state),
+      bondingCurve: bondingCurveOf(state, quote),
       lpMint: state.lpMint === null ? null : ours(state.lpMint),
       ...lpStatus.fields
     },

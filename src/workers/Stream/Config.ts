@@ -3,7 +3,8 @@ import { Config, Option, Redacted } from "effect"
 import { PROGRAM_LABELS } from "./Programs.ts"
 
 // The watcher's settings (README, "The launch and event stream"). SOLANA_WS_URL is a provider URL with
-// its key in it: Redacted, and only its scheme and host reach a log line.
+// its key in it, SOLANA_GRPC_URL may be one and SOLANA_GRPC_TOKEN is a key: all Redacted, and only a URL's
+// scheme and host reach a log line.
 
 const bounded = (name: string, min: number, max: number, fallback: number) =>
   Config.integer(name).pipe(
@@ -13,6 +14,10 @@ const bounded = (name: string, min: number, max: number, fallback: number) =>
 
 export const StreamConfig = Config.all({
   wsUrl: Config.option(Config.redacted("SOLANA_WS_URL")),
+  /** A Yellowstone (Geyser) gRPC endpoint: when set, the watcher's source instead of the WebSocket. */
+  grpcUrl: Config.option(Config.redacted("SOLANA_GRPC_URL")),
+  /** The endpoint's x-token, when it wants one. */
+  grpcToken: Config.option(Config.redacted("SOLANA_GRPC_TOKEN")),
   /** Transactions read back per subscription after a reconnect, at most. */
   backfillLimit: bounded("STREAM_BACKFILL_LIMIT", 0, 10_000, 500),
   /** Mints watched for state events: watched ones first, then the most read in the last hour, then launches. */
@@ -21,7 +26,7 @@ export const StreamConfig = Config.all({
   trackRefreshMs: bounded("STREAM_TRACK_REFRESH_MS", 100, 600_000, 5_000),
   reconnectMaxMs: bounded("STREAM_RECONNECT_MAX_MS", 100, 300_000, 30_000),
   pingMs: bounded("STREAM_PING_MS", 1_000, 300_000, 10_000),
-  /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale is a `reserves_dropped` event. */
+  /** A pool reserve that loses at least this share (percent) in one LP removal or deployer sale, or a pump.fun curve's real reserve this far below its high, is a `reserves_dropped` event. */
   reserveDropPct: bounded("STREAM_RESERVE_DROP_PCT", 1, 100, 30),
   /** Days a stream event is kept (a launch row is the evidence's `launch` block for scans made within it). */
   eventsRetentionDays: bounded("STREAM_EVENTS_RETENTION_DAYS", 1, 3_650, 30),
@@ -45,6 +50,10 @@ export type StreamConfig = Config.Config.Success<typeof StreamConfig>
 /** The WebSocket URL, or none when SOLANA_WS_URL is unset or empty. */
 export const wsUrlOf = (config: StreamConfig): string | undefined =>
   Option.match(config.wsUrl, { onNone: () => undefined, onSome: (url) => Redacted.value(url).trim() || undefined })
+
+/** The Yellowstone gRPC endpoint, or none when SOLANA_GRPC_URL is unset or empty. */
+export const grpcUrlOf = (config: StreamConfig): string | undefined =>
+  Option.match(config.grpcUrl, { onNone: () => undefined, onSome: (url) => Redacted.value(url).trim() || undefined })
 
 /** scheme://host of a provider URL: what a log line may show. */
 export const hostOf = (url: string): string => {

@@ -182,7 +182,8 @@ export const soldBy = (tx: TransactionView, wallet: string, mint: string): boole
 /**
  * The largest share, in percent, that a pool's reserve lost in the transaction: among token accounts of
  * `mint` or of a quote mint that no signer owns (a pool's vaults), the one whose balance fell the most
- * relative to what it held. 0 when none fell. A pool holding SOL as lamports (a pump.fun curve) is not seen.
+ * relative to what it held. 0 when none fell. A pool holding SOL as lamports (a pump.fun curve) is not seen here:
+ * the watcher subscribes to a tracked mint's curve account instead.
  */
 export const largestDropPct = (tx: TransactionView, mint: string): number => {
   if (tx.meta === null || tx.meta.err !== null) return 0

@@ -11,7 +11,7 @@ import {
 } from "@solana/kit"
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from "@solana/rpc-spec-types"
 import { createWebSocketChannel } from "@solana/rpc-subscriptions-channel-websocket"
-import { Cause, Duration, Effect } from "effect"
+import { Cause, Effect } from "effect"
 import type { ScanRpc } from "../Scanner/Rpc.ts"
 import { hostOf } from "./Config.ts"
 import {
@@ -21,6 +21,7 @@ import {
   streamReconnects,
   streamSubscriptions
 } from "./Metrics.ts"
+import { backoff, reasonOf } from "./Reconnect.ts"
 import type { AccountNotice, Handler, LogNotice, StreamSource } from "./Source.ts"
 
 // The PubSub WebSocket source on @solana/kit's rpc-subscriptions. kit pools channels and pings idle
@@ -40,18 +41,7 @@ export interface KitSourceSettings {
   readonly rpc: () => ScanRpc
 }
 
-// kit's errors name the socket's close; no URL is part of their message.
-const reasonOf = (error: unknown): string => {
-  // Effect.tryPromise wraps what the promise threw in an UnknownException: report the inner error.
-  const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error
-  return (inner instanceof Error ? inner.message : String(inner)).slice(0, 200)
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
-
-/** Backoff before the n-th reconnect: 250 ms doubling to the cap, with jitter. */
-const backoff = (attempt: number, capMs: number) =>
-  Duration.millis(Math.min(capMs, 250 * 2 ** Math.min(attempt, 16)) * (0.75 + Math.random() / 2))
 
 // kit's channel pool (@solana/rpc-subscriptions) leaves a promise unhandled when a channel is aborted while it
 // connects (a dropped socket, a subscription ended during reconnect): its AbortError would surface as an
@@ -143,7 +133,8 @@ export const makeKitSource = (settings: KitSourceSettings): StreamSource => {
               host,
               subscription: label,
               attempt,
-              reason: reasonOf(Cause.squash(cause))
+              // kit's errors name the socket's close; the URL is cut out should one ever carry it.
+              reason: reasonOf(Cause.squash(cause), [settings.url])
             })
           )
           yield* Effect.sleep(backoff(attempt++, settings.reconnectMaxMs))

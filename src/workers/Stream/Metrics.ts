@@ -12,14 +12,14 @@ export const streamEvents = new Counter({
 
 export const streamNotifications = new Counter({
   name: "risk_api_stream_notifications_total",
-  help: "Notifications received, by subscription kind (logs, account, slot) and outcome (handled, skipped, malformed).",
+  help: "Notifications received, by subscription kind (logs, account, slot; update: a gRPC update of no kind asked for) and outcome (handled, skipped, malformed).",
   labelNames: ["subscription", "outcome"] as const,
   registers: [registry]
 })
 
 export const streamMalformed = new Counter({
   name: "risk_api_stream_malformed_total",
-  help: "Messages from the WebSocket that could not be parsed (not JSON, or not a notification's shape): logged and skipped.",
+  help: "Messages from the WebSocket that could not be parsed (not JSON, or not a notification's shape), or gRPC updates that are not a whole transaction or account: logged and skipped.",
   registers: [registry]
 })
 
@@ -38,21 +38,21 @@ export const streamLeader = new Gauge({
 
 export const streamSubscriptions = new Gauge({
   name: "risk_api_stream_subscriptions",
-  help: "Subscriptions by kind and state (up: subscribed; down: reconnecting).",
+  help: "Subscriptions by kind (logs, account, slot; grpc: the one Yellowstone stream) and state (up: subscribed; down: reconnecting).",
   labelNames: ["subscription", "state"] as const,
   registers: [registry]
 })
 
 export const streamReconnects = new Counter({
   name: "risk_api_stream_reconnects_total",
-  help: "Times a subscription was lost and made again.",
+  help: "Times a subscription (or the Yellowstone stream: grpc) was lost and made again.",
   labelNames: ["subscription"] as const,
   registers: [registry]
 })
 
 export const streamBackfilled = new Counter({
   name: "risk_api_stream_backfilled_total",
-  help: "Transactions found by the gap fill after a reconnect (getSignaturesForAddress).",
+  help: "Transactions found by the gap fill after a reconnect (getSignaturesForAddress; on gRPC, replayed from from_slot).",
   registers: [registry]
 })
 

@@ -2,26 +2,29 @@ import { Effect, Option } from "effect"
 import { DatabaseConfig } from "../../platform/Sql/Config.ts"
 import { endpointsOf, type ScannerConfig } from "../Scanner/Config.ts"
 import { makeRpcClient } from "../Scanner/Rpc.ts"
-import { hostOf, type StreamConfig, wsUrlOf } from "./Config.ts"
+import { grpcUrlOf, hostOf, type StreamConfig, wsUrlOf } from "./Config.ts"
 import { makeKitSource } from "./KitSource.ts"
 import { whileLeader } from "./Leader.ts"
 import { makeWatcher } from "./Watcher.ts"
+import { makeYellowstoneSource } from "./YellowstoneSource.ts"
 
 /** The advisory lock's name (hashed to its key): one per database. */
 const LEADER_KEY = "risk-api:stream-watcher"
 
-/** Whether the stream can run here: SOLANA_WS_URL and SOLANA_RPC_URL both set. */
+/** Whether the stream can run here: SOLANA_WS_URL or SOLANA_GRPC_URL set, and SOLANA_RPC_URL. */
 export const streamConfigured = (stream: StreamConfig, scanner: ScannerConfig): boolean =>
-  wsUrlOf(stream) !== undefined && endpointsOf(scanner).length > 0
+  (wsUrlOf(stream) !== undefined || grpcUrlOf(stream) !== undefined) && endpointsOf(scanner).length > 0
 
 /**
- * The watcher on the PubSub WebSocket of SOLANA_WS_URL, reading transactions over the scanner's RPC
- * endpoints (same rate limit, retries and batching); runs until interrupted.
+ * The watcher on the Yellowstone gRPC endpoint of SOLANA_GRPC_URL when set, else on the PubSub WebSocket
+ * of SOLANA_WS_URL, reading transactions over the scanner's RPC endpoints (same rate limit, retries and
+ * batching) where its source does not deliver them; runs until interrupted.
  */
 export const runWatcher = (stream: StreamConfig, scanner: ScannerConfig) =>
   Effect.gen(function* () {
-    const url = wsUrlOf(stream)
-    if (url === undefined) return yield* Effect.dieMessage("SOLANA_WS_URL is not set")
+    const grpcUrl = grpcUrlOf(stream)
+    const url = grpcUrl ?? wsUrlOf(stream)
+    if (url === undefined) return yield* Effect.dieMessage("neither SOLANA_GRPC_URL nor SOLANA_WS_URL is set")
     const client = makeRpcClient({
       urls: endpointsOf(scanner),
       timeoutMs: scanner.timeoutMs,
@@ -32,20 +35,29 @@ export const runWatcher = (stream: StreamConfig, scanner: ScannerConfig) =>
       maxRetryAfterMs: 10_000,
       batch: scanner.batch
     })
-    const source = makeKitSource({
-      url,
-      pingMs: stream.pingMs,
-      reconnectMaxMs: stream.reconnectMaxMs,
-      backfillLimit: stream.backfillLimit,
-      rpc: () => client.forScan(1_000).rpc
-    })
+    const source =
+      grpcUrl === undefined
+        ? makeKitSource({
+            url,
+            pingMs: stream.pingMs,
+            reconnectMaxMs: stream.reconnectMaxMs,
+            backfillLimit: stream.backfillLimit,
+            rpc: () => client.forScan(1_000).rpc
+          })
+        : makeYellowstoneSource({
+            url,
+            token: Option.getOrUndefined(stream.grpcToken),
+            pingMs: stream.pingMs,
+            reconnectMaxMs: stream.reconnectMaxMs,
+            replay: stream.backfillLimit > 0
+          })
     const watcher = yield* makeWatcher(stream, source, client)
     // Leader election needs PostgreSQL; on the embedded database this process is the only watcher.
     const database = yield* DatabaseConfig
     const elect = stream.leaderElection && Option.isSome(database.url)
     yield* Effect.logInfo("watcher started").pipe(
       Effect.annotateLogs({
-        websocket: hostOf(url),
+        [grpcUrl === undefined ? "websocket" : "grpc"]: hostOf(url),
         rpc: client.endpoints().join(","),
         tracked: stream.trackedLimit,
         leaderElection: elect

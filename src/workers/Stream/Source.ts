@@ -1,10 +1,11 @@
 import type { Address } from "@solana/kit"
 import type { Effect } from "effect"
+import type { TransactionView } from "./Decode.ts"
 
 // The seam between where notifications come from and what the watcher does with them. The kit source
-// (KitSource.ts) reads Solana's PubSub WebSocket; a Yellowstone gRPC source would implement the same three
-// methods from a SubscribeRequest (`transactions` filtered by account_include for `logs`, `accounts` by
-// address, `slots`), with its own replay from a slot in place of the signature backfill: see README,
+// (KitSource.ts) reads Solana's PubSub WebSocket; the Yellowstone source (YellowstoneSource.ts) reads a
+// Geyser gRPC Subscribe stream: `transactions` filtered by account_include for `logs`, `accounts` by
+// address, `slots`, with a replay from a slot (from_slot) in place of the signature backfill. See README,
 // "The launch and event stream".
 
 /** A transaction that mentions the subscribed address. */
@@ -16,6 +17,11 @@ export interface LogNotice {
   readonly logs: ReadonlyArray<string> | undefined
   /** Found by the gap fill after a reconnect, not pushed live. */
   readonly backfilled: boolean
+  /**
+   * The whole transaction when the source delivers it (a Geyser transaction update does): the watcher then
+   * reads no getTransaction for it.
+   */
+  readonly transaction?: TransactionView
 }
 
 export interface AccountNotice {

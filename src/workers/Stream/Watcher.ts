@@ -2,6 +2,8 @@ import type { Address, Signature } from "@solana/kit"
 import { Duration, Effect, Fiber, Schedule } from "effect"
 import type { Address as MintAddress } from "../../domain/Address.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
+import { pumpCurveOf, pumpCurveReserve } from "../Scanner/Pools/Pump.ts"
+import { venueProgram } from "../Scanner/Programs.ts"
 import type { RpcClient } from "../Scanner/Rpc.ts"
 import { type StreamConfig, watchedPrograms } from "./Config.ts"
 import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView } from "./Decode.ts"
@@ -38,6 +40,8 @@ const makeSeen = (capacity: number) => {
 // Token mint layout (SPL and Token-2022 base): supply is bytes 36..44; everything else that changes
 // (authorities, and Token-2022's extensions: fee, hook, pause...) is a state change worth a rescan.
 const SUPPLY = { from: 36, to: 44 }
+/** pump.fun's program: the owner of its bonding curves, and the program of their reserve drops. */
+const PUMP = venueProgram("pump-fun")
 const withoutSupply = (data: Uint8Array): string =>
   Buffer.concat([data.subarray(0, SUPPLY.from), data.subarray(SUPPLY.to)]).toString("base64")
 
@@ -65,6 +69,10 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         reads.withPermits(1),
         Effect.retry(Schedule.exponential(Duration.millis(100)).pipe(Schedule.intersect(Schedule.recurs(3))))
       )
+
+    /** The transaction as the decoder reads it: the source's when it sent one, else getTransaction's. */
+    const readView = (signature: string) =>
+      Effect.map(readTransaction(signature), (transaction) => transaction as unknown as TransactionView | null)
 
     const queue = (event: StreamEvent, backfilled: boolean, receivedAt: number) =>
       Effect.gen(function* () {
@@ -96,10 +104,10 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         if (notice.failed) return yield* skip("logs", "failed_transaction")
         if (notice.logs !== undefined && !worthReading(notice.logs)) return yield* skip("logs", "not_a_launch")
         if (!notice.backfilled && tip > 0n) streamLagSlots.set(Number(tip - notice.slot))
-        const transaction = yield* readTransaction(notice.signature)
+        const transaction = notice.transaction ?? (yield* readView(notice.signature))
         if (transaction === null) return yield* skip("logs", "transaction_not_found")
         yield* skip("logs", "handled")
-        const { events: found, malformed } = eventsOf(transaction as unknown as TransactionView)
+        const { events: found, malformed } = eventsOf(transaction)
         for (const bad of malformed) {
           streamMalformedInstructions.inc({ program: bad.program, instruction: bad.name })
           yield* Effect.logWarning("stream: a malformed instruction was skipped").pipe(
@@ -118,7 +126,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         let logs = notice.logs
         let slot = notice.slot
         let blockTime: Date | null = null
-        let read: TransactionView | undefined
+        let read: TransactionView | undefined = notice.transaction
         if (logs === undefined) {
           const transaction = yield* readTransaction(notice.signature)
           if (transaction === null) return yield* skip("logs", "transaction_not_found")
@@ -142,7 +150,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
     /** A `reserves_dropped` event when a pool reserve fell by at least reserveDropPct in the transaction. */
     const onReserves = (mint: Address, notice: LogNotice, receivedAt: number, read?: TransactionView) =>
       Effect.gen(function* () {
-        const transaction = read ?? ((yield* readTransaction(notice.signature)) as unknown as TransactionView | null)
+        const transaction = read ?? (yield* readView(notice.signature))
         if (transaction === null) return
         if (largestDropPct(transaction, mint) < config.reserveDropPct) return
         yield* queue(
@@ -166,9 +174,8 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         if (seen(`${mint}:${deployer}:${notice.signature}`)) return yield* skip("logs", "duplicate")
         if (notice.failed) return yield* skip("logs", "failed_transaction")
         if (notice.logs !== undefined && !namesSwap(notice.logs)) return yield* skip("logs", "not_a_sale")
-        const read = yield* readTransaction(notice.signature)
-        if (read === null) return yield* skip("logs", "transaction_not_found")
-        const transaction = read as unknown as TransactionView
+        const transaction = notice.transaction ?? (yield* readView(notice.signature))
+        if (transaction === null) return yield* skip("logs", "transaction_not_found")
         if (!soldBy(transaction, deployer, mint)) return yield* skip("logs", "not_a_sale")
         yield* skip("logs", "handled")
         yield* queue(
@@ -221,6 +228,75 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         )
     }
 
+    /**
+     * A tracked pump.fun mint's bonding curve: the curve holds its SOL as lamports of its own account, so no vault
+     * balance shows a dump into it. Its real quote reserve falling at least reserveDropPct below the highest seen
+     * since the last such event (one large sell, or several) is a `reserves_dropped` event. A completed curve is
+     * left alone: its migration empties it.
+     */
+    const onCurveAccount = (mint: Address, initial: bigint) => {
+      let peak = initial
+      return (notice: AccountNotice) =>
+        Effect.gen(function* () {
+          const receivedAt = performance.now()
+          const curve = notice.data === undefined ? undefined : pumpCurveReserve(notice.data)
+          if (curve === undefined) return yield* skip("account", "not_a_curve")
+          if (curve.complete) return yield* skip("account", "curve_complete")
+          const dropPct = peak > 0n ? Number(((peak - curve.realQuote) * 10_000n) / peak) / 100 : 0
+          if (curve.realQuote > peak) peak = curve.realQuote
+          if (dropPct < config.reserveDropPct) return yield* skip("account", "no_reserve_drop")
+          peak = curve.realQuote
+          yield* skip("account", "handled")
+          // Every watcher sees the same slot, so the key dedupes across processes.
+          yield* queue(
+            {
+              kind: "reserves_dropped",
+              program: PUMP,
+              mint,
+              signature: `curve:${notice.slot}`,
+              slot: notice.slot,
+              blockTime: null
+            },
+            false,
+            receivedAt
+          )
+        }).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              skip("account", "error"),
+              Effect.logWarning("stream: a curve notification was not handled", cause)
+            )
+          )
+        )
+    }
+
+    /**
+     * Of these mints, the ones on a live pump.fun curve (its account exists, is the program's, decodes, and has
+     * not completed), with the curve's address and real quote reserve now: one getMultipleAccounts per 100.
+     */
+    const liveCurvesOf = (mints: ReadonlyArray<Address>) =>
+      Effect.tryPromise(async () => {
+        const curves = mints.map((mint) => ({ mint, curve: pumpCurveOf(mint) }))
+        const found: Array<{ readonly mint: Address; readonly curve: Address; readonly realQuote: bigint }> = []
+        for (let at = 0; at < curves.length; at += 100) {
+          const chunk = curves.slice(at, at + 100)
+          const answer = await client
+            .forScan(1)
+            .rpc.getMultipleAccounts(
+              chunk.map((entry) => entry.curve),
+              { encoding: "base64", commitment: "confirmed" }
+            )
+            .send()
+          chunk.forEach((entry, i) => {
+            const account = answer.value[i]
+            if (account === null || account === undefined || account.owner !== PUMP) return
+            const state = pumpCurveReserve(Uint8Array.from(Buffer.from(account.data[0], "base64")))
+            if (state !== undefined && !state.complete) found.push({ ...entry, realQuote: state.realQuote })
+          })
+        }
+        return found
+      })
+
     // Handlers run in their own fibers so a slow getTransaction does not hold up the next notification.
     const detached =
       <N>(handler: (notice: N) => Effect.Effect<void, unknown>) =>
@@ -242,6 +318,8 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
     const trackMints = Effect.gen(function* () {
       const running = new Map<string, ReadonlyArray<Fiber.RuntimeFiber<never>>>()
       const sellers = new Map<string, Fiber.RuntimeFiber<never>>()
+      /** Tracked mints whose pump.fun curve was looked up: its subscription, or null when none was live. */
+      const curves = new Map<string, Fiber.RuntimeFiber<never> | null>()
       const refresh = Effect.gen(function* () {
         const wanted = new Set<string>(yield* events.tracked(config.trackedLimit, config.trackedWindowSeconds * 1000))
         for (const [mint, fibers] of running) {
@@ -269,10 +347,29 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           const logs = source.logs(deployer as Address, detached(onDeployerLogs(mint as Address, deployer as Address)))
           sellers.set(mint, yield* Effect.forkDaemon(logs))
         }
+        // pump.fun curves: one account subscription each, for the reserve drops no vault shows.
+        for (const [mint, fiber] of curves) {
+          if (wanted.has(mint)) continue
+          curves.delete(mint)
+          if (fiber !== null) yield* Fiber.interrupt(fiber)
+        }
+        const unchecked = [...wanted].filter((mint) => !curves.has(mint)) as Array<Address>
+        if (unchecked.length > 0) {
+          const live = yield* liveCurvesOf(unchecked)
+          for (const mint of unchecked) curves.set(mint, null)
+          for (const { mint, curve, realQuote } of live)
+            curves.set(mint, yield* Effect.forkDaemon(source.account(curve, onCurveAccount(mint, realQuote))))
+        }
       }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("stream: tracked mints not refreshed", cause)))
       return yield* Effect.repeat(refresh, Schedule.spaced(Duration.millis(config.trackRefreshMs))).pipe(
         Effect.ensuring(
-          Effect.suspend(() => Fiber.interruptAll([...[...running.values()].flat(), ...sellers.values()]))
+          Effect.suspend(() =>
+            Fiber.interruptAll([
+              ...[...running.values()].flat(),
+              ...sellers.values(),
+              ...[...curves.values()].flatMap((fiber) => (fiber === null ? [] : [fiber]))
+            ])
+          )
         )
       )
     })

@@ -42,6 +42,46 @@ const pumpLaunch = (
   deployer: { initialPct: 3, soldPct: 0, ...launch.deployer }
 })
 
+// 2.1: a pump.fun launch seconds after its create, before any buy: the curve holds no SOL of its own (real
+// reserve $0) but quotes buys and sells from its virtual reserve of 30 SOL (4,500 USD at 150 USD a SOL); the
+// whole supply sits on the curve (a pool account, not a holder) and nobody else holds any.
+const launchSeconds: EvidencePatch = {
+  ...memecoin,
+  createdAt: fresh(0.01),
+  liquidity: {
+    liquidityUsd: 0,
+    lpLocked: null,
+    lpLockPercentage: null,
+    lpLockExpiresAt: null,
+    bondingCurveOnly: true,
+    poolCount: 1,
+    curve: "live",
+    curveDepthUsd: 4_500
+  },
+  market: {
+    priceUsd: 0.0000042,
+    liquidityUsd: 0,
+    marketCap: 4_200,
+    volume24h: 0,
+    priceChange5m: null,
+    priceChange1h: null,
+    priceChange6h: null,
+    priceChange24h: null,
+    buyCount24h: 0,
+    sellCount24h: 0,
+    tradeCount24h: 0,
+    uniqueTraders24h: 0
+  },
+  holders: {
+    holderCount: 1,
+    top: [{ address: WALLETS[0], pct: 100, kind: "pool" }],
+    creatorPct: 0,
+    bundledLaunchPct: 0,
+    sniperPct: 0
+  },
+  deployer: { initialPct: 0, soldPct: null }
+}
+
 export const CORPUS: ReadonlyArray<CorpusCase> = [
   // Issuer-verified assets keep powers by design.
   {
@@ -795,5 +835,76 @@ export const CORPUS: ReadonlyArray<CorpusCase> = [
       },
       deployer: { initialPct: 10, soldPct: 90 }
     })
+  },
+
+  // Bonding curves as markets (2.1; docs/scoring-model.md, Liquidity): a live curve quotes buys from its virtual
+  // reserves, a completed one trades nothing until its migration pool exists.
+  {
+    note: "pump.fun launch seconds old, before its first buy: the curve holds no SOL yet but quotes from its 30 SOL virtual reserve",
+    expect: "warn",
+    because: "low_liquidity",
+    score: [30, 59],
+    evidence: launchSeconds
+  },
+  {
+    note: "the same launch from a curve whose depth was not read (Meteora DBC): young and thin, never ok on what was not seen",
+    expect: "warn",
+    because: "thin_evidence",
+    score: [30, 59],
+    evidence: { ...launchSeconds, liquidity: { ...launchSeconds.liquidity, curveDepthUsd: null } }
+  },
+  {
+    note: "a curve launch seconds old whose creator kept the mint authority: a market, but new supply at will on a token this young",
+    expect: "block",
+    because: "mint_authority_active",
+    score: [0, 29],
+    evidence: { ...launchSeconds, mintAuthority: WALLETS[1] }
+  },
+  {
+    note: "pump.fun launch seconds old, bundled: linked wallets bought 45% in the creation slot",
+    expect: "warn",
+    because: "Launch Capture:59",
+    evidence: {
+      ...launchSeconds,
+      liquidity: { ...launchSeconds.liquidity, liquidityUsd: 3_700 },
+      market: { ...launchSeconds.market, liquidityUsd: 3_700, marketCap: 15_000 },
+      holders: { ...launchSeconds.holders, holderCount: 12, bundledLaunchPct: 45 }
+    }
+  },
+  {
+    note: "pump.fun curve complete (85 SOL still on it), migration pool not yet seen: nothing can be traded",
+    expect: "block",
+    because: "no_market",
+    evidence: {
+      ...memecoin,
+      createdAt: fresh(5),
+      liquidity: {
+        liquidityUsd: 12_750,
+        lpLocked: null,
+        lpLockPercentage: null,
+        bondingCurveOnly: true,
+        poolCount: 1,
+        curve: "complete"
+      },
+      market: { liquidityUsd: 12_750, marketCap: 60_000 }
+    }
+  },
+  {
+    note: "pump.fun graduate seen with its migration pool: the completed curve beside a PumpSwap pool whose LP was burned",
+    expect: "ok",
+    evidence: {
+      ...memecoin,
+      createdAt: fresh(30),
+      liquidity: {
+        liquidityUsd: 25_000,
+        lpLocked: true,
+        lpLockPercentage: 100,
+        lpBurnedPct: 100,
+        bondingCurveOnly: false,
+        poolCount: 2,
+        curve: "complete"
+      },
+      market: { liquidityUsd: 25_000, marketCap: 90_000 }
+    }
   }
 ]

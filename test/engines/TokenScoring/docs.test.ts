@@ -93,7 +93,7 @@ const ROWS: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   new_token: [below(M.TOKEN_AGE_HOURS_TIERS)],
   few_holders: [below(M.HOLDER_COUNT_TIERS)],
-  wash_trading: [`volume / liquidity >= ${M.WASH_VOLUME_TO_LIQUIDITY}`, `| ${M.WASH_TRADING_POINTS} |`],
+  wash_trading: [`volume / depth >= ${M.WASH_VOLUME_TO_LIQUIDITY}`, `| ${M.WASH_TRADING_POINTS} |`],
   low_organic_volume: [
     `trade count >= ${M.TRADES_PER_TRADER_MIN_TRADES}`,
     `\`market.uniqueTraders24h\` >= ${M.TRADES_PER_TRADER}`,

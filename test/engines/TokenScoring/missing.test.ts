@@ -46,6 +46,13 @@ const unlockedLp = {
   bondingCurveOnly: false
 } as const
 
+// The depth a sell meets (docs/scoring-model.md, derived values): liquidity, or a live curve's depth when larger.
+const depthOf = (e: ScanEvidence): number => {
+  const liquidity = e.liquidity.liquidityUsd ?? e.market.liquidityUsd ?? 1e6
+  const curve = e.liquidity.curve === "live" ? (e.liquidity.curveDepthUsd ?? null) : null
+  return curve === null ? liquidity : Math.max(liquidity, curve)
+}
+
 const FACTS: ReadonlyArray<Fact> = [
   {
     name: "sell simulation (honeypot, thin_evidence)",
@@ -71,6 +78,23 @@ const FACTS: ReadonlyArray<Fact> = [
       (e) => withMarket(withLiquidity(e, { liquidityUsd: 0, poolCount: 0 }), { liquidityUsd: 0 })
     ],
     sellability: (e) => withMarket(withLiquidity(e, { liquidityUsd: null, poolCount: null }), { liquidityUsd: null })
+  },
+  {
+    name: "bonding curve depth (low_liquidity, thin_liquidity_for_cap on a live curve)",
+    forget: (e) => withLiquidity(e, { curveDepthUsd: null }),
+    observedAs: [(e) => withLiquidity(e, { curveDepthUsd: DEEP })],
+    // A live curve with little real quote in it (a launch's first minutes) and its depth not read (Meteora DBC).
+    sellability: (e) =>
+      withMarket(
+        withLiquidity(e, {
+          liquidityUsd: 500,
+          poolCount: 1,
+          bondingCurveOnly: true,
+          curve: "live",
+          curveDepthUsd: null
+        }),
+        { liquidityUsd: 500 }
+      )
   },
   {
     name: "LP lock (lp_unlocked, lp_partially_locked, lp_lock_expiring)",
@@ -170,7 +194,7 @@ const FACTS: ReadonlyArray<Fact> = [
     observedAs: [50_000, 1e9, null].map(
       (cap) => (e: ScanEvidence) =>
         withMarket(e, {
-          marketCap: cap ?? (e.liquidity.liquidityUsd ?? e.market.liquidityUsd ?? 1e6) * 50,
+          marketCap: cap ?? depthOf(e) * 50,
           volume24h: 0,
           priceChange5m: 0,
           priceChange1h: 0,

@@ -325,8 +325,33 @@ const withPositions = (scan: ScanEvidenceEncoded, random: Random): ScanEvidenceE
   }
 }
 
+// 2.1: a bonding curve among the pools, drawn last too: none (most), live with its depth (read, or not: Meteora
+// DBC), or every curve complete. A curve is then the only pool, or one beside others.
+const withCurve = (scan: ScanEvidenceEncoded, random: Random): ScanEvidenceEncoded => {
+  const draw: Draw = { random, riskiness: random.float(0, 0.5) }
+  const state = random.pick(["none", "none", "live", "live", "complete"] as const)
+  if (state === "none") return scan
+  return {
+    ...scan,
+    liquidity: {
+      ...scan.liquidity,
+      bondingCurveOnly: random.pick([true, false]),
+      curve: state,
+      ...(state === "live"
+        ? {
+            curveDepthUsd: field(
+              draw,
+              () => random.logUniform(10_000, 1e6),
+              () => edgeOr(random, [0, 2_999, 3_000, 9_999], () => random.float(0, 10_000))
+            )
+          }
+        : {})
+    }
+  }
+}
+
 export const randomEvidence = (random: Random): ScanEvidence =>
-  decodeEvidence(withPositions(withLaunch(randomScan(random), random), random))
+  decodeEvidence(withCurve(withPositions(withLaunch(randomScan(random), random), random), random))
 
 // Each turns one observed signal worse (or leaves it as is); none may raise the score. 2.1: a red flag worsens
 // a fact already observed; turning a missing fact into an observed one is the "missing is never better"
@@ -403,6 +428,20 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
     })
   },
   { name: "no pool", apply: (e) => ({ ...e, liquidity: { ...e.liquidity, poolCount: 0 } }) },
+  {
+    name: "the bonding curve completes, no migration pool seen",
+    apply: (e) =>
+      e.liquidity.curve === undefined
+        ? e
+        : { ...e, liquidity: { ...e.liquidity, curve: "complete", curveDepthUsd: null } }
+  },
+  {
+    name: "a shallower bonding curve",
+    apply: (e, r) =>
+      (e.liquidity.curveDepthUsd ?? null) === null
+        ? e
+        : { ...e, liquidity: { ...e.liquidity, curveDepthUsd: lower(e.liquidity.curveDepthUsd ?? null, r) } }
+  },
   { name: "LP unlocked", apply: (e) => (lpObserved(e) ? { ...e, liquidity: { ...e.liquidity, lpLocked: false } } : e) },
   {
     name: "deployer owns more of the concentrated liquidity",
@@ -559,7 +598,11 @@ export const RED_FLAGS: ReadonlyArray<RedFlag> = [
       return {
         ...e,
         market: { ...e.market, marketCap: scaled(e.market.marketCap), liquidityUsd: scaled(e.market.liquidityUsd) },
-        liquidity: { ...e.liquidity, liquidityUsd: scaled(e.liquidity.liquidityUsd) }
+        liquidity: {
+          ...e.liquidity,
+          liquidityUsd: scaled(e.liquidity.liquidityUsd),
+          ...(e.liquidity.curveDepthUsd === undefined ? {} : { curveDepthUsd: scaled(e.liquidity.curveDepthUsd) })
+        }
       }
     }
   },

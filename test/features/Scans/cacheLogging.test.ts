@@ -24,6 +24,7 @@ describe("latest-scan cache logging", () => {
       ScansRepo.make({
         latest: () => Effect.as(Effect.logWarning("read by the repository"), Option.none()),
         latestMany: () => Effect.succeed(new Map()),
+        latestVerdicts: () => Effect.succeed(new Map()),
         record: () => Effect.die("not used"),
         history: () => Effect.die("not used"),
         latestDocument: () => Effect.die("not used")

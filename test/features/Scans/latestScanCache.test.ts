@@ -144,7 +144,7 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
   })
 
   test("concurrent reads of the same cold mints share database reads, single and batch alike", async () => {
-    const reads = { latest: 0, latestMany: 0 }
+    const reads = { latest: 0, latestMany: 0, latestVerdicts: 0 }
     // The same database as the rest of this file (starting another embedded one would cost seconds).
     const database = Context.pick(SqlClient.SqlClient, PgClient.PgClient)((await runtime.runtime()).context)
     const counting = Layer.effect(
@@ -161,6 +161,11 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
             Effect.zipRight(
               Effect.sync(() => reads.latestMany++),
               sql.latestMany(mints)
+            ),
+          latestVerdicts: (mints: ReadonlyArray<Address>) =>
+            Effect.zipRight(
+              Effect.sync(() => reads.latestVerdicts++),
+              sql.latestVerdicts(mints)
             )
         })
       )
@@ -186,7 +191,15 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
           { concurrency: "unbounded" }
         )
       )
-      expect(reads).toEqual({ latest: 1, latestMany: 1 }) // 20 batches, one query; then 20 checks, one query
+      // 20 batches, one query (of verdicts: a first read is not kept); then 20 checks, one query.
+      expect(reads).toEqual({ latest: 1, latestMany: 0, latestVerdicts: 1 })
+      // Read a second time, the batch's mints are read whole (in the same statement) and kept: a third batch
+      // makes no query, and answers from the whole scans.
+      for (let i = 0; i < 2; i++) {
+        const found = await cache.runPromise(Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints)))
+        expect([...found.values()].every((scan) => "evidence" in scan)).toBe(true)
+      }
+      expect(reads).toEqual({ latest: 1, latestMany: 0, latestVerdicts: 2 })
     } finally {
       await cache.dispose()
     }
@@ -209,6 +222,11 @@ describe(`latest-scan cache on ${databaseKind}`, () => {
             Effect.zipRight(
               Effect.sync(() => reads++),
               sql.latestMany(mints)
+            ),
+          latestVerdicts: (mints: ReadonlyArray<Address>) =>
+            Effect.zipRight(
+              Effect.sync(() => reads++),
+              sql.latestVerdicts(mints)
             )
         })
       )

@@ -81,7 +81,10 @@ describe.skipIf(url === undefined)("latest-scan cache on a lagging read replica"
       })
     const symbolsOf = async (mints: ReadonlyArray<Address>) => {
       const found = await cache.runPromise(Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints)))
-      return mints.map((mint) => found.get(mint)?.evidence.symbol ?? "none")
+      return mints.map((mint) => {
+        const scan = found.get(mint)
+        return scan === undefined ? "none" : (("evidence" in scan ? scan.evidence.symbol : scan.verdict.symbol) ?? "")
+      })
     }
     try {
       // Once the listener is confirmed, reads go to the replica: a row only the replica has is answered.

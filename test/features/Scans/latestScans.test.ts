@@ -5,6 +5,8 @@ import { ScanRequestsRepo } from "../../../src/features/Scans/ScanRequestsRepo.t
 import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { assessToken, assessTokenOnce } from "../../../src/engines/TokenScoring/index.ts"
 import backfill from "../../../sql/0014_latest_scans.sql" with { type: "text" }
+import verdictBackfill from "../../../sql/0019_latest_verdicts.sql" with { type: "text" }
+import { riskCheckOf } from "../../../src/features/RiskCheck/Answer.ts"
 import { databaseKind, TestDatabase } from "../../support/database.ts"
 import { runtimeFor } from "../../support/effect.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../../support/fixtures.ts"
@@ -156,5 +158,62 @@ describe(`latest_scans on ${databaseKind}`, () => {
       yield* sql`update latest_scans set assessment = ${JSON.stringify(other)}::json where mint = ${mint}`
       const ignored = Option.getOrThrow(yield* ScansRepo.latest(mint))
       expect(assessTokenOnce(ignored.evidence)).toEqual(assessToken(read.evidence))
+    }))
+
+  // sql/0019: the verdict a risk check reads, stored with the assessment; a batch's cold mints read it alone.
+  it("latestVerdicts reads each row's stored verdict, which answers exactly as the whole scan does; of another model version, the whole scan", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const mints = Array.from({ length: 4 }, () => newAddress())
+      const never = newAddress()
+      yield* ScansRepo.record(
+        mints.flatMap((mint, i) => [
+          scanAt(mint, 10 * 60, `B${i}`, 400_000),
+          decodeScan(
+            cleanScan(mint, {
+              scannedAt: minutesAgo(2 + i * 90),
+              symbol: i === 3 ? null : `N${i}`,
+              scanDepth: i === 1 ? "partial" : "full",
+              outcome: i === 2 ? "rugged" : null,
+              liquidity: {
+                liquidityUsd: 100_000,
+                lpLocked: true,
+                lpLockPercentage: 100,
+                lpLockExpiresAt: null,
+                poolCount: 2
+              }
+            })
+          )
+        ])
+      )
+      const whole = yield* ScansRepo.latestMany(mints as never)
+      const verdicts = yield* ScansRepo.latestVerdicts([...mints, never] as never)
+      expect(verdicts.size).toBe(4)
+      const now = Date.now()
+      for (const mint of mints) {
+        const read = verdicts.get(mint)!
+        expect("verdict" in read).toBe(true)
+        expect(JSON.stringify(riskCheckOf(mint, read, now, 3))).toBe(
+          JSON.stringify(riskCheckOf(mint, whole.get(mint)!, now, 3))
+        )
+      }
+      // One of another model version is not used: the row is read whole, as latestMany reads it.
+      yield* sql`update latest_scans set verdict = json_build_object('modelVersion', '0.0-other') where mint = ${mints[0]!}`
+      const other = (yield* ScansRepo.latestVerdicts([mints[0]!] as never)).get(mints[0]!)!
+      expect(other).toEqual(whole.get(mints[0]!)!)
+    }))
+
+  it("migration 0019's backfill gives the verdicts record wrote", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const mints = Array.from({ length: 3 }, () => newAddress())
+      yield* ScansRepo.record(mints.map((mint, i) => scanAt(mint, 5 + i, `V${i}`, 50_000 * (i + 1))))
+      const rows = sql<{ mint: string; verdict: unknown }>`
+        select mint, verdict from latest_scans where mint = any(${mints}::text[]) order by mint`
+      const written = yield* rows
+      expect(written.every((row) => row.verdict !== null)).toBe(true)
+      yield* sql`update latest_scans set verdict = null where mint = any(${mints}::text[])`
+      yield* sql.unsafe(verdictBackfill.slice(verdictBackfill.indexOf("update latest_scans")))
+      expect(yield* rows).toEqual(written)
     }))
 })

@@ -90,7 +90,10 @@ describe.skipIf(skip)("latest-scan cache on a streaming replica", () => {
       })
     const symbolsOf = async (mints: ReadonlyArray<Address>) => {
       const found = await cache.runPromise(Effect.flatMap(LatestScanCache, (scans) => scans.latestMany(mints)))
-      return mints.map((mint) => found.get(mint)?.evidence.symbol ?? "none")
+      return mints.map((mint) => {
+        const scan = found.get(mint)
+        return scan === undefined ? "none" : (("evidence" in scan ? scan.evidence.symbol : scan.verdict.symbol) ?? "")
+      })
     }
     // Within 2 s (the notification's way from the primary), the cache answers `symbol` for the mint.
     const answers = async (mint: Address, symbol: string) => {

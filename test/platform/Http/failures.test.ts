@@ -20,6 +20,8 @@ const down = Layer.succeed(
       Effect.fail(new ServiceUnavailable({ message: "The evidence database is unreachable; retry shortly." })),
     latestMany: () =>
       Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
+    latestVerdicts: () =>
+      Effect.die(new SqlError.SqlError({ cause: new Error("ECONNREFUSED 10.0.0.7:5432"), message: "connect failed" })),
     record: () => Effect.die(new Error("not used")),
     history: () => Effect.die(new Error("not used")),
     latestDocument: () => Effect.die(new Error("not used"))
@@ -47,6 +49,7 @@ const hanging = Layer.succeed(
   ScansRepo.make({
     latest: () => Effect.never,
     latestMany: () => Effect.never,
+    latestVerdicts: () => Effect.never,
     record: () => Effect.die(new Error("not used")),
     history: () => Effect.die(new Error("not used")),
     latestDocument: () => Effect.die(new Error("not used"))

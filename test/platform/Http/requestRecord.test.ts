@@ -25,6 +25,7 @@ const lateWith = (failure: "defect" | "unavailable") =>
           )
         ),
       latestMany: () => Effect.die(new Error("not used")),
+      latestVerdicts: () => Effect.die(new Error("not used")),
       record: () => Effect.die(new Error("not used")),
       history: () => Effect.die(new Error("not used")),
       latestDocument: () => Effect.die(new Error("not used"))

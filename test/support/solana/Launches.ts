@@ -267,6 +267,43 @@ export const pumpCreate = async (
 }
 
 /**
+ * A launch's bonding curve after buys and sells that leave `realQuote` of the quote in it (a buy adds to both
+ * the virtual and the real quote reserve, a sell takes from both; the token reserves follow the constant
+ * product of the virtual reserves), rewritten as the program would leave it; `complete` as the last buy of the
+ * curve sets it. The curve account's change is what an accountSubscribe on it reports.
+ */
+export const pumpCurveAfterTrades = (
+  world: World,
+  launch: PumpLaunch,
+  realQuote: bigint,
+  options: { readonly complete?: boolean } = {}
+): void => {
+  const virtualQuote = INITIAL_VIRTUAL_SOL + realQuote
+  const virtualTokens = (INITIAL_VIRTUAL_TOKENS * INITIAL_VIRTUAL_SOL) / virtualQuote
+  const sold = INITIAL_VIRTUAL_TOKENS - virtualTokens
+  world.setAccount(
+    launch.bondingCurve,
+    PUMP_PROGRAM,
+    pumpCoder.encodeAccount(
+      "BondingCurve",
+      {
+        virtual_token_reserves: virtualTokens,
+        virtual_quote_reserves: virtualQuote,
+        real_token_reserves: sold >= INITIAL_REAL_TOKENS ? 0n : INITIAL_REAL_TOKENS - sold,
+        real_quote_reserves: realQuote,
+        token_total_supply: TOTAL_SUPPLY,
+        complete: options.complete === true,
+        creator: launch.creator.address,
+        is_mayhem_mode: false,
+        is_cashback_coin: false,
+        quote_mint: launch.quoteMint === USDC ? USDC : address("11111111111111111111111111111111")
+      },
+      125
+    )
+  )
+}
+
+/**
  * An LP withdrawal from a PumpSwap pool built by buildPool: the vaults keep `keepPercent` of what they
  * hold (their token accounts rewritten, as the program's transfers would leave them), then the
  * `withdraw` transaction is recorded with its accounts in the IDL's order and its Borsh arguments.

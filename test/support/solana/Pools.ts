@@ -379,7 +379,12 @@ export interface BuiltPool {
   readonly priceBPerA: number | null
   readonly storedReserves: { readonly a: bigint; readonly b: bigint } | null
   readonly lp: BuiltLp | null
-  readonly curve: { readonly complete: boolean; readonly progressPct: number | null } | null
+  /** quoteDepth: the quote reserve the curve prices on (virtual + real), where the venue's account defines one. */
+  readonly curve: {
+    readonly complete: boolean
+    readonly progressPct: number | null
+    readonly quoteDepth?: bigint
+  } | null
   readonly related: ReadonlyArray<Address>
   /** DBC: its config account. */
   readonly config?: { readonly address: Address; readonly quoteMint: Address; readonly threshold: bigint }
@@ -947,7 +952,7 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
         vaultA,
         vaultB,
         priceBPerA: Number(virtualQuote + sides.reserveB) / Number(virtualBase - sold),
-        curve: { complete: false, progressPct: 25 },
+        curve: { complete: false, progressPct: 25, quoteDepth: virtualQuote + sides.reserveB },
         related: [globalConfig]
       }
     }
@@ -983,7 +988,11 @@ export const buildPool = async (world: World, venue: PoolVenue, spec: PoolSpec):
         vaultB: null,
         priceBPerA: Number(virtualQuote) / Number(virtualToken),
         storedReserves: { a: spec.reserveMint, b: spec.reserveQuote },
-        curve: { complete: false, progressPct: Number((sold * 1_000_000n) / initialReal) / 10_000 }
+        curve: {
+          complete: false,
+          progressPct: Number((sold * 1_000_000n) / initialReal) / 10_000,
+          quoteDepth: virtualQuote
+        }
       }
     }
     case "pumpswap": {

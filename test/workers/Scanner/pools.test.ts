@@ -359,7 +359,8 @@ describe("other venues' accounts are not pools of this one", () => {
     expect(pump.decode(built.address, built.data)).toBeUndefined()
     await pump.canonical?.(mint.address, [WSOL])
     const state = pump.decode(built.address, built.data.subarray(0, 81))
-    expect(state?.curve).toEqual({ complete: false, progressPct: 0 })
+    // Before any buy: no real SOL, priced on the 30 SOL virtual reserve.
+    expect(state?.curve).toEqual({ complete: false, progressPct: 0, quoteDepth: 30_000_000_000n })
     expect(state?.mintB).toBe(WSOL)
     expect(state?.vaultB).toBeNull()
   })

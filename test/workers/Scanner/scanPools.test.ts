@@ -232,9 +232,17 @@ describe("scanner: a token on each pool program, end to end", () => {
 
       // LP status.
       if (bonding) {
+        const depth = built.curve?.quoteDepth
         expect(pool.bondingCurve).toEqual({
           status: "observed",
-          value: { complete: false, progressPct: Math.round(built.curve!.progressPct! * 100) / 100 }
+          value: {
+            complete: false,
+            progressPct: Math.round(built.curve!.progressPct! * 100) / 100,
+            // The quote reserve the curve prices on (virtual + real), where the venue defines one.
+            ...(depth === undefined
+              ? {}
+              : { depthUsd: Math.round((Number(depth) / 10 ** quoteDecimals) * quoteUsd * 100) / 100 })
+          }
         })
         expect(pool.burnedPct.status).toBe("not_applicable")
         expect(pool.lpHolders?.status).toBe("not_applicable")

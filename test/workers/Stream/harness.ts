@@ -1,4 +1,4 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { ListingsRepo } from "../../../src/features/Scans/ListingsRepo.ts"
 import type { ScannerConfig } from "../../../src/workers/Scanner/Config.ts"
 import { makeScanner } from "../../../src/workers/Scanner/Worker.ts"
@@ -7,9 +7,11 @@ import type { StreamConfig } from "../../../src/workers/Stream/Config.ts"
 import { StreamEventsRepo } from "../../../src/workers/Stream/EventsRepo.ts"
 import { makeKitSource } from "../../../src/workers/Stream/KitSource.ts"
 import { makeWatcher } from "../../../src/workers/Stream/Watcher.ts"
+import { makeYellowstoneSource } from "../../../src/workers/Stream/YellowstoneSource.ts"
 import { whileLeader } from "../../../src/workers/Stream/Leader.ts"
 import { LAUNCH_PROGRAMS } from "../../../src/workers/Stream/Programs.ts"
 import { read } from "../../support/http.ts"
+import type { GeyserServer } from "../../support/solana/Geyser.ts"
 import type { RpcServer } from "../../support/solana/RpcServer.ts"
 import { testRpcSettings, testScannerConfig } from "../../support/solana/Settings.ts"
 
@@ -18,6 +20,8 @@ import { testRpcSettings, testScannerConfig } from "../../support/solana/Setting
 
 const testStreamConfig = (overrides: Partial<StreamConfig> = {}): StreamConfig => ({
   wsUrl: Option.none(),
+  grpcUrl: Option.none(),
+  grpcToken: Option.none(),
   backfillLimit: 500,
   trackedLimit: 100,
   trackedWindowSeconds: 3_600,
@@ -52,6 +56,39 @@ export const startWatcher = (server: RpcServer, overrides: Partial<StreamConfig>
       config.leaderElection ? whileLeader(watcher.run, leaderKey, config.leaderRetryMs) : watcher.run
     )
   })
+
+/**
+ * A watcher process on a Geyser gRPC endpoint; its getTransaction calls (it should make none) go to
+ * `server`'s JSON-RPC.
+ */
+export const startGrpcWatcher = (
+  server: RpcServer,
+  geyser: GeyserServer,
+  overrides: Partial<StreamConfig> = {},
+  token = "test-token"
+) =>
+  Effect.gen(function* () {
+    const client = makeRpcClient(testRpcSettings(server.url))
+    const config = testStreamConfig(overrides)
+    const source = makeYellowstoneSource({
+      url: geyser.url,
+      token: Redacted.make(token),
+      pingMs: config.pingMs,
+      reconnectMaxMs: config.reconnectMaxMs,
+      replay: config.backfillLimit > 0
+    })
+    const watcher = yield* makeWatcher(config, source, client)
+    return yield* Effect.forkDaemon(watcher.run)
+  })
+
+/** Waits (up to 20 s) until `streams` Geyser streams each filter on every launch program. */
+export const untilGrpcSubscribed = async (geyser: GeyserServer, streams = 1) => {
+  const ready = () =>
+    geyser.controls
+      .transactionAddresses()
+      .filter((addresses) => LAUNCH_PROGRAMS.every((program) => addresses.includes(program))).length >= streams
+  for (let i = 0; i < 2_000 && !ready(); i++) await Bun.sleep(10)
+}
 
 export const startScanner = (server: RpcServer, overrides: Partial<ScannerConfig> = {}) =>
   Effect.gen(function* () {

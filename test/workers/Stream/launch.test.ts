@@ -10,7 +10,8 @@ import { testApp } from "../../support/http.ts"
 import { sqlServices } from "../../support/layers.ts"
 import { PUMP_PROGRAM, pumpCreate, type PumpCreateKind } from "../../support/solana/Launches.ts"
 import { type RpcServer, startRpcServer } from "../../support/solana/RpcServer.ts"
-import { makeWorld, NATIVE_MINT, type World } from "../../support/solana/World.ts"
+import { referenceMarket } from "../../support/solana/Pools.ts"
+import { makeWorld, type World } from "../../support/solana/World.ts"
 import { startScanner, startWatcher, StreamLayer, untilSubscribed, verdictOf } from "./harness.ts"
 
 // Launches on the world reach the API through the stream alone: the watcher sees the create on the
@@ -35,9 +36,13 @@ const app = testApp((await runtime.runtime()).context)
 beforeAll(async () => {
   createV2Before = await launchesCounted("create_v2")
   world = makeWorld()
-  await world.quoteMint(NATIVE_MINT, 9)
+  // SOL at 150 USD (the reference pool), so a SOL curve's depth is valued.
+  const { reference } = await referenceMarket(world)
   server = startRpcServer(world)
-  fibers.push(await run(startScanner(server)), await run(startWatcher(server)))
+  fibers.push(
+    await run(startScanner(server, { referencePool: Option.some(reference.address) })),
+    await run(startWatcher(server))
+  )
   await untilSubscribed(server)
 }, 120_000)
 
@@ -62,6 +67,12 @@ describe("launches through the stream", () => {
         expect({ status: answer.status, verdictKnown: ["ok", "warn", "block"].includes(answer.body.verdict) }).toEqual({
           status: 200,
           verdictKnown: true
+        })
+        // Before its first buy the curve holds no real quote, yet it quotes buys from its virtual reserves: a
+        // market (no `no_market` block), young and thin, with missing evidence keeping it from `ok`.
+        expect({ verdict: answer.body.verdict, noMarket: answer.body.flags.includes("no_market") }).toEqual({
+          verdict: "warn",
+          noMarket: false
         })
         const events = await sql(
           (db) => db<{ kind: string; program: string; slot: string }>`

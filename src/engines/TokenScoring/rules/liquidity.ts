@@ -19,11 +19,8 @@ import {
 import { formatPct, formatUsd, type Observed, tierAtLeast, tierBelow } from "../observed.ts"
 import { finding, type Rule } from "./rule.ts"
 
-const noMarketReason = ({ evidence, liquidityUsd }: Observed): string | null =>
-  evidence.liquidity.poolCount === 0 ? "liquidity.poolCount is 0" : liquidityUsd === 0 ? "liquidity is $0" : null
-
 export const noMarket: Rule = (observed) => {
-  const reason = noMarketReason(observed)
+  const reason = observed.noMarket
   if (reason === null) return null
   return finding({
     rule: "no_market",
@@ -36,16 +33,27 @@ export const noMarket: Rule = (observed) => {
   })
 }
 
+// 2.1: a live bonding curve's depth is what its trades are priced on (its virtual + real quote reserve); the
+// reason says which figure was weighed, and the risk that it is a curve's depth, not pool liquidity.
+const onCurve = ({ depthUsd, liquidityUsd }: Observed): boolean =>
+  depthUsd !== null && liquidityUsd !== null && depthUsd > liquidityUsd
+
 export const lowLiquidity: Rule = (observed) => {
-  const usd = observed.liquidityUsd
+  const usd = observed.depthUsd
   const tier = usd === null ? undefined : tierBelow(usd, LIQUIDITY_USD_TIERS)
-  if (usd === null || tier === undefined || noMarketReason(observed) !== null) return null
+  // A live curve's depth not read: its real reserve is only a lower bound, so thin evidence speaks instead.
+  if (usd === null || tier === undefined || observed.noMarket !== null || observed.curveDepthMissing) return null
+  const curve = onCurve(observed)
   return finding({
     rule: "low_liquidity",
     facet: "liquidity",
     points: tier.points,
-    reason: `liquidity ${formatUsd(usd)} < ${formatUsd(tier.threshold)}`,
-    risk: `Low liquidity (${formatUsd(usd)}): a sell will move the price sharply`,
+    reason: curve
+      ? `bonding curve depth ${formatUsd(usd)} (virtual + real quote reserve; real liquidity ${formatUsd(observed.liquidityUsd ?? 0)}) < ${formatUsd(tier.threshold)}`
+      : `liquidity ${formatUsd(usd)} < ${formatUsd(tier.threshold)}`,
+    risk: curve
+      ? `Low liquidity (a bonding curve ${formatUsd(usd)} deep): a sell will move the price sharply`
+      : `Low liquidity (${formatUsd(usd)}): a sell will move the price sharply`,
     flag: "low_liquidity"
   })
 }
@@ -139,10 +147,11 @@ export const lpLockExpiring: Rule = (observed) => {
 // Liquidity against market cap: a market cap far above what can be sold into.
 // Silent when no_market fired, as low_liquidity is: no pool (even with a stale liquidity figure beside it) is
 // no_market's finding, so emptying the pool cannot drop a finding and raise the score.
+// 2.1: with a live bonding curve, its depth (what a sell is priced on) is the liquidity weighed.
 export const thinLiquidityForCap: Rule = (observed) => {
-  const { evidence, liquidityUsd } = observed
+  const { evidence, depthUsd: liquidityUsd } = observed
   const cap = evidence.market.marketCap
-  if (liquidityUsd === null || cap === null || cap <= 0 || noMarketReason(observed) !== null) return null
+  if (liquidityUsd === null || cap === null || cap <= 0 || observed.noMarket !== null) return null
   const ratioPct = (liquidityUsd / cap) * 100
   if (ratioPct >= LIQUIDITY_TO_MCAP_PCT) return null
   return finding({

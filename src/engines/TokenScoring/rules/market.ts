@@ -15,8 +15,9 @@ import {
 import { formatPct, formatUsd, tierAtLeast, tierBelow } from "../observed.ts"
 import { finding, type Rule } from "./rule.ts"
 
-// Volume many times the pool depth in a day is churn between a few wallets, not demand.
-export const washTrading: Rule = ({ evidence, liquidityUsd }) => {
+// Volume many times the pool depth in a day is churn between a few wallets, not demand. The depth is liquidity,
+// or a live bonding curve's depth (2.1), as in thin_liquidity_for_cap.
+export const washTrading: Rule = ({ evidence, depthUsd: liquidityUsd }) => {
   const volume = evidence.market.volume24h
   if (volume === null || liquidityUsd === null || volume === 0) return null
   const turnover = liquidityUsd === 0 ? Infinity : volume / liquidityUsd
@@ -95,7 +96,7 @@ export const sellPressure: Rule = ({ evidence }) => {
 const bestCapFor = (liquidityUsd: number | null): number | null =>
   liquidityUsd === null || liquidityUsd === 0 ? null : (liquidityUsd * 100) / LIQUIDITY_TO_MCAP_PCT
 
-export const microMarketCap: Rule = ({ evidence, liquidityUsd }) => {
+export const microMarketCap: Rule = ({ evidence, depthUsd: liquidityUsd }) => {
   const cap = evidence.market.marketCap
   const bound = cap === null ? bestCapFor(liquidityUsd) : null
   const value = cap ?? bound

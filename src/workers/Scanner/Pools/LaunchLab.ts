@@ -67,7 +67,12 @@ export const raydiumLaunchLab: PoolProgram = {
       priceBPerA: constantPrice(data),
       lpMint: null,
       lpSupplyTracked: null,
-      curve: { complete, progressPct: complete ? 100 : progressOf(u64At(data, 61), u64At(data, 69)) },
+      curve: {
+        complete,
+        progressPct: complete ? 100 : progressOf(u64At(data, 61), u64At(data, 69)),
+        // The constant-product curve prices on virtual_quote + real_quote (constantPrice above).
+        quoteDepth: u64At(data, 45) + u64At(data, 61)
+      },
       related: [addressAt(data, 141)]
     }
   },
@@ -76,6 +81,9 @@ export const raydiumLaunchLab: PoolProgram = {
     const global = related[0]
     if (global === null || global === undefined || global.length < 17 || !startsWith(global, GLOBAL_DISCRIMINATOR))
       return state
-    return u8At(global, 16) === 0 ? state : { ...state, priceBPerA: null }
+    if (u8At(global, 16) === 0) return state
+    // Nor a constant-product depth: the depth of a fixed-price or linear curve is not read.
+    const curve = state.curve === null ? null : { complete: state.curve.complete, progressPct: state.curve.progressPct }
+    return { ...state, priceBPerA: null, curve }
   }
 }

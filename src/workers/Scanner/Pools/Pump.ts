@@ -54,6 +54,21 @@ const bondingCurveAddress = async (mint: Address): Promise<Address> =>
     })
   )[0]
 
+/** A mint's bonding curve, synchronously (the same PDA as bondingCurveAddress). */
+export const pumpCurveOf = (mint: Address): Address =>
+  findProgramAddressSync(PUMP, [new TextEncoder().encode("bonding-curve"), keyBytes(mint)])
+
+/**
+ * The curve's real quote reserve (real_quote_reserves: the SOL, as lamports of the curve account, or USDC its
+ * buyers paid in) and whether it completed; undefined when the data is not a BondingCurve.
+ */
+export const pumpCurveReserve = (
+  data: Uint8Array
+): { readonly realQuote: bigint; readonly complete: boolean } | undefined =>
+  data.length < CURVE_MIN_SIZE || !startsWith(data, CURVE_DISCRIMINATOR)
+    ? undefined
+    : { realQuote: u64At(data, 32), complete: u8At(data, 48) !== 0 }
+
 /** Curves `canonical` derived, so that `decode` knows their mint (bounded; oldest dropped first). */
 const curveMints = new Map<string, Address>()
 const rememberCurve = (curve: Address, mint: Address): void => {
@@ -93,7 +108,8 @@ const decodeBondingCurve = (address: Address, data: Uint8Array, mint: Address): 
     priceBPerA: virtualToken === 0n ? null : Number(virtualQuote) / Number(virtualToken),
     lpMint: null,
     lpSupplyTracked: null,
-    curve: { complete, progressPct: curveProgress(u64At(data, 24), complete) },
+    // Buys and sells are priced on the virtual reserves (which include the real ones): the curve's depth.
+    curve: { complete, progressPct: curveProgress(u64At(data, 24), complete), quoteDepth: virtualQuote },
     related: []
   }
 }

@@ -35,8 +35,17 @@ export interface PoolState {
   readonly lpSupplyTracked: bigint | null
   /** LP the pool program itself records as locked (DAMM v1 total_locked_lp, through its LockEscrow accounts); absent elsewhere. */
   readonly lpLockedTracked?: bigint
-  /** Bonding curves: whether migrated/complete, and progress to migration in percent where readable from this account alone; null otherwise. */
-  readonly curve: { readonly complete: boolean; readonly progressPct: number | null } | null
+  /**
+   * Bonding curves: whether migrated/complete, and progress to migration in percent where readable from this
+   * account alone; null otherwise. quoteDepth: the quote reserve the curve prices trades against, in raw
+   * quote units (virtual + real), where the account defines one (pump.fun virtual_quote_reserves; LaunchLab
+   * virtual_quote + real_quote); absent where it does not (Meteora DBC's price-range curve).
+   */
+  readonly curve: {
+    readonly complete: boolean
+    readonly progressPct: number | null
+    readonly quoteDepth?: bigint
+  } | null
   /** Other accounts whose data the figures need (e.g. the DBC pool's config for its migration threshold); the scan reads them with the vaults and passes them to `complete`. */
   readonly related: ReadonlyArray<Address>
   /** What a simulated sell into this pool needs beyond the fields above, for the venues whose swap the scan simulates (src/workers/Scanner/SellPath.ts). */

@@ -1,4 +1,4 @@
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Config, Effect, Exit, Layer, Option, Runtime, type Scope } from "effect"
 import type { Address } from "../../domain/Address.ts"
@@ -8,11 +8,13 @@ import { scanCacheEvents } from "../../platform/Observability/Metrics.ts"
 import { MemoryBudgetConfig } from "../../platform/Runtime/Config.ts"
 import { scanCacheBytesFor } from "../../platform/Runtime/MemoryBudget.ts"
 import { DatabaseConfig, isEmbedded } from "../../platform/Sql/Config.ts"
+import { ReadDatabase, ReadDatabaseLive } from "../../platform/Sql/ReadReplica.ts"
 import { type Generation, listenForScans, makeRefresher, pollForScans } from "./LatestScanFreshness.ts"
 import { makeReadsInFlight, type Read, type ReadsInFlight } from "./LatestScanReads.ts"
 import { makeScanStore, type ScanStore } from "./LatestScanStore.ts"
 import { ReadCounter } from "./ReadCounter.ts"
-import { type CheckedScan, ScansRepo, type StoredScan } from "./ScansRepo.ts"
+import { makeReplicaReads } from "./LatestScanReplica.ts"
+import { type CheckedScan, type LatestReads, latestReadsOf, ScansRepo, type StoredScan } from "./ScansRepo.ts"
 
 export { entryBytesOf } from "./LatestScanStore.ts"
 
@@ -61,7 +63,7 @@ const STALE_GRACE_MS = 1_000
  */
 // SCAN_CACHE_SIZE=0: nothing in memory, every read goes to the repository.
 const passThrough = (
-  inner: ScansRepo,
+  inner: LatestReads,
   runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>>,
   countRead: (mint: string) => void = () => {}
 ): LatestScans => ({
@@ -93,15 +95,31 @@ export const makeLatestScans = (settings: {
   readonly maxBytes?: number
   /** false on the embedded database, whose socket does not pass notifications: new scans are polled. */
   readonly notifications: boolean
+  /**
+   * A read replica (DATABASE_READ_URL) to read from, with the primary's notifications telling when it lags
+   * (LatestScanReplica.ts); its reads stand in for ScansRepo's. Only with notifications.
+   */
+  readonly replica?: SqlClient.SqlClient
 }): Effect.Effect<LatestScans, never, ScansRepo | SqlClient.SqlClient | PgClient.PgClient | Scope.Scope> =>
   Effect.gen(function* () {
-    const inner = yield* ScansRepo
+    const primary = yield* ScansRepo
+    const replica =
+      settings.replica === undefined || !settings.notifications
+        ? undefined
+        : makeReplicaReads({
+            primary,
+            replica: latestReadsOf(settings.replica),
+            primarySql: yield* SqlClient.SqlClient,
+            replicaSql: settings.replica
+          })
+    const inner = replica?.reads ?? primary
     const counter = Option.getOrUndefined(yield* Effect.serviceOption(ReadCounter))
     const countRead = counter === undefined ? (_mint: string): void => {} : counter.count
     // Background work (polls, refreshes, shared reads) runs on this runtime: the server's logger and level.
     const runtime = yield* Effect.runtime<never>()
     const runPromiseExit = Runtime.runPromiseExit(runtime)
-    if (settings.size === 0 || settings.maxBytes === 0) return passThrough(inner, runPromiseExit, countRead)
+    // No cache, no listener to tell when a replica lags: every read goes to the primary.
+    if (settings.size === 0 || settings.maxBytes === 0) return passThrough(primary, runPromiseExit, countRead)
     const store = makeScanStore({
       size: settings.size,
       maxBytes: settings.maxBytes ?? Number.POSITIVE_INFINITY,
@@ -110,7 +128,10 @@ export const makeLatestScans = (settings: {
     const reads = makeReadsInFlight(inner, store, runPromiseExit)
     const generation: Generation = { value: 0 }
     const pollSoon = settings.notifications
-      ? yield* Effect.as(listenForScans(yield* PgClient.PgClient, store, reads, generation), (_now: number): void => {})
+      ? yield* Effect.as(
+          listenForScans(yield* PgClient.PgClient, store, reads, generation, replica),
+          (_now: number): void => {}
+        )
       : yield* pollForScans(store, reads, generation, runtime)
     const refresh = makeRefresher(inner, store, generation, runtime)
     yield* Effect.acquireRelease(
@@ -238,9 +259,11 @@ export const ScanCacheConfig = Config.all({
  * SCAN_CACHE_SIZE and SCAN_CACHE_TTL_SECONDS, notifications on PostgreSQL, polling on the embedded database.
  */
 export class LatestScanCache extends Effect.Service<LatestScanCache>()("LatestScanCache", {
-  dependencies: [ScansRepo.Default],
-  scoped: Effect.flatMap(Effect.all([ScanCacheConfig, DatabaseConfig]), ([settings, database]) =>
-    makeLatestScans({ ...settings, notifications: !isEmbedded(database) })
+  dependencies: [ScansRepo.Default, ReadDatabaseLive],
+  scoped: Effect.flatMap(
+    Effect.all([ScanCacheConfig, DatabaseConfig, ReadDatabase]),
+    ([settings, database, { sql, replica }]) =>
+      makeLatestScans({ ...settings, notifications: !isEmbedded(database), ...(replica ? { replica: sql } : {}) })
   )
 }) {}
 

@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Runtime, Schedule, type Scope, Stream } from "effect"
+import { Deferred, Duration, Effect, Runtime, Schedule, type Scope, Stream } from "effect"
 import type { Address } from "../../domain/Address.ts"
+import { epochMillisOf } from "../../domain/ScanEvidence.ts"
 import type { ReadsInFlight } from "./LatestScanReads.ts"
 import type { ScanStore } from "./LatestScanStore.ts"
-import { SCANS_CHANNEL, type ScansRepo } from "./ScansRepo.ts"
+import type { ReplicaReads } from "./LatestScanReplica.ts"
+import { type LatestReads, parseNotification, probePayload, SCANS_CHANNEL, type StoredScan } from "./ScansRepo.ts"
 
 // How the latest-scan cache learns of new scans: notifications on PostgreSQL, a poll on the embedded
 // database, and a background refresh of entries just past their time.
@@ -12,6 +14,7 @@ import { SCANS_CHANNEL, type ScansRepo } from "./ScansRepo.ts"
 const POLL_MS = 250
 const POLL_LIMIT = 1_000
 const REFRESH_BATCH = 500
+const PROBE_MS = 250
 
 /** Counts invalidations, so a background refresh started before one is not kept. */
 export interface Generation {
@@ -21,29 +24,60 @@ export interface Generation {
 /**
  * On PostgreSQL, writers notify SCANS_CHANNEL on commit and this process forgets those mints at once.
  * When the listener (re)connects the whole cache is dropped, since notifications may have been missed.
+ * With a read replica, each notification's scan ids become floors for the replica's answers, and while
+ * the listener is down, or not yet confirmed listening, reads go to the primary (LatestScanReplica.ts):
+ * the listener confirms its LISTEN by receiving its own probe, then the replica catches up.
  */
 export const listenForScans = (
   pg: PgClient.PgClient,
   store: ScanStore,
   reads: ReadsInFlight,
-  generation: Generation
+  generation: Generation,
+  replica?: ReplicaReads
 ): Effect.Effect<void, never, Scope.Scope> => {
-  const forget = (payload: string) =>
-    Effect.sync(() => {
-      generation.value++
-      try {
-        for (const mint of JSON.parse(payload) as ReadonlyArray<string>) {
-          store.drop(mint)
-          reads.forget(mint) // later requests read again rather than share a read from before
-        }
-      } catch {
-        store.dropAll()
-        reads.clear()
+  const dropAll = () => {
+    generation.value++
+    store.dropAll()
+    reads.clear()
+  }
+  const heard = (nonce: string, listening: Deferred.Deferred<void>) => (payload: string) =>
+    Effect.suspend(() => {
+      const notification = parseNotification(payload)
+      if (notification === undefined) {
+        dropAll()
+        return Effect.void
       }
+      if (notification.probe !== undefined) {
+        return notification.probe === nonce ? Deferred.succeed(listening, undefined) : Effect.void
+      }
+      generation.value++
+      for (const { mint, id } of notification.mints) {
+        store.drop(mint)
+        reads.forget(mint) // later requests read again rather than share a read from before
+        if (id !== undefined) replica?.floor(mint, id)
+      }
+      return Effect.void
     })
-  return Stream.runForEach(pg.listen(SCANS_CHANNEL), forget).pipe(
+  // Sends this listener's probe until it comes back, then lets reads use the replica once it has caught up.
+  const confirm = (nonce: string, listening: Deferred.Deferred<void>) =>
+    Effect.gen(function* () {
+      while (!(yield* Deferred.isDone(listening))) {
+        yield* Effect.ignore(pg`select pg_notify(${SCANS_CHANNEL}, ${probePayload(nonce)})`)
+        yield* Effect.raceFirst(Deferred.await(listening), Effect.sleep(Duration.millis(PROBE_MS)))
+      }
+      if (replica !== undefined) yield* replica.resync
+    })
+  const session = Effect.gen(function* () {
+    const nonce = crypto.randomUUID()
+    const listening = yield* Deferred.make<void>()
+    replica?.distrust()
+    if (replica !== undefined) yield* Effect.forkScoped(confirm(nonce, listening))
+    return yield* Stream.runForEach(pg.listen(SCANS_CHANNEL), heard(nonce, listening))
+  }).pipe(Effect.scoped)
+  return session.pipe(
     Effect.onExit(() =>
       Effect.sync(() => {
+        replica?.distrust()
         generation.value++
         store.dropAll()
       })
@@ -124,12 +158,23 @@ export const pollForScans = (
   })
 
 /**
+ * A mint's latest scan only moves forward, in (scannedAt, id) order, and is never removed: a read that
+ * returns an older one, or none, came from a replica behind the one an entry was read from (several
+ * replicas behind one DATABASE_READ_URL) and does not replace it.
+ */
+const newerOf = (held: StoredScan | undefined, fetched: StoredScan | undefined): StoredScan | undefined => {
+  if (held === undefined || fetched === undefined) return fetched ?? held
+  const byTime = epochMillisOf(fetched.evidence.scannedAt) - epochMillisOf(held.evidence.scannedAt)
+  return byTime > 0 || (byTime === 0 && BigInt(fetched.id) >= BigInt(held.id)) ? fetched : held
+}
+
+/**
  * Expired mints are refreshed together in the background, one query for up to REFRESH_BATCH of them at a
  * time; a refresh that an invalidation overtook is not kept. If it fails the entries age out and the slow
  * path answers (503 while the database is down).
  */
 export const makeRefresher = (
-  inner: ScansRepo,
+  inner: LatestReads,
   store: ScanStore,
   generation: Generation,
   runtime: Runtime.Runtime<never>
@@ -148,7 +193,8 @@ export const makeRefresher = (
       inner.latestMany(mints).pipe(
         Effect.tap((fetched) =>
           Effect.sync(() => {
-            if (started === generation.value) for (const mint of mints) store.remember(mint, fetched.get(mint), now)
+            if (started === generation.value)
+              for (const mint of mints) store.remember(mint, newerOf(store.get(mint)?.scan, fetched.get(mint)), now)
           })
         ),
         Effect.ignore,

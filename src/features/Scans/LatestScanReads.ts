@@ -2,7 +2,7 @@ import { type Effect, Exit, Option } from "effect"
 import type { Address } from "../../domain/Address.ts"
 import type { ServiceUnavailable } from "../../domain/Errors.ts"
 import type { ScanStore } from "./LatestScanStore.ts"
-import type { CheckedScan, ScansRepo, StoredScan } from "./ScansRepo.ts"
+import type { CheckedScan, LatestReads, StoredScan } from "./ScansRepo.ts"
 
 // The cache's loader: reads through to the repository, shared by concurrent misses of the same mint (an
 // expiring hot mint would otherwise send every waiting request to the database at once), kept in the
@@ -30,7 +30,7 @@ export interface ReadsInFlight {
 }
 
 export const makeReadsInFlight = (
-  inner: ScansRepo,
+  inner: LatestReads,
   store: ScanStore,
   runPromiseExit: <A, E>(effect: Effect.Effect<A, E>) => Promise<Exit.Exit<A, E>>
 ): ReadsInFlight => {

@@ -132,12 +132,57 @@ export const LATEST_TRENDS = `${PEAK_24H} as peak, s.price_usd as price, ${PRICE
 /** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
 export const SCANS_CHANNEL = "risk_api_scans"
 
-// NOTIFY payloads are limited to 8000 bytes: at most 150 mints (45 characters with quotes) per payload.
-const notificationPayloads = (mints: ReadonlyArray<string>): ReadonlyArray<string> => {
+/**
+ * A notification's payload: a JSON array of the mints, then `{"ids": [...]}`, each mint's latest scan id as
+ * of the commit (a string, or null where the latest row was not written). A listener that knows only mints
+ * (an older version, mid-deploy) drops the strings and passes over the object. `{"probe": nonce}` alone is a
+ * listener's own check that its LISTEN is in place (Scans/LatestScanFreshness.ts).
+ */
+export interface ScanNotification {
+  readonly mints: ReadonlyArray<{ readonly mint: string; readonly id: bigint | undefined }>
+  readonly probe: string | undefined
+}
+
+// NOTIFY payloads are limited to 8000 bytes: at most 100 mints (45 characters with quotes, and an id of up
+// to 21) per payload.
+const PER_PAYLOAD = 100
+export const notificationPayloads = (
+  mints: ReadonlyArray<string>,
+  latestIds: ReadonlyMap<string, string>
+): ReadonlyArray<string> => {
   const distinct = [...new Set(mints)]
   const payloads: Array<string> = []
-  for (let i = 0; i < distinct.length; i += 150) payloads.push(JSON.stringify(distinct.slice(i, i + 150)))
+  for (let i = 0; i < distinct.length; i += PER_PAYLOAD) {
+    const part = distinct.slice(i, i + PER_PAYLOAD)
+    payloads.push(JSON.stringify([...part, { ids: part.map((mint) => latestIds.get(mint) ?? null) }]))
+  }
   return payloads
+}
+
+export const probePayload = (nonce: string): string => JSON.stringify([{ probe: nonce }])
+
+/** A payload as written by `notificationPayloads`, `probePayload` or an older writer (mints only); undefined when not. */
+export const parseNotification = (payload: string): ScanNotification | undefined => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(payload)
+  } catch {
+    return undefined
+  }
+  if (!Array.isArray(parsed)) return undefined
+  const mints = parsed.filter((item): item is string => typeof item === "string")
+  const extras = parsed.filter((item): item is object => typeof item === "object" && item !== null)
+  if (mints.length + extras.length !== parsed.length || extras.length > 1) return undefined
+  const extra: { readonly ids?: unknown; readonly probe?: unknown } = extras[0] ?? {}
+  const ids: ReadonlyArray<unknown> = Array.isArray(extra.ids) ? extra.ids : []
+  const probe = typeof extra.probe === "string" ? extra.probe : undefined
+  return {
+    mints: mints.map((mint, i) => {
+      const id = ids[i]
+      return { mint, id: typeof id === "string" && /^\d+$/.test(id) ? BigInt(id) : undefined }
+    }),
+    probe
+  }
 }
 
 // What a latest scan is read with from latest_scans (sql/0014): the row's columns under the names toStored takes.
@@ -233,28 +278,35 @@ const storeAssessmentsStatement = (sql: SqlClient.SqlClient, rows: ReadonlyArray
     where l.mint = t.mint and l.scan_id = t.scan_id`
 }
 
+const latestReadsOn = (sql: SqlClient.SqlClient) => ({
+  latest: (mint: Address) =>
+    latestScanStatement(sql, mint).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored))),
+  latestMany: (mints: ReadonlyArray<Address>) =>
+    mints.length === 0
+      ? Effect.succeed(new Map<string, StoredScan>())
+      : latestScansStatement(sql, mints).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
+        ),
+  latestVerdicts: (mints: ReadonlyArray<Address>, whole: ReadonlyArray<Address> = []) =>
+    mints.length === 0 && whole.length === 0
+      ? Effect.succeed(new Map<string, VerdictScan | StoredScan>())
+      : latestVerdictsStatement(sql, [...mints, ...whole], whole).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.mint, toVerdictOrStored(row)])))
+        )
+})
+
+/** The latest-scan reads of ScansRepo over another connection (a read replica: Sql/ReadReplica.ts). */
+export const latestReadsOf = (sql: SqlClient.SqlClient): LatestReads => repository(latestReadsOn(sql))
+
+/** What the latest-scan cache reads: ScansRepo, or `latestReadsOf` a replica. */
+export type LatestReads = Pick<ScansRepo, "latest" | "latestMany" | "latestVerdicts">
+
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.
 export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
   accessors: true,
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-
-    const latestMany = (mints: ReadonlyArray<Address>) =>
-      mints.length === 0
-        ? Effect.succeed(new Map<string, StoredScan>())
-        : latestScansStatement(sql, mints).pipe(
-            Effect.map((rows) => new Map(rows.map((row) => [row.mint, toStored(row)])))
-          )
-
-    const latestVerdicts = (mints: ReadonlyArray<Address>, whole: ReadonlyArray<Address> = []) =>
-      mints.length === 0 && whole.length === 0
-        ? Effect.succeed(new Map<string, VerdictScan | StoredScan>())
-        : latestVerdictsStatement(sql, [...mints, ...whole], whole).pipe(
-            Effect.map((rows) => new Map(rows.map((row) => [row.mint, toVerdictOrStored(row)])))
-          )
-
-    const latest = (mint: Address) =>
-      latestScanStatement(sql, mint).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)))
+    const { latest, latestMany, latestVerdicts } = latestReadsOn(sql)
 
     const record = (scans: ReadonlyArray<RecordedScan>) =>
       Effect.gen(function* () {
@@ -286,15 +338,21 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
           on conflict (evidence_hash, scanned_at) do nothing
           returning id, mint, scanned_at`
         // The mints' latest rows, in this transaction: a failed write changes neither.
+        const latestIds = new Map<string, string>()
         if (inserted.length > 0) {
           const written = yield* upsertLatestStatement(
             sql,
             inserted.map((row) => row.mint)
           )
+          for (const row of written) latestIds.set(row.mint, String(row.id))
           if (written.length > 0) yield* storeAssessmentsStatement(sql, written)
         }
-        // Every process's cache of latest scans forgets these mints when this transaction commits.
-        for (const payload of notificationPayloads(inserted.map((row) => row.mint))) {
+        // Every process's cache of latest scans forgets these mints when this transaction commits; the
+        // latest ids tell a cache reading a replica whether the replica has this commit yet.
+        for (const payload of notificationPayloads(
+          inserted.map((row) => row.mint),
+          latestIds
+        )) {
           yield* sql`select pg_notify(${SCANS_CHANNEL}, ${payload})`
         }
         // A newer scan answers the pending request for its mint.

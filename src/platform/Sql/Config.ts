@@ -3,14 +3,19 @@ import { Config, Option, Redacted } from "effect"
 export const EMBEDDED_SHARED_BUFFERS_MB = 16
 
 // The database settings; see the README's configuration table.
-export const DatabaseConfig = Config.all({
-  url: Config.redacted("DATABASE_URL").pipe(
+const postgresUrl = (name: string) =>
+  Config.redacted(name).pipe(
     Config.validate({
-      message: "DATABASE_URL must be a postgres:// or postgresql:// URL",
+      message: `${name} must be a postgres:// or postgresql:// URL`,
       validation: (url) => /^postgres(ql)?:\/\/[^\s]+$/.test(Redacted.value(url)) && URL.canParse(Redacted.value(url))
     }),
     Config.option
-  ),
+  )
+
+export const DatabaseConfig = Config.all({
+  url: postgresUrl("DATABASE_URL"),
+  // A streaming replica of DATABASE_URL's database for the risk-check reads (Sql/ReadReplica.ts); needs DATABASE_URL.
+  readUrl: postgresUrl("DATABASE_READ_URL"),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data")),
   // The embedded database's buffer pool, resident for good once used (see EmbeddedWorker.ts).
   embeddedSharedBuffersMb: Config.integer("EMBEDDED_SHARED_BUFFERS_MB").pipe(
@@ -39,7 +44,12 @@ export const DatabaseConfig = Config.all({
     }),
     Config.withDefault(1_500)
   )
-})
+}).pipe(
+  Config.validate({
+    message: "DATABASE_READ_URL needs DATABASE_URL (a replica of the embedded database cannot exist)",
+    validation: (config) => Option.isSome(config.url) || Option.isNone(config.readUrl)
+  })
+)
 export type DatabaseConfig = Config.Config.Success<typeof DatabaseConfig>
 
 export const isEmbedded = (config: DatabaseConfig): boolean => Option.isNone(config.url)

@@ -25,6 +25,18 @@ describe(`SQL failures on ${databaseKind}`, () => {
       expect([isUnreachable(divide), isUnreachable(missing)]).toEqual([false, false])
     }))
 
+  it("a read a replica cancels (SQLSTATE 40001, a conflict with recovery) is 'unreachable': retry, not a bug", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      // The state a standby gives a query it cancels to replay WAL; raised here by the server with that code.
+      const cancelled = yield* failureOf(
+        sql.unsafe(
+          "do $$ begin raise exception 'canceling statement due to conflict with recovery' using errcode = '40001'; end $$"
+        )
+      )
+      expect(isUnreachable(cancelled)).toBe(true)
+    }))
+
   it(
     "a refused connection is 'unreachable'",
     () =>

@@ -6,7 +6,7 @@ import { ageFactorPctOf } from "../../engines/TokenScoring/confidence.ts"
 import { bound, scanLookups } from "../../platform/Observability/Metrics.ts"
 import { rescanUrlOf } from "../Scans/Errors.ts"
 import type { CheckedScan } from "../Scans/ScansRepo.ts"
-import type { StoredVerdict } from "../Scans/ScanVerdict.ts"
+import { type StoredVerdict, storedVerdictOf } from "../Scans/ScanVerdict.ts"
 import type { BatchResponse, RiskCheckResult } from "./Schemas.ts"
 
 export const checkUrlOf = (address: string): string => `/api/risk-check/${encodeURIComponent(address)}`
@@ -16,21 +16,8 @@ const detailsUrlOf = (_address: string): string => "/api/v1/token/risk"
 const scannedMillis = new WeakMap<CheckedScan, number>()
 
 /** What a verdict reads of a scan: its stored verdict, or its evidence and assessment (scored once). */
-const verdictPartsOf = (scan: CheckedScan): Omit<StoredVerdict, "modelVersion"> => {
-  if ("verdict" in scan) return scan.verdict
-  const evidence = scan.evidence
-  const assessment = assessTokenOnce(evidence)
-  return {
-    symbol: evidence.symbol,
-    scanDepth: evidence.scanDepth,
-    scannedAt: evidence.scannedAt,
-    outcome: evidence.outcome,
-    verdict: assessment.verdict,
-    safetyScore: assessment.safetyScore,
-    flags: assessment.flags,
-    evidenceCompleteness: assessment.evidenceCompleteness
-  }
-}
+const verdictPartsOf = (scan: CheckedScan): Omit<StoredVerdict, "modelVersion"> =>
+  "verdict" in scan ? scan.verdict : storedVerdictOf(scan.evidence, assessTokenOnce(scan.evidence))
 
 const scannedAtOf = (scan: CheckedScan): string => ("verdict" in scan ? scan.verdict : scan.evidence).scannedAt
 

@@ -203,6 +203,36 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         yield* onReserves(mint, notice, receivedAt, transaction)
       })
 
+    /** An account notice's event; every watcher sees the same slot, so the key `<prefix>:<slot>` dedupes across processes. */
+    const queueAccountEvent = (
+      kind: StreamEvent["kind"],
+      program: Address,
+      mint: Address,
+      prefix: string,
+      notice: AccountNotice,
+      receivedAt: number
+    ) =>
+      Effect.zipRight(
+        skip("account", "handled"),
+        queue(
+          { kind, program, mint, signature: `${prefix}:${notice.slot}`, slot: notice.slot, blockTime: null },
+          false,
+          receivedAt
+        )
+      )
+    /** An account handler's failure is counted and logged; the subscription reads on. */
+    const skipAccountFailure =
+      (what: string) =>
+      <A, E, R>(handler: Effect.Effect<A, E, R>) =>
+        handler.pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              skip("account", "error"),
+              Effect.logWarning(`stream: ${what} notification was not handled`, cause)
+            )
+          )
+        )
+
     /**
      * A tracked mint's account: any change but its supply (authorities, fee, hook, pause...). `initial` is the
      * account as read when tracking began (accountSubscribe sends changes only, so without it the first change
@@ -217,28 +247,8 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           const changed = last !== undefined && now !== last
           last = now
           if (!changed) return yield* skip("account", "supply_only")
-          yield* skip("account", "handled")
-          // Every watcher sees the same slot, so the key dedupes across processes.
-          yield* queue(
-            {
-              kind: "mint_changed",
-              program: mint,
-              mint,
-              signature: `account:${notice.slot}`,
-              slot: notice.slot,
-              blockTime: null
-            },
-            false,
-            receivedAt
-          )
-        }).pipe(
-          Effect.catchAllCause((cause) =>
-            Effect.zipRight(
-              skip("account", "error"),
-              Effect.logWarning("stream: an account notification was not handled", cause)
-            )
-          )
-        )
+          yield* queueAccountEvent("mint_changed", mint, mint, "account", notice, receivedAt)
+        }).pipe(skipAccountFailure("an account"))
     }
 
     /**
@@ -259,28 +269,8 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           if (curve.realQuote > peak) peak = curve.realQuote
           if (dropPct < config.reserveDropPct) return yield* skip("account", "no_reserve_drop")
           peak = curve.realQuote
-          yield* skip("account", "handled")
-          // Every watcher sees the same slot, so the key dedupes across processes.
-          yield* queue(
-            {
-              kind: "reserves_dropped",
-              program: PUMP,
-              mint,
-              signature: `curve:${notice.slot}`,
-              slot: notice.slot,
-              blockTime: null
-            },
-            false,
-            receivedAt
-          )
-        }).pipe(
-          Effect.catchAllCause((cause) =>
-            Effect.zipRight(
-              skip("account", "error"),
-              Effect.logWarning("stream: a curve notification was not handled", cause)
-            )
-          )
-        )
+          yield* queueAccountEvent("reserves_dropped", PUMP, mint, "curve", notice, receivedAt)
+        }).pipe(skipAccountFailure("a curve"))
     }
 
     /** These mints' accounts now, as onMintAccount compares them (supply left out): one getMultipleAccounts per 100. */

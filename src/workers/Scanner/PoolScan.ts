@@ -1,8 +1,9 @@
-import { type Address, getProgramDerivedAddress, getAddressEncoder, getU16Encoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, getAddressEncoder, getU16Encoder, getUtf8Encoder } from "@solana/kit"
 import { decodeLock } from "./Pools/Lockers.ts"
 import { QUOTE_MINTS as QUOTES, type QuoteMint, USDC, WSOL } from "./Pools/Quotes.ts"
 import { POOL_PROGRAMS, type PoolProgram, type PoolState } from "./Pools/Venue.ts"
 import type { ScanRpc } from "./Rpc.ts"
+import { programDerivedAddress } from "./Pools/Curve.ts"
 
 // Where a mint trades, found in two ways (issue 14): canonical pool addresses, which the programs derive
 // from the mints and which the scan reads in its first getMultipleAccounts; and getProgramAccounts with
@@ -25,7 +26,7 @@ const WHIRLPOOL_PROGRAM = "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc" as Addre
  */
 export const defaultReferencePool = async (): Promise<Address> =>
   (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: WHIRLPOOL_PROGRAM,
       seeds: [
         getUtf8Encoder().encode("whirlpool"),

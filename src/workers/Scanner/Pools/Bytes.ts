@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
-import { type Address, getAddressDecoder, getAddressEncoder, getBase58Decoder, isOffCurveAddress } from "@solana/kit"
+import { type Address, getAddressDecoder, getAddressEncoder } from "@solana/kit"
+import { findProgramAddress } from "./Curve.ts"
 
 // Reading pool accounts at fixed offsets, and the few derivations the decoders need synchronously
 // (a decoder runs on bytes already read; kit's getProgramDerivedAddress is async).
@@ -7,7 +8,6 @@ import { type Address, getAddressDecoder, getAddressEncoder, getBase58Decoder, i
 const addressDecoder = getAddressDecoder()
 const addressEncoder = getAddressEncoder()
 export const keyBytes = (key: Address): Uint8Array => Uint8Array.from(addressEncoder.encode(key))
-const base58 = getBase58Decoder()
 
 /** The all-zero key Anchor programs store for "none" (`Pubkey::default()`). */
 export const DEFAULT_ADDRESS = "11111111111111111111111111111111" as Address
@@ -43,21 +43,9 @@ const compareAddresses = (a: Address, b: Address): number => {
 export const sortedPair = (a: Address, b: Address): readonly [Address, Address] =>
   compareAddresses(a, b) <= 0 ? [a, b] : [b, a]
 
-/**
- * Pubkey::find_program_address, synchronously: sha256(seeds ‖ [bump] ‖ program ‖ "ProgramDerivedAddress")
- * for bump 255 down, the first result off the ed25519 curve (kit's isOffCurveAddress).
- */
-export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Uint8Array>): Address => {
-  const programBytes = keyBytes(program)
-  for (let bump = 255; bump >= 0; bump--) {
-    const hash = createHash("sha256")
-    for (const seed of seeds) hash.update(seed)
-    hash.update(Uint8Array.of(bump)).update(programBytes).update("ProgramDerivedAddress")
-    const candidate = base58.decode(hash.digest()) as Address
-    if (isOffCurveAddress(candidate)) return candidate
-  }
-  throw new Error("no viable bump seed")
-}
+/** Pubkey::find_program_address, synchronously: the address (Curve.ts findProgramAddress). */
+export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Uint8Array>): Address =>
+  findProgramAddress(program, seeds)[0]
 
 /** The associated token account of (owner, mint) under a token program: seeds [owner, token program, mint]. */
 export const associatedTokenAddressSync = (owner: Address, mint: Address, tokenProgram: Address): Address =>

@@ -1,8 +1,9 @@
-import { type Address, getAddressEncoder, getProgramDerivedAddress, getUtf8Encoder } from "@solana/kit"
+import { type Address, getAddressEncoder, getUtf8Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
 import { addressAt, anchorAccountDiscriminator, sortedPair, startsWith, u64At, u8At } from "./Bytes.ts"
 import { sqrtPricePool } from "./Concentrated.ts"
 import type { CpmmSwapState, PoolProgram } from "./Types.ts"
+import { programDerivedAddress } from "./Curve.ts"
 
 // Raydium's three pool programs. Layouts read from @raydium-io/raydium-sdk-v2 0.2.73-alpha (npm pack),
 // whose marshmallow layouts are byte-for-byte the programs' account structs.
@@ -71,7 +72,7 @@ const u16BigEndian = (value: number): Uint8Array => Uint8Array.of((value >> 8) &
 const cpmmConfigAddress = (index: number): Promise<Address> => {
   const known = cpmmConfigs.get(index)
   if (known !== undefined) return known
-  const derived = getProgramDerivedAddress({
+  const derived = programDerivedAddress({
     programAddress: programOf("raydium-cpmm"),
     seeds: [getUtf8Encoder().encode("amm_config"), u16BigEndian(index)]
   }).then(([at]) => at)
@@ -85,7 +86,7 @@ const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Address):
   const [token0, token1] = sortedPair(mintA, mintB)
   const encoder = getAddressEncoder()
   return (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: programOf("raydium-cpmm"),
       seeds: [getUtf8Encoder().encode("pool"), encoder.encode(config), encoder.encode(token0), encoder.encode(token1)]
     })

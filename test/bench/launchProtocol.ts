@@ -34,4 +34,10 @@ export type WorldMessage =
   /** `at`: when the world recorded the launch's create_v2 transaction (epochMs()). */
   | { readonly kind: "launched"; readonly mint: string; readonly at: number }
   | { readonly kind: "launches done"; readonly made: number; readonly elapsedMs: number; readonly cpuMs: number }
-  | { readonly kind: "calls"; readonly id: number; readonly calls: Readonly<Record<string, number>> }
+  /** `cpuMs`: the world's CPU time since the launches began (0 before). */
+  | {
+      readonly kind: "calls"
+      readonly id: number
+      readonly calls: Readonly<Record<string, number>>
+      readonly cpuMs: number
+    }

@@ -13,6 +13,7 @@ import { startRpcServer } from "../support/solana/RpcServer.ts"
 import { makeWorld } from "../support/solana/World.ts"
 import { epochMs, type ServiceMessage, type WorldMessage } from "./launchProtocol.ts"
 
+const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000
 const send = (message: WorldMessage) => {
   process.send?.(message)
 }
@@ -48,12 +49,15 @@ for (let i = 0; i < pools; i++) {
 }
 const server = startRpcServer(world)
 
+/** CPU time since the launches began (generation and serving), for the "calls" answer. */
+let launchesCpu: NodeJS.CpuUsage | undefined
 const launches = async (rate: number, seconds: number) => {
   const prepared: Array<PreparedPumpCreate> = []
   for (let i = 0; i < Math.ceil(rate * seconds); i++)
     prepared.push(await preparePumpCreate(world, { kind: "create_v2" }))
   send({ kind: "prepared", count: prepared.length })
   const cpu = cpuUsage()
+  launchesCpu = cpu
   const started = performance.now()
   let made = 0
   for (const next of prepared) {
@@ -68,7 +72,7 @@ const launches = async (rate: number, seconds: number) => {
   }
   const elapsedMs = performance.now() - started
   const used = cpuUsage(cpu)
-  send({ kind: "launches done", made, elapsedMs, cpuMs: (used.user + used.system) / 1000 })
+  send({ kind: "launches done", made, elapsedMs, cpuMs: cpuMs(used) })
 }
 
 process.on("message", (message: ServiceMessage) => {
@@ -86,7 +90,12 @@ process.on("message", (message: ServiceMessage) => {
       void launches(message.rate, message.seconds)
       return
     case "calls":
-      return send({ kind: "calls", id: message.id, calls: Object.fromEntries(server.calls) })
+      return send({
+        kind: "calls",
+        id: message.id,
+        calls: Object.fromEntries(server.calls),
+        cpuMs: launchesCpu === undefined ? 0 : cpuMs(cpuUsage(launchesCpu))
+      })
     case "stop":
       void server.stop().then(() => process.exit(0))
   }

@@ -1,7 +1,8 @@
-import { type Address, address, getAddressEncoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, address, getUtf8Encoder } from "@solana/kit"
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token"
 import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022"
 import { programDerivedAddress } from "./Pools/Curve.ts"
+import { keyBytes } from "./Pools/Bytes.ts"
 
 // The programs a scan recognises, with where each id was read. Ids come from the programs' own npm
 // packages (see ../../../shared/DESIGN.md, "The scanner"); the DEX SDKs are web3.js v1 stacks, so their
@@ -184,10 +185,6 @@ export const metaplexMetadataAddress = async (mint: Address): Promise<Address> =
   (
     await programDerivedAddress({
       programAddress: METAPLEX_METADATA_PROGRAM,
-      seeds: [
-        getUtf8Encoder().encode("metadata"),
-        getAddressEncoder().encode(METAPLEX_METADATA_PROGRAM),
-        getAddressEncoder().encode(mint)
-      ]
+      seeds: [getUtf8Encoder().encode("metadata"), keyBytes(METAPLEX_METADATA_PROGRAM), keyBytes(mint)]
     })
   )[0]

@@ -7,7 +7,23 @@ import { findProgramAddress } from "./Curve.ts"
 
 const addressDecoder = getAddressDecoder()
 const addressEncoder = getAddressEncoder()
-export const keyBytes = (key: Address): Uint8Array => Uint8Array.from(addressEncoder.encode(key))
+/**
+ * An address's 32 bytes (base58-decoded with bigint arithmetic: a cost at every PDA seed), remembered for
+ * the last KEY_BYTES addresses. Shared: callers only read them.
+ */
+export const keyBytes = (key: Address): Uint8Array => {
+  const known = decoded.get(key)
+  if (known !== undefined) return known
+  const bytes = Uint8Array.from(addressEncoder.encode(key))
+  decoded.set(key, bytes)
+  if (decoded.size > KEY_BYTES) {
+    const oldest = decoded.keys().next()
+    if (oldest.done !== true) decoded.delete(oldest.value)
+  }
+  return bytes
+}
+const KEY_BYTES = 4_096
+const decoded = new Map<string, Uint8Array>()
 
 /** The all-zero key Anchor programs store for "none" (`Pubkey::default()`). */
 export const DEFAULT_ADDRESS = "11111111111111111111111111111111" as Address
@@ -31,8 +47,8 @@ export const startsWith = (data: Uint8Array, prefix: Uint8Array): boolean =>
 
 /** Byte order of two keys, as the programs sort mints (Pubkey's Ord compares the 32 bytes). */
 const compareAddresses = (a: Address, b: Address): number => {
-  const left = addressEncoder.encode(a)
-  const right = addressEncoder.encode(b)
+  const left = keyBytes(a)
+  const right = keyBytes(b)
   for (let index = 0; index < 32; index++) {
     const difference = (left[index] ?? 0) - (right[index] ?? 0)
     if (difference !== 0) return difference

@@ -1,6 +1,6 @@
-import { type Address, getAddressEncoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, getUtf8Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, startsWith, u64At, u8At } from "./Bytes.ts"
+import { addressAt, anchorAccountDiscriminator, startsWith, u64At, u8At, keyBytes } from "./Bytes.ts"
 import type { PoolProgram, PoolState } from "./Types.ts"
 import { programDerivedAddress } from "./Curve.ts"
 
@@ -44,11 +44,7 @@ export const raydiumLaunchLab: PoolProgram = {
           (
             await programDerivedAddress({
               programAddress: PROGRAM,
-              seeds: [
-                getUtf8Encoder().encode("pool"),
-                getAddressEncoder().encode(mint),
-                getAddressEncoder().encode(quote)
-              ]
+              seeds: [getUtf8Encoder().encode("pool"), keyBytes(mint), keyBytes(quote)]
             })
           )[0]
       )

@@ -1,4 +1,4 @@
-import { type Address, getAddressEncoder, getU16Encoder } from "@solana/kit"
+import { type Address, getU16Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
 import {
   DEFAULT_ADDRESS,
@@ -51,27 +51,20 @@ const dlmmPairAddress = async (
   baseFactor: number
 ): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
-  const encoder = getAddressEncoder()
   return (
     await programDerivedAddress({
       programAddress: programOf("meteora-dlmm"),
-      seeds: [
-        encoder.encode(min),
-        encoder.encode(max),
-        getU16Encoder().encode(binStep),
-        getU16Encoder().encode(baseFactor)
-      ]
+      seeds: [keyBytes(min), keyBytes(max), getU16Encoder().encode(binStep), getU16Encoder().encode(baseFactor)]
     })
   )[0]
 }
 
 const dlmmCustomizablePairAddress = async (mintX: Address, mintY: Address): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
-  const encoder = getAddressEncoder()
   return (
     await programDerivedAddress({
       programAddress: programOf("meteora-dlmm"),
-      seeds: [encoder.encode(DLMM_ILM_BASE), encoder.encode(min), encoder.encode(max)]
+      seeds: [keyBytes(DLMM_ILM_BASE), keyBytes(min), keyBytes(max)]
     })
   )[0]
 }

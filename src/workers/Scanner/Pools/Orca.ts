@@ -1,4 +1,4 @@
-import { type Address, getAddressEncoder, getU16Encoder } from "@solana/kit"
+import { type Address, getU16Encoder } from "@solana/kit"
 import {
   DEFAULT_WHIRLPOOL_DEPLOYMENT,
   getWhirlpoolDecoder,
@@ -6,7 +6,7 @@ import {
   WHIRLPOOL_DISCRIMINATOR,
   WHIRLPOOL_PROGRAM_ADDRESS
 } from "@orca-so/whirlpools-client"
-import { priceFromSqrtQ64, sortedPair, startsWith } from "./Bytes.ts"
+import { priceFromSqrtQ64, sortedPair, startsWith, keyBytes } from "./Bytes.ts"
 import { programDerivedAddress } from "./Curve.ts"
 import type { PoolProgram } from "./Types.ts"
 
@@ -29,15 +29,14 @@ const WHIRLPOOL_TICK_SPACINGS: ReadonlyArray<number> = [1, 2, 4, 8, 16, 64, 128,
  * index u16], derived with Curve.ts rather than kit's slower getProgramDerivedAddress.
  */
 const whirlpoolAddress = async (mintA: Address, mintB: Address, feeTierIndex: number): Promise<Address> => {
-  const encoder = getAddressEncoder()
   return (
     await programDerivedAddress({
       programAddress: DEFAULT_WHIRLPOOL_DEPLOYMENT.programId,
       seeds: [
         "whirlpool",
-        encoder.encode(DEFAULT_WHIRLPOOL_DEPLOYMENT.configAddress),
-        encoder.encode(mintA),
-        encoder.encode(mintB),
+        keyBytes(DEFAULT_WHIRLPOOL_DEPLOYMENT.configAddress),
+        keyBytes(mintA),
+        keyBytes(mintB),
         getU16Encoder().encode(feeTierIndex)
       ]
     })

@@ -1,4 +1,4 @@
-import { type Address, getAddressEncoder, getU16Encoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, getU16Encoder, getUtf8Encoder } from "@solana/kit"
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, venueProgram } from "../Programs.ts"
 import {
   DEFAULT_ADDRESS,
@@ -51,7 +51,7 @@ const bondingCurveAddress = async (mint: Address): Promise<Address> =>
   (
     await programDerivedAddress({
       programAddress: PUMP,
-      seeds: [getUtf8Encoder().encode("bonding-curve"), getAddressEncoder().encode(mint)]
+      seeds: [getUtf8Encoder().encode("bonding-curve"), keyBytes(mint)]
     })
   )[0]
 
@@ -139,7 +139,6 @@ export const PUMPSWAP_FEE_CONFIG = findProgramAddressSync(PUMP_FEE_PROGRAM, [see
 
 /** A coin's pool after migration: index 0, creator = pump's ["pool-authority", mint] (src/pda.ts canonicalPumpPoolPdaWithQuote). */
 const canonicalPumpSwapPool = async (mint: Address, quote: Address): Promise<Address> => {
-  const encoder = getAddressEncoder()
   // Derived once per mint (remembered by pumpPoolAuthority), not once per quote.
   const authority = pumpPoolAuthority(mint)
   return (
@@ -148,9 +147,9 @@ const canonicalPumpSwapPool = async (mint: Address, quote: Address): Promise<Add
       seeds: [
         getUtf8Encoder().encode("pool"),
         getU16Encoder().encode(0),
-        encoder.encode(authority),
-        encoder.encode(mint),
-        encoder.encode(quote)
+        keyBytes(authority),
+        keyBytes(mint),
+        keyBytes(quote)
       ]
     })
   )[0]

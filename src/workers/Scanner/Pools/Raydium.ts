@@ -1,6 +1,6 @@
-import { type Address, getAddressEncoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, getUtf8Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, sortedPair, startsWith, u64At, u8At } from "./Bytes.ts"
+import { addressAt, anchorAccountDiscriminator, sortedPair, startsWith, u64At, u8At, keyBytes } from "./Bytes.ts"
 import { sqrtPricePool } from "./Concentrated.ts"
 import type { CpmmSwapState, PoolProgram } from "./Types.ts"
 import { programDerivedAddress } from "./Curve.ts"
@@ -84,11 +84,10 @@ const cpmmConfigs = new Map<number, Promise<Address>>()
 /** The pool PDA ["pool", amm_config, token_0_mint, token_1_mint], token_0 < token_1 (src/raydium/cpmm/pda.ts getCpmmPdaPoolId). */
 const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Address): Promise<Address> => {
   const [token0, token1] = sortedPair(mintA, mintB)
-  const encoder = getAddressEncoder()
   return (
     await programDerivedAddress({
       programAddress: programOf("raydium-cpmm"),
-      seeds: [getUtf8Encoder().encode("pool"), encoder.encode(config), encoder.encode(token0), encoder.encode(token1)]
+      seeds: [getUtf8Encoder().encode("pool"), keyBytes(config), keyBytes(token0), keyBytes(token1)]
     })
   )[0]
 }

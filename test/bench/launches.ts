@@ -160,7 +160,10 @@ const fibers = [
       Effect.provide(quiet)
     )
   ),
-  await runtime.runPromise(startWatcher(server).pipe(Effect.provide(quiet))),
+  // The stream's defaults where they cost per launch: 500 tracked mints, refreshed every 5 s, 16 reads at once.
+  await runtime.runPromise(
+    startWatcher(server, { trackedLimit: 500, trackRefreshMs: 5_000, concurrency: 16 }).pipe(Effect.provide(quiet))
+  ),
   await runtime.runPromise(
     Effect.forkDaemon(Effect.scoped(Effect.zipRight(runWebhookBackground(testSettings), Effect.never)))
   )

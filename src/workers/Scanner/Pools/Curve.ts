@@ -6,8 +6,8 @@ import { type Address, getAddressDecoder, getAddressEncoder, type ReadonlyUint8A
 // crypto.subtle (async), goes through base58 for each candidate, and tests the point with generic bigint
 // modular reductions (~430 µs a test on the bench machine); a scan derives about 60 PDAs of ~2 candidates,
 // the largest CPU cost of a launch's scan. Here: node:crypto's sha256, the bytes tested as they are, and
-// reductions modulo 2^255 - 19 by shifts (~200 µs a test). Same answers as kit's isOffCurveAddress
-// (test/workers/Scanner/curve.test.ts compares them on random and edge points).
+// the square test as a Jacobi symbol (~4-5 times faster than kit's in the same run). Same answers as
+// kit's isOffCurveAddress (test/workers/Scanner/curve.test.ts compares them on random and edge points).
 
 const P = 2n ** 255n - 19n
 const LOW_255 = 2n ** 255n - 1n
@@ -20,28 +20,30 @@ const reduce = (x: bigint): bigint => {
   const twice = (once & LOW_255) + 19n * (once >> 255n)
   return twice >= P ? twice - P : twice
 }
-const squareTimes = (x: bigint, times: number): bigint => {
-  let result = x
-  for (let i = 0; i < times; i++) result = reduce(result * result)
-  return result
-}
-
-/** w^((p-1)/2) mod p (Euler's criterion: 1 when w is a non-zero square), by kit's chain to w^(2^250-1). */
-const euler = (w: bigint): bigint => {
-  const w2 = reduce(w * w)
-  const b2 = reduce(w2 * w)
-  const b4 = reduce(squareTimes(b2, 2) * b2)
-  const b5 = reduce(squareTimes(b4, 1) * w)
-  const b10 = reduce(squareTimes(b5, 5) * b5)
-  const b20 = reduce(squareTimes(b10, 10) * b10)
-  const b40 = reduce(squareTimes(b20, 20) * b20)
-  const b80 = reduce(squareTimes(b40, 40) * b40)
-  const b160 = reduce(squareTimes(b80, 80) * b80)
-  const b240 = reduce(squareTimes(b160, 80) * b80)
-  const b250 = reduce(squareTimes(b240, 10) * b10)
-  const w6 = reduce(reduce(w2 * w2) * w2)
-  // (p-1)/2 = 2^254 - 10 = (2^250 - 1) * 2^4 + 6
-  return reduce(squareTimes(b250, 4) * w6)
+/**
+ * The Legendre symbol (w/p) as the Jacobi symbol, by the binary algorithm (reciprocity, then a remainder):
+ * 1 when w is a non-zero square mod p, -1 when not. About 500 small bigint steps, where Euler's criterion
+ * w^((p-1)/2) takes 265 multiplications of 255-bit numbers: 4-5 times faster on the bench machine.
+ */
+const legendre = (w: bigint): number => {
+  let a = w
+  let n = P
+  let sign = 1
+  while (a !== 0n) {
+    let twos = 0
+    while ((a & 1n) === 0n) {
+      a >>= 1n
+      twos++
+    }
+    // (2/n) = -1 when n = 3 or 5 (mod 8)
+    if (twos % 2 === 1 && ((n & 7n) === 3n || (n & 7n) === 5n)) sign = -sign
+    // Reciprocity: (a/n)(n/a) = -1 when both are 3 (mod 4)
+    if ((a & 3n) === 3n && (n & 3n) === 3n) sign = -sign
+    const previous = a
+    a = n % previous
+    n = previous
+  }
+  return n === 1n ? sign : 0
 }
 
 /**
@@ -59,7 +61,8 @@ export const isOnCurve = (bytes: ReadonlyUint8Array): boolean => {
   const v = reduce(reduce(D * y2) + 1n)
   const w = reduce(u * v)
   if (w === 0n) return ((bytes[31] ?? 0) & 0x80) === 0
-  return euler(w) === 1n
+  // w < p, so the symbol is never 0 here.
+  return legendre(w) === 1
 }
 
 const addressDecoder = getAddressDecoder()

@@ -1,4 +1,4 @@
-// npm run bench:launches [-- --rate 20 --seconds 60 --webhooks 10 --event-rate 2]
+// npm run bench:launches [-- --rate 20 --seconds 60 --webhooks 10 --event-rate 2 --scan-concurrency 8]
 // Two timings on the local world, as issue #26 asks: the world (LiteSVM, its JSON-RPC and PubSub
 // WebSocket server, the launch generator: test/bench/launchWorld.ts) in a process of its own on one core,
 // and the service in this process on the other: the watcher on the world's WebSocket, one scanner (with a
@@ -48,16 +48,20 @@ const { values } = parseArgs({
     rate: { type: "string", default: "20" },
     seconds: { type: "string", default: "60" },
     webhooks: { type: "string", default: "10" },
-    "event-rate": { type: "string", default: "2" }
+    "event-rate": { type: "string", default: "2" },
+    /** Scans in flight in the one scanner process (SCANNER_CONCURRENCY; its default is 8). */
+    "scan-concurrency": { type: "string", default: "8" }
   }
 })
 const rate = Number(values.rate)
 const seconds = Number(values.seconds)
 const webhooks = Number(values.webhooks)
 const eventRate = Number(values["event-rate"])
+const scanConcurrency = Number(values["scan-concurrency"])
 // One whale account makes the endpoint and the watches: its 60 requests a minute bound the watches.
 if (!(webhooks >= 0 && webhooks <= 50)) throw new Error("--webhooks is 0 to 50")
 if (!(eventRate > 0 && rate > 0 && seconds > 0)) throw new Error("--rate, --seconds and --event-rate are > 0")
+if (!(Number.isInteger(scanConcurrency) && scanConcurrency >= 1)) throw new Error("--scan-concurrency is 1 or more")
 
 const load = () =>
   `load average (1, 5, 15 min): ${loadavg()
@@ -156,9 +160,11 @@ const quiet = Logger.minimumLogLevel(LogLevel.Warning)
 const fibers = [
   await runtime.runPromise(
     // SCANNER_POLL_MS's default: an idle lane is woken at once by the watcher's request in this process.
-    startScanner(server, { referencePool: Option.some(address(ready.reference)), pollMs: 250 }).pipe(
-      Effect.provide(quiet)
-    )
+    startScanner(server, {
+      referencePool: Option.some(address(ready.reference)),
+      pollMs: 250,
+      concurrency: scanConcurrency
+    }).pipe(Effect.provide(quiet))
   ),
   // The stream's defaults where they cost per launch: 500 tracked mints, refreshed every 5 s, 16 reads at once.
   await runtime.runPromise(

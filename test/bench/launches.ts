@@ -311,7 +311,7 @@ console.log(
 )
 console.log(
   `  CPU over the window: world ${((done.cpuMs / done.elapsedMs) * 100).toFixed(0)} % of a core, service ${((windowMs / done.elapsedMs) * 100).toFixed(0)} %` +
-    ` (the embedded database's thread included); to the last verdict, a launch cost the world ${(worldMs / done.made).toFixed(1)} ms` +
+    `${databaseKind === "PostgreSQL" ? "" : " (its database's thread included)"}; to the last verdict, a launch cost the world ${(worldMs / done.made).toFixed(1)} ms` +
     ` (making it, serving its calls) and the service ${(allServiceMs / done.made).toFixed(1)} ms`
 )
 target("launch to verdict", 1_000, times.length === done.made ? p95 : Number.POSITIVE_INFINITY)

@@ -49,12 +49,43 @@ interface QueueDepth {
 // (src/workers/Stream), someone asked (rescan), a watch is due, people read a stale scan.
 const PRIORITY: Record<ScanReason, number> = { launch: -2, event: -1, rescan: 0, watch: 1, read: 2 }
 
+/**
+ * Idle scanner lanes wait for work up to their poll interval; a request queued by this process (the
+ * watcher beside the scanner in `serve`, a rescan asked here) ends the wait at once. Other processes'
+ * requests are found at the next poll.
+ */
+const makeWakeup = () => {
+  const waiting = new Set<() => void>()
+  return {
+    wake: Effect.sync(() => {
+      for (const resume of [...waiting]) resume()
+    }),
+    wait: (maxMs: number) =>
+      Effect.async<void>((resume) => {
+        const done = () => {
+          clearTimeout(timer)
+          waiting.delete(done)
+          resume(Effect.void)
+        }
+        const timer = setTimeout(done, maxMs)
+        waiting.add(done)
+        return Effect.sync(() => {
+          clearTimeout(timer)
+          waiting.delete(done)
+        })
+      })
+  }
+}
+
 // The queue a scanner drains: one pending request per mint; asking again raises its count.
 export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRequestsRepo", {
   accessors: true,
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const wakeup = makeWakeup()
     return repository({
+      /** Waits up to `maxMs`, or until a request is queued in this process. */
+      awaitWork: (maxMs: number) => wakeup.wait(maxMs),
       request: (mint: Address) =>
         sql<Row>`
           insert into scan_requests (id, mint) values (${crypto.randomUUID()}, ${mint})
@@ -63,7 +94,8 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
             reason = case when scan_requests.priority < ${PRIORITY.rescan} then scan_requests.reason else 'rescan' end,
             priority = least(scan_requests.priority, ${PRIORITY.rescan})
           returning id, mint, requested_at, last_requested_at, request_count`.pipe(
-          Effect.map((rows) => toPending(rows[0]!))
+          Effect.map((rows) => toPending(rows[0]!)),
+          Effect.tap(() => wakeup.wake)
         ),
       /**
        * Queues a scan for the stream (a launch or a state event) ahead of other work: a pending request
@@ -77,7 +109,8 @@ export class ScanRequestsRepo extends Effect.Service<ScanRequestsRepo>()("ScanRe
             reason = case when excluded.priority < scan_requests.priority then excluded.reason else scan_requests.reason end,
             priority = least(scan_requests.priority, excluded.priority), not_before = least(scan_requests.not_before, now())
           returning id, mint, requested_at, last_requested_at, request_count`.pipe(
-          Effect.map((rows) => toPending(rows[0]!))
+          Effect.map((rows) => toPending(rows[0]!)),
+          Effect.tap(() => wakeup.wake)
         ),
       pending: (limit: number) =>
         sql<Row>`
@@ -199,9 +232,19 @@ export const ScanRequestsMemory = Layer.sync(ScanRequestsRepo, () => {
   const remove = (id: string, worker: string) => {
     for (const [mint, request] of byMint) if (request.id === id && request.leasedBy === worker) byMint.delete(mint)
   }
+  const wakeup = makeWakeup()
   return ScanRequestsRepo.make({
-    request: (mint) => Effect.sync(() => upsert(mint, "rescan")),
-    requestPriority: (mint, reason) => Effect.sync(() => upsert(mint, reason)),
+    awaitWork: wakeup.wait,
+    request: (mint) =>
+      Effect.tap(
+        Effect.sync(() => upsert(mint, "rescan")),
+        () => wakeup.wake
+      ),
+    requestPriority: (mint, reason) =>
+      Effect.tap(
+        Effect.sync(() => upsert(mint, reason)),
+        () => wakeup.wake
+      ),
     pending: (limit) =>
       Effect.sync(() =>
         pendingList()

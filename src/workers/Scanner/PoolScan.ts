@@ -1,8 +1,10 @@
-import { type Address, getProgramDerivedAddress, getAddressEncoder, getU16Encoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, getU16Encoder, getUtf8Encoder } from "@solana/kit"
 import { decodeLock } from "./Pools/Lockers.ts"
 import { QUOTE_MINTS as QUOTES, type QuoteMint, USDC, WSOL } from "./Pools/Quotes.ts"
 import { POOL_PROGRAMS, type PoolProgram, type PoolState } from "./Pools/Venue.ts"
 import type { ScanRpc } from "./Rpc.ts"
+import { programDerivedAddress } from "./Pools/Curve.ts"
+import { keyBytes } from "./Pools/Bytes.ts"
 
 // Where a mint trades, found in two ways (issue 14): canonical pool addresses, which the programs derive
 // from the mints and which the scan reads in its first getMultipleAccounts; and getProgramAccounts with
@@ -25,13 +27,13 @@ const WHIRLPOOL_PROGRAM = "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc" as Addre
  */
 export const defaultReferencePool = async (): Promise<Address> =>
   (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: WHIRLPOOL_PROGRAM,
       seeds: [
         getUtf8Encoder().encode("whirlpool"),
-        getAddressEncoder().encode(WHIRLPOOLS_CONFIG),
-        getAddressEncoder().encode(WSOL),
-        getAddressEncoder().encode(USDC),
+        keyBytes(WHIRLPOOLS_CONFIG),
+        keyBytes(WSOL),
+        keyBytes(USDC),
         getU16Encoder().encode(4)
       ]
     })

@@ -1,6 +1,8 @@
-import { type Address, address, getAddressEncoder, getProgramDerivedAddress, getUtf8Encoder } from "@solana/kit"
+import { type Address, address, getUtf8Encoder } from "@solana/kit"
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token"
 import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022"
+import { programDerivedAddress } from "./Pools/Curve.ts"
+import { keyBytes } from "./Pools/Bytes.ts"
 
 // The programs a scan recognises, with where each id was read. Ids come from the programs' own npm
 // packages (see ../../../shared/DESIGN.md, "The scanner"); the DEX SDKs are web3.js v1 stacks, so their
@@ -152,7 +154,7 @@ export const authorityOf = async (venue: Venue): Promise<Address | undefined> =>
       ? RAYDIUM_AMM_V4_AUTHORITY
       : undefined
     : (
-        await getProgramDerivedAddress({
+        await programDerivedAddress({
           programAddress: venue.program,
           seeds: [getUtf8Encoder().encode(venue.authoritySeed)]
         })
@@ -181,12 +183,8 @@ export const venueIndexOf = (): Promise<VenueIndex> =>
 /** The Metaplex metadata PDA of a mint: seeds ["metadata", program, mint]. */
 export const metaplexMetadataAddress = async (mint: Address): Promise<Address> =>
   (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: METAPLEX_METADATA_PROGRAM,
-      seeds: [
-        getUtf8Encoder().encode("metadata"),
-        getAddressEncoder().encode(METAPLEX_METADATA_PROGRAM),
-        getAddressEncoder().encode(mint)
-      ]
+      seeds: [getUtf8Encoder().encode("metadata"), keyBytes(METAPLEX_METADATA_PROGRAM), keyBytes(mint)]
     })
   )[0]

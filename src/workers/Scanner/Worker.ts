@@ -107,7 +107,8 @@ const laneLoop = (
 ) =>
   Effect.gen(function* () {
     const claimed = yield* requests.claim(worker, 1, config.leaseMs)
-    if (claimed.length === 0) return yield* Effect.sleep(Duration.millis(config.pollMs))
+    // Idle: the next poll, or sooner when this process queues a request (the watcher beside the scanner).
+    if (claimed.length === 0) return yield* requests.awaitWork(config.pollMs)
     yield* Effect.forEach(claimed, handle, { discard: true })
   }).pipe(
     // The database is down or a bug: log, wait, carry on; the lease returns the job to the queue.

@@ -30,6 +30,7 @@ const down = Layer.succeed(
 const buggy = Layer.succeed(
   ScanRequestsRepo,
   ScanRequestsRepo.make({
+    awaitWork: () => Effect.die(new Error("not used")),
     request: () => Effect.die(new Error("secret internals: password=hunter2")),
     requestPriority: () => Effect.die(new Error("not used")),
     pending: () => Effect.die(new Error("not used")),

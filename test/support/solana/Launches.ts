@@ -12,7 +12,7 @@ import {
   getAddressEncoder,
   getProgramDerivedAddress
 } from "@solana/kit"
-import { findAssociatedTokenPda } from "@solana-program/token-2022"
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022"
 import { metaplexMetadataAddress } from "../../../src/workers/Scanner/Programs.ts"
 import { type Idl, IdlCoder } from "./AnchorIdl.ts"
 import type { BuiltMint, RecordedTransaction, World } from "./World.ts"
@@ -151,29 +151,64 @@ const INITIAL_VIRTUAL_TOKENS = 1_073_000_000_000_000n
 const INITIAL_REAL_TOKENS = 793_100_000_000_000n
 const INITIAL_VIRTUAL_SOL = 30_000_000_000n
 
+interface PumpCreateOptions {
+  readonly kind: PumpCreateKind
+  readonly quote?: "sol" | "usdc"
+  readonly name?: string
+  readonly symbol?: string
+}
+
+/**
+ * What a launch's keys decide, made before it: the creator (funded), the mint's key pair, the PDAs and
+ * the create instruction's accounts. A bench prepares its launches ahead so its timed window only runs
+ * their transactions; each is still signed, sent and recorded when pumpCreate runs it.
+ */
+export interface PreparedPumpCreate {
+  readonly creator: KeyPairSigner
+  readonly keypair: KeyPairSigner
+  readonly bondingCurve: Address
+  readonly associatedBondingCurve: Address
+  readonly accounts: Awaited<ReturnType<typeof resolveAccounts>>
+}
+
+export const preparePumpCreate = async (world: World, options: PumpCreateOptions): Promise<PreparedPumpCreate> => {
+  const creator = await world.signer()
+  const keypair = await generateKeyPairSigner()
+  const v2 = options.kind === "create_v2"
+  const tokenProgram = v2 ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS
+  const [bondingCurve] = await getProgramDerivedAddress({
+    programAddress: PUMP_PROGRAM,
+    seeds: [new TextEncoder().encode("bonding-curve"), getAddressEncoder().encode(keypair.address)]
+  })
+  const associatedBondingCurve = await world.associatedAccount(bondingCurve, keypair.address, tokenProgram)
+  const known: Record<string, Address> = {
+    mint: keypair.address,
+    user: creator.address,
+    bonding_curve: bondingCurve,
+    associated_bonding_curve: associatedBondingCurve
+  }
+  if (v2) known.mayhem_token_vault = (await generateKeyPairSigner()).address
+  else known.metadata = await metaplexMetadataAddress(keypair.address)
+  known.program = PUMP_PROGRAM
+  const accounts = await resolveAccounts(PUMP_IDL, options.kind, known)
+  return { creator, keypair, bondingCurve, associatedBondingCurve, accounts }
+}
+
 /**
  * A pump.fun launch: `create` (SPL Token mint, Metaplex metadata) or `create_v2` (Token-2022 mint whose
  * metadata pointer is itself), quoted in SOL (default) or USDC (`quote`: the curve's quote_mint).
  */
 export const pumpCreate = async (
   world: World,
-  options: {
-    readonly kind: PumpCreateKind
-    readonly quote?: "sol" | "usdc"
-    readonly name?: string
-    readonly symbol?: string
-  }
+  options: PumpCreateOptions,
+  /** Made by preparePumpCreate with the same options; made here without it. */
+  prepared?: PreparedPumpCreate
 ): Promise<PumpLaunch> => {
-  const creator = await world.signer()
-  const keypair = await generateKeyPairSigner()
+  const { creator, keypair, bondingCurve, accounts } = prepared ?? (await preparePumpCreate(world, options))
   const name = options.name ?? "Launch Test"
   const symbol = options.symbol ?? "LAUNCH"
   const uri = `https://ipfs.example/${keypair.address}`
   const v2 = options.kind === "create_v2"
-  const [bondingCurve] = await getProgramDerivedAddress({
-    programAddress: PUMP_PROGRAM,
-    seeds: [new TextEncoder().encode("bonding-curve"), getAddressEncoder().encode(keypair.address)]
-  })
   const mint = await world.mint({
     program: v2 ? "token-2022" : "token",
     decimals: 6,
@@ -183,11 +218,6 @@ export const pumpCreate = async (
   })
   if (!v2) await world.metaplex(mint, { name, symbol, uri, isMutable: false })
   // The program mints the whole supply to the curve's account and gives up the mint authority.
-  const [associatedBondingCurve] = await findAssociatedTokenPda({
-    owner: bondingCurve,
-    mint: mint.address,
-    tokenProgram: mint.program
-  })
   await world.fund(mint, bondingCurve, TOTAL_SUPPLY)
   await world.revoke(mint, "mint")
   const quoteMint = options.quote === "usdc" ? USDC : NATIVE_MINT
@@ -213,17 +243,6 @@ export const pumpCreate = async (
       125
     )
   )
-
-  const known: Record<string, Address> = {
-    mint: mint.address,
-    user: creator.address,
-    bonding_curve: bondingCurve,
-    associated_bonding_curve: associatedBondingCurve
-  }
-  if (v2) known.mayhem_token_vault = (await generateKeyPairSigner()).address
-  else known.metadata = await metaplexMetadataAddress(mint.address)
-  known.program = PUMP_PROGRAM
-  const accounts = await resolveAccounts(PUMP_IDL, options.kind, known)
   const args = v2
     ? { name, symbol, uri, creator: creator.address, is_mayhem_mode: false, is_cashback_enabled: [false] }
     : { name, symbol, uri, creator: creator.address }

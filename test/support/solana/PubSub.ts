@@ -84,11 +84,13 @@ export const makePubSub = (
         value: { signature: transaction.signature, err: null, logs: transaction.logs }
       })
     }
-    onAccounts()
+    onAccounts(transaction.accountKeys)
   }
-  const onAccounts = () => {
+  // Only the accounts a change wrote can have changed: a transaction's keys, or the one account set.
+  const onAccounts = (written: ReadonlyArray<string>) => {
+    const touched = new Set(written)
     for (const subscription of subscriptions.values()) {
-      if (subscription.method !== "accountSubscribe") continue
+      if (subscription.method !== "accountSubscribe" || !touched.has(subscription.address ?? "")) continue
       const answer = accountValue(subscription)
       const value = encode(answer.value)
       if (value === subscription.last) continue
@@ -101,7 +103,7 @@ export const makePubSub = (
       case "transaction":
         return onTransaction(change.transaction)
       case "account":
-        return onAccounts()
+        return onAccounts([change.address])
       case "slot":
         for (const subscription of subscriptions.values()) {
           if (subscription.method === "slotSubscribe")

@@ -90,7 +90,10 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
   const hanging = new Set<() => void>()
   const simulations = new Map<string, RecordedSimulation>()
 
-  const methods = makeRpcMethods(world, (): AccountView => ({ missing, owners, behind, simulations }))
+  const { methods, stop: stopMethods } = makeRpcMethods(
+    world,
+    (): AccountView => ({ missing, owners, behind, simulations })
+  )
   const pubsub = makePubSub(world, (params) => methods.getAccountInfo!(params))
 
   const answer = (request: Request): unknown => {
@@ -238,6 +241,7 @@ export const startRpcServer = (world: World, port = 0): RpcServer => {
       for (const release of hanging) release()
       hanging.clear()
       pubsub.stop()
+      stopMethods()
       pubsub.controls.drop()
       await server.stop(true)
     }

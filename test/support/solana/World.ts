@@ -209,6 +209,8 @@ export interface Emulated {
 /** Lamports per signature, as the default fee structure charges. */
 const FEE_PER_SIGNATURE = 5000
 const START_SLOT = 300_000_000n
+/** The owner of every sysvar account. */
+const SYSVAR_OWNER = "Sysvar1111111111111111111111111111111111111" as Address
 const START_TIME = 1_750_000_000
 
 const SOL = 1_000_000_000n
@@ -220,6 +222,9 @@ export class World {
   readonly svm = new LiteSVM()
   /** Oldest first. */
   readonly transactions: Array<RecordedTransaction> = []
+  /** The same transactions by signature, and by each of their account keys (oldest first): a node's indexes. */
+  readonly #bySignature = new Map<string, RecordedTransaction>()
+  readonly #byAddress = new Map<string, Array<RecordedTransaction>>()
   /** Bumped by every change this builder makes, so readers can cache what they derive from accounts. */
   version = 0
   readonly #listeners = new Set<(change: WorldChange) => void>()
@@ -227,6 +232,10 @@ export class World {
   #time = START_TIME
   /** While set, sends stay in the current slot (several transactions of one block, a launch bundle). */
   #holdSlot = false
+  /** Associated token accounts derived so far, by owner, mint and token program (a PDA costs hashing). */
+  readonly #associated = new Map<string, Address>()
+  /** Keys that are never token accounts (programs, sysvars): #tokenBalances does not read them again. */
+  readonly #notTokenAccounts = new Set<string>()
 
   constructor() {
     this.#setClock()
@@ -361,18 +370,40 @@ export class World {
       postTokenBalances: this.#tokenBalances(compiled.staticAccounts)
     }
     this.transactions.push(recorded)
+    this.#bySignature.set(recorded.signature, recorded)
+    for (const key of recorded.accountKeys) {
+      const list = this.#byAddress.get(key)
+      if (list === undefined) this.#byAddress.set(key, [recorded])
+      else list.push(recorded)
+    }
     this.version++
     this.#emit({ kind: "transaction", transaction: recorded })
     return recorded
+  }
+
+  /** The owner's associated token account of `mint` under `tokenProgram` (derived once). */
+  async associatedAccount(owner: Address, mint: Address, tokenProgram: Address): Promise<Address> {
+    const key = `${owner}:${mint}:${tokenProgram}`
+    const known = this.#associated.get(key)
+    if (known !== undefined) return known
+    const [account] = await findAssociatedTokenPda({ owner, mint, tokenProgram })
+    this.#associated.set(key, account)
+    return account
   }
 
   /** The token accounts among `keys` (SPL Token or Token-2022, 165 bytes or more), as getTransaction's meta lists them. */
   #tokenBalances(keys: ReadonlyArray<Address>): ReadonlyArray<TokenBalance> {
     const balances: Array<TokenBalance> = []
     keys.forEach((key, accountIndex) => {
+      if (this.#notTokenAccounts.has(key)) return
       const account = this.svm.getAccount(key)
       if (!account.exists) return
       const program = account.programAddress
+      // A program or a sysvar never becomes a token account.
+      if (account.executable || program === SYSVAR_OWNER) {
+        this.#notTokenAccounts.add(key)
+        return
+      }
       if (program !== TOKEN_PROGRAM_ADDRESS && program !== TOKEN_2022_PROGRAM_ADDRESS) return
       if (account.data.length < 165) return
       const mint = getAddressDecoder().decode(account.data.subarray(0, 32))
@@ -410,11 +441,11 @@ export class World {
 
   /** Transactions that name this address among their account keys, newest first. */
   signaturesFor(address: Address): ReadonlyArray<RecordedTransaction> {
-    return this.transactions.filter((tx) => tx.accountKeys.includes(address)).reverse()
+    return [...(this.#byAddress.get(address) ?? [])].reverse()
   }
 
   transaction(signature: string): RecordedTransaction | undefined {
-    return this.transactions.find((tx) => tx.signature === signature)
+    return this.#bySignature.get(signature)
   }
 
   async mint(options: MintOptions = {}): Promise<BuiltMint> {
@@ -530,7 +561,7 @@ export class World {
 
   async #mintToOwner(mint: BuiltMint, owner: Address, amount: bigint): Promise<Address> {
     if (mint.mintAuthority === null) throw new Error("the mint authority was revoked: build holders before revoking")
-    const [account] = await findAssociatedTokenPda({ owner, mint: mint.address, tokenProgram: mint.program })
+    const account = await this.associatedAccount(owner, mint.address, mint.program)
     const thaw = mint.extensions.defaultAccountState === "frozen"
     if (thaw && mint.freezeAuthority === null)
       throw new Error("a frozen default state needs a freeze authority to thaw holders")
@@ -685,7 +716,7 @@ export class World {
    */
   async fund(mint: BuiltMint, owner: Address, amount: bigint): Promise<Address> {
     if (mint.address !== NATIVE_MINT) return this.#mintToOwner(mint, owner, amount)
-    const [account] = await findAssociatedTokenPda({ owner, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS })
+    const account = await this.associatedAccount(owner, mint.address, TOKEN_PROGRAM_ADDRESS)
     const transfer: Instruction = {
       programAddress: "11111111111111111111111111111111" as Address,
       accounts: [

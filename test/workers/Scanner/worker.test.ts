@@ -249,6 +249,31 @@ describe("scanner worker", () => {
       }),
     30_000
   )
+
+  it(
+    "an idle worker takes a request queued in its process at once, not at its next poll",
+    () =>
+      Effect.gen(function* () {
+        const mint = yield* Effect.promise(() => world.mint({ decimals: 6 }))
+        yield* Effect.promise(() => world.holders(mint, [{ amount: 1_000n }]))
+        // A poll interval longer than the test: only the wake-up can start the scan.
+        const scanner = yield* makeScanner(configFor(server.url, { pollMs: 600_000, concurrency: 1 }))
+        const fiber = yield* Effect.fork(scanner.run)
+        // The lane's first claim finds nothing and waits for work.
+        yield* Effect.sleep(Duration.millis(500))
+        const requests = yield* ScanRequestsRepo
+        yield* requests.requestPriority(mint.address as string as Address, "launch")
+        const scans = yield* ScansRepo
+        let latest = yield* scans.latest(mint.address as string as Address)
+        for (let i = 0; i < 400 && Option.isNone(latest); i++) {
+          yield* Effect.sleep(Duration.millis(50))
+          latest = yield* scans.latest(mint.address as string as Address)
+        }
+        yield* Fiber.interrupt(fiber)
+        expect(Option.isSome(latest)).toBe(true)
+      }),
+    30_000
+  )
 })
 
 void run

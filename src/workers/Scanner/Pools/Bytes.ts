@@ -1,13 +1,29 @@
 import { createHash } from "node:crypto"
-import { type Address, getAddressDecoder, getAddressEncoder, getBase58Decoder, isOffCurveAddress } from "@solana/kit"
+import { type Address, getAddressDecoder, getAddressEncoder } from "@solana/kit"
+import { findProgramAddress } from "./Curve.ts"
 
 // Reading pool accounts at fixed offsets, and the few derivations the decoders need synchronously
 // (a decoder runs on bytes already read; kit's getProgramDerivedAddress is async).
 
 const addressDecoder = getAddressDecoder()
 const addressEncoder = getAddressEncoder()
-export const keyBytes = (key: Address): Uint8Array => Uint8Array.from(addressEncoder.encode(key))
-const base58 = getBase58Decoder()
+/**
+ * An address's 32 bytes (base58-decoded with bigint arithmetic: a cost at every PDA seed), remembered for
+ * the last KEY_BYTES addresses. Shared: callers only read them.
+ */
+export const keyBytes = (key: Address): Uint8Array => {
+  const known = decoded.get(key)
+  if (known !== undefined) return known
+  const bytes = Uint8Array.from(addressEncoder.encode(key))
+  decoded.set(key, bytes)
+  if (decoded.size > KEY_BYTES) {
+    const oldest = decoded.keys().next()
+    if (oldest.done !== true) decoded.delete(oldest.value)
+  }
+  return bytes
+}
+const KEY_BYTES = 4_096
+const decoded = new Map<string, Uint8Array>()
 
 /** The all-zero key Anchor programs store for "none" (`Pubkey::default()`). */
 export const DEFAULT_ADDRESS = "11111111111111111111111111111111" as Address
@@ -31,8 +47,8 @@ export const startsWith = (data: Uint8Array, prefix: Uint8Array): boolean =>
 
 /** Byte order of two keys, as the programs sort mints (Pubkey's Ord compares the 32 bytes). */
 const compareAddresses = (a: Address, b: Address): number => {
-  const left = addressEncoder.encode(a)
-  const right = addressEncoder.encode(b)
+  const left = keyBytes(a)
+  const right = keyBytes(b)
   for (let index = 0; index < 32; index++) {
     const difference = (left[index] ?? 0) - (right[index] ?? 0)
     if (difference !== 0) return difference
@@ -43,21 +59,9 @@ const compareAddresses = (a: Address, b: Address): number => {
 export const sortedPair = (a: Address, b: Address): readonly [Address, Address] =>
   compareAddresses(a, b) <= 0 ? [a, b] : [b, a]
 
-/**
- * Pubkey::find_program_address, synchronously: sha256(seeds ‖ [bump] ‖ program ‖ "ProgramDerivedAddress")
- * for bump 255 down, the first result off the ed25519 curve (kit's isOffCurveAddress).
- */
-export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Uint8Array>): Address => {
-  const programBytes = keyBytes(program)
-  for (let bump = 255; bump >= 0; bump--) {
-    const hash = createHash("sha256")
-    for (const seed of seeds) hash.update(seed)
-    hash.update(Uint8Array.of(bump)).update(programBytes).update("ProgramDerivedAddress")
-    const candidate = base58.decode(hash.digest()) as Address
-    if (isOffCurveAddress(candidate)) return candidate
-  }
-  throw new Error("no viable bump seed")
-}
+/** Pubkey::find_program_address, synchronously: the address (Curve.ts findProgramAddress). */
+export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Uint8Array>): Address =>
+  findProgramAddress(program, seeds)[0]
 
 /** The associated token account of (owner, mint) under a token program: seeds [owner, token program, mint]. */
 export const associatedTokenAddressSync = (owner: Address, mint: Address, tokenProgram: Address): Address =>

@@ -1,7 +1,8 @@
-import { type Address, getAddressEncoder, getProgramDerivedAddress, getUtf8Encoder } from "@solana/kit"
+import { type Address, getUtf8Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, startsWith, u64At, u8At } from "./Bytes.ts"
+import { addressAt, anchorAccountDiscriminator, startsWith, u64At, u8At, keyBytes } from "./Bytes.ts"
 import type { PoolProgram, PoolState } from "./Types.ts"
+import { programDerivedAddress } from "./Curve.ts"
 
 // Raydium LaunchLab's bonding curve (LetsBonk and other launchpads). Layout from raydium-io/raydium-cpi
 // programs/launch-cpi/src/states.rs PoolState (Borsh, PoolState::LEN = 429): discriminator 8, epoch 8,
@@ -41,13 +42,9 @@ export const raydiumLaunchLab: PoolProgram = {
       quotes.map(
         async (quote) =>
           (
-            await getProgramDerivedAddress({
+            await programDerivedAddress({
               programAddress: PROGRAM,
-              seeds: [
-                getUtf8Encoder().encode("pool"),
-                getAddressEncoder().encode(mint),
-                getAddressEncoder().encode(quote)
-              ]
+              seeds: [getUtf8Encoder().encode("pool"), keyBytes(mint), keyBytes(quote)]
             })
           )[0]
       )

@@ -1,4 +1,4 @@
-import { type Address, getAddressEncoder, getProgramDerivedAddress, getU16Encoder } from "@solana/kit"
+import { type Address, getU16Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
 import {
   DEFAULT_ADDRESS,
@@ -18,6 +18,7 @@ import {
 } from "./Bytes.ts"
 import { sqrtPricePool } from "./Concentrated.ts"
 import type { PoolProgram, PoolState } from "./Types.ts"
+import { programDerivedAddress } from "./Curve.ts"
 
 // Meteora's four pool programs. Layouts read from the Anchor IDLs the SDKs ship (npm pack; the IDL
 // JSON is in each package's source map, sourcesContent of the path named below).
@@ -50,27 +51,20 @@ const dlmmPairAddress = async (
   baseFactor: number
 ): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
-  const encoder = getAddressEncoder()
   return (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: programOf("meteora-dlmm"),
-      seeds: [
-        encoder.encode(min),
-        encoder.encode(max),
-        getU16Encoder().encode(binStep),
-        getU16Encoder().encode(baseFactor)
-      ]
+      seeds: [keyBytes(min), keyBytes(max), getU16Encoder().encode(binStep), getU16Encoder().encode(baseFactor)]
     })
   )[0]
 }
 
 const dlmmCustomizablePairAddress = async (mintX: Address, mintY: Address): Promise<Address> => {
   const [min, max] = sortedPair(mintX, mintY)
-  const encoder = getAddressEncoder()
   return (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: programOf("meteora-dlmm"),
-      seeds: [encoder.encode(DLMM_ILM_BASE), encoder.encode(min), encoder.encode(max)]
+      seeds: [keyBytes(DLMM_ILM_BASE), keyBytes(min), keyBytes(max)]
     })
   )[0]
 }

@@ -1,4 +1,4 @@
-import { type Address, getAddressEncoder, getProgramDerivedAddress, getU16Encoder, getUtf8Encoder } from "@solana/kit"
+import { type Address, getU16Encoder, getUtf8Encoder } from "@solana/kit"
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, venueProgram } from "../Programs.ts"
 import {
   DEFAULT_ADDRESS,
@@ -15,6 +15,7 @@ import {
 } from "./Bytes.ts"
 import { USDC, WSOL } from "./Quotes.ts"
 import type { PoolProgram, PoolState, PumpFeeConfig, PumpFees, PumpGlobalConfig, PumpSwapSwapState } from "./Types.ts"
+import { programDerivedAddress } from "./Curve.ts"
 
 // pump.fun's bonding curve and PumpSwap. Layouts from the IDLs in @pump-fun/pump-sdk 2.0.0
 // src/idl/pump.json and @pump-fun/pump-swap-sdk 1.20.0 src/idl/pump_amm.json; PDAs from
@@ -48,9 +49,9 @@ const PUMP_INITIAL_REAL_TOKEN_RESERVES = 793_100_000_000_000n
 
 const bondingCurveAddress = async (mint: Address): Promise<Address> =>
   (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: PUMP,
-      seeds: [getUtf8Encoder().encode("bonding-curve"), getAddressEncoder().encode(mint)]
+      seeds: [getUtf8Encoder().encode("bonding-curve"), keyBytes(mint)]
     })
   )[0]
 
@@ -154,18 +155,17 @@ export const PUMPSWAP_FEE_CONFIG = findProgramAddressSync(PUMP_FEE_PROGRAM, [see
 
 /** A coin's pool after migration: index 0, creator = pump's ["pool-authority", mint] (src/pda.ts canonicalPumpPoolPdaWithQuote). */
 const canonicalPumpSwapPool = async (mint: Address, quote: Address): Promise<Address> => {
-  const encoder = getAddressEncoder()
   // Derived once per mint (remembered by pumpPoolAuthority), not once per quote.
   const authority = pumpPoolAuthority(mint)
   return (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: PUMP_AMM,
       seeds: [
         getUtf8Encoder().encode("pool"),
         getU16Encoder().encode(0),
-        encoder.encode(authority),
-        encoder.encode(mint),
-        encoder.encode(quote)
+        keyBytes(authority),
+        keyBytes(mint),
+        keyBytes(quote)
       ]
     })
   )[0]

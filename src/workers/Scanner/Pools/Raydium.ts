@@ -1,8 +1,9 @@
-import { type Address, getAddressEncoder, getProgramDerivedAddress, getUtf8Encoder } from "@solana/kit"
+import { type Address, getUtf8Encoder } from "@solana/kit"
 import { venueProgram } from "../Programs.ts"
-import { addressAt, anchorAccountDiscriminator, sortedPair, startsWith, u64At, u8At } from "./Bytes.ts"
+import { addressAt, anchorAccountDiscriminator, sortedPair, startsWith, u64At, u8At, keyBytes } from "./Bytes.ts"
 import { sqrtPricePool } from "./Concentrated.ts"
 import type { CpmmSwapState, PoolProgram } from "./Types.ts"
+import { programDerivedAddress } from "./Curve.ts"
 
 // Raydium's three pool programs. Layouts read from @raydium-io/raydium-sdk-v2 0.2.73-alpha (npm pack),
 // whose marshmallow layouts are byte-for-byte the programs' account structs.
@@ -71,7 +72,7 @@ const u16BigEndian = (value: number): Uint8Array => Uint8Array.of((value >> 8) &
 const cpmmConfigAddress = (index: number): Promise<Address> => {
   const known = cpmmConfigs.get(index)
   if (known !== undefined) return known
-  const derived = getProgramDerivedAddress({
+  const derived = programDerivedAddress({
     programAddress: programOf("raydium-cpmm"),
     seeds: [getUtf8Encoder().encode("amm_config"), u16BigEndian(index)]
   }).then(([at]) => at)
@@ -83,11 +84,10 @@ const cpmmConfigs = new Map<number, Promise<Address>>()
 /** The pool PDA ["pool", amm_config, token_0_mint, token_1_mint], token_0 < token_1 (src/raydium/cpmm/pda.ts getCpmmPdaPoolId). */
 const cpmmPoolAddress = async (config: Address, mintA: Address, mintB: Address): Promise<Address> => {
   const [token0, token1] = sortedPair(mintA, mintB)
-  const encoder = getAddressEncoder()
   return (
-    await getProgramDerivedAddress({
+    await programDerivedAddress({
       programAddress: programOf("raydium-cpmm"),
-      seeds: [getUtf8Encoder().encode("pool"), encoder.encode(config), encoder.encode(token0), encoder.encode(token1)]
+      seeds: [getUtf8Encoder().encode("pool"), keyBytes(config), keyBytes(token0), keyBytes(token1)]
     })
   )[0]
 }

@@ -177,7 +177,7 @@ export const startGeyserServer = async (
     readonly replayFrom?: bigint
   } = {}
 ): Promise<GeyserServer> => {
-  const methods = makeRpcMethods(world, () => ({
+  const { methods, stop: stopMethods } = makeRpcMethods(world, () => ({
     missing: new Set(),
     owners: new Map(),
     behind: 0n,
@@ -351,6 +351,7 @@ export const startGeyserServer = async (
     },
     stop: async () => {
       unsubscribeWorld()
+      stopMethods()
       for (const stream of [...streams]) fail(stream.call, grpc.status.UNAVAILABLE, "server stopped")
       streams.clear()
       server.forceShutdown()

@@ -1,7 +1,7 @@
 // Every number of the scoring model lives here, so that docs/scoring-model.md and the tests can be
 // checked against one source. Changing any of them changes MODEL_VERSION.
 
-export const MODEL_VERSION = "token-risk-2.1.0"
+export const MODEL_VERSION = "token-risk-2.1.1"
 
 export const FACETS = [
   "contract",

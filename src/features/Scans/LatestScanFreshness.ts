@@ -6,7 +6,8 @@ import { epochMillisOf } from "../../domain/ScanEvidence.ts"
 import type { ReadsInFlight } from "./LatestScanReads.ts"
 import type { ScanStore } from "./LatestScanStore.ts"
 import type { ReplicaReads } from "./LatestScanReplica.ts"
-import { type LatestReads, parseNotification, probePayload, SCANS_CHANNEL, type StoredScan } from "./ScansRepo.ts"
+import { parseNotification, probePayload, SCANS_CHANNEL } from "./ScanNotifications.ts"
+import type { LatestReads, StoredScan } from "./ScansRepo.ts"
 
 // How the latest-scan cache learns of new scans: notifications on PostgreSQL, a poll on the embedded
 // database, and a background refresh of entries just past their time.

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { repository } from "../../platform/Sql/Unavailable.ts"
 import { completeAnsweredStatement } from "./ScanRequestsRepo.ts"
 import type { Address } from "../../domain/Address.ts"
@@ -12,7 +12,8 @@ import {
   rememberAssessment,
   type TokenAssessment
 } from "../../engines/TokenScoring/index.ts"
-import { epochMillisOf, ScanEvidence } from "../../domain/ScanEvidence.ts"
+import { ScanEvidence } from "../../domain/ScanEvidence.ts"
+import { notificationPayloads, SCANS_CHANNEL } from "./ScanNotifications.ts"
 import { isCurrentVerdict, type StoredVerdict, storedVerdictOf, type VerdictScan } from "./ScanVerdict.ts"
 
 export interface StoredScan {
@@ -29,7 +30,7 @@ const encodeV2 = Schema.encodeSync(ScanEvidenceV2Schema)
 /** What `record` stores: a v1 scan (imports, demo) or a v2 document (the scanner, v2 imports). */
 export type RecordedScan = ScanEvidence | ScanEvidenceV2
 
-const isV2 = (scan: RecordedScan): scan is ScanEvidenceV2 => "version" in scan && scan.version === 2
+export const isV2 = (scan: RecordedScan): scan is ScanEvidenceV2 => "version" in scan && scan.version === 2
 
 interface Prepared {
   readonly view: ScanEvidence
@@ -44,7 +45,7 @@ interface Prepared {
 // full document of a v2 scan. A v1 scan keeps its own view exactly and is hashed as before, so re-importing
 // a v1 file stays a no-op; its document is not stored, being its view upgraded (documentOf does it on read:
 // storing it doubled such a row for nothing). A v2 document's view is derived and it is hashed whole.
-const prepare = (scan: RecordedScan): Prepared => {
+export const prepare = (scan: RecordedScan): Prepared => {
   if (isV2(scan)) {
     const document = encodeV2(scan)
     const view = scoringView(scan)
@@ -78,7 +79,7 @@ interface Row {
 // form (test/features/Scans/scanEvidence.test.ts holds that invariant); decoding again would cost ~0.5 ms a read.
 // The latest scan also carries the trends read from the history: the liquidity's 24 h high (model 2.0's
 // liquidity_drop) and, where no market feed gave one, the 24 h price change.
-const toStored = (row: Row): StoredScan => {
+export const toStored = (row: Row): StoredScan => {
   const evidence = row.evidence as ScanEvidence
   const peak = numberOrNull(row.peak)
   const change =
@@ -128,62 +129,6 @@ const PRICE_24H_BEFORE = `case when s.price_usd is null then null else (
 
 /** The trends selected with a latest scan `s` (toStored reads them). */
 export const LATEST_TRENDS = `${PEAK_24H} as peak, s.price_usd as price, ${PRICE_24H_BEFORE} as price_before`
-
-/** Channel of the mints that got a new scan (PgClient.notify is broken in sql-pg 0.53.0; pg_notify is not). */
-export const SCANS_CHANNEL = "risk_api_scans"
-
-/**
- * A notification's payload: a JSON array of the mints, then `{"ids": [...]}`, each mint's latest scan id as
- * of the commit (a string, or null where the latest row was not written). A listener that knows only mints
- * (an older version, mid-deploy) drops the strings and passes over the object. `{"probe": nonce}` alone is a
- * listener's own check that its LISTEN is in place (Scans/LatestScanFreshness.ts).
- */
-export interface ScanNotification {
-  readonly mints: ReadonlyArray<{ readonly mint: string; readonly id: bigint | undefined }>
-  readonly probe: string | undefined
-}
-
-// NOTIFY payloads are limited to 8000 bytes: at most 100 mints (45 characters with quotes, and an id of up
-// to 21) per payload.
-const PER_PAYLOAD = 100
-export const notificationPayloads = (
-  mints: ReadonlyArray<string>,
-  latestIds: ReadonlyMap<string, string>
-): ReadonlyArray<string> => {
-  const distinct = [...new Set(mints)]
-  const payloads: Array<string> = []
-  for (let i = 0; i < distinct.length; i += PER_PAYLOAD) {
-    const part = distinct.slice(i, i + PER_PAYLOAD)
-    payloads.push(JSON.stringify([...part, { ids: part.map((mint) => latestIds.get(mint) ?? null) }]))
-  }
-  return payloads
-}
-
-export const probePayload = (nonce: string): string => JSON.stringify([{ probe: nonce }])
-
-/** A payload as written by `notificationPayloads`, `probePayload` or an older writer (mints only); undefined when not. */
-export const parseNotification = (payload: string): ScanNotification | undefined => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(payload)
-  } catch {
-    return undefined
-  }
-  if (!Array.isArray(parsed)) return undefined
-  const mints = parsed.filter((item): item is string => typeof item === "string")
-  const extras = parsed.filter((item): item is object => typeof item === "object" && item !== null)
-  if (mints.length + extras.length !== parsed.length || extras.length > 1) return undefined
-  const extra: { readonly ids?: unknown; readonly probe?: unknown } = extras[0] ?? {}
-  const ids: ReadonlyArray<unknown> = Array.isArray(extra.ids) ? extra.ids : []
-  const probe = typeof extra.probe === "string" ? extra.probe : undefined
-  return {
-    mints: mints.map((mint, i) => {
-      const id = ids[i]
-      return { mint, id: typeof id === "string" && /^\d+$/.test(id) ? BigInt(id) : undefined }
-    }),
-    probe
-  }
-}
 
 // What a latest scan is read with from latest_scans (sql/0014): the row's columns under the names toStored takes.
 export const LATEST_COLUMNS = `scan_id as id, mint, evidence, peak_24h_usd as peak, price_usd as price, price_24h_before_usd as price_before, assessment`
@@ -408,99 +353,3 @@ const documentOf = (row: { readonly evidence: unknown; readonly evidence_v2: unk
   row.evidence_v2 === null || row.evidence_v2 === undefined
     ? upgradeV1(row.evidence as ScanEvidence)
     : decodeV2(row.evidence_v2)
-
-/** In-memory double with the same behaviour, for tests of code above the repository. */
-export const ScansRepoMemory = Layer.sync(ScansRepo, () => {
-  const byMint = new Map<string, Array<StoredScan>>()
-  const documents = new Map<string, ScanEvidenceV2>()
-  const prices = new Map<string, number | null>()
-  const hashes = new Set<string>()
-  let nextId = 1
-  const latestOf = (mint: string): StoredScan | undefined =>
-    byMint
-      .get(mint)
-      ?.reduce<StoredScan | undefined>(
-        (best, scan) =>
-          best === undefined || epochMillisOf(scan.evidence.scannedAt) >= epochMillisOf(best.evidence.scannedAt)
-            ? scan
-            : best,
-        undefined
-      )
-  const ordered = (mint: string) =>
-    [...(byMint.get(mint) ?? [])].sort(
-      (a, b) => epochMillisOf(a.evidence.scannedAt) - epochMillisOf(b.evidence.scannedAt) || Number(a.id) - Number(b.id)
-    )
-  // The latest scan with its 24 h liquidity peak and price reference, as the SQL repository reads them.
-  const newest = (mint: string): StoredScan | undefined => {
-    const latest = latestOf(mint)
-    if (latest === undefined) return undefined
-    const at = epochMillisOf(latest.evidence.scannedAt)
-    const day = ordered(mint).filter((scan) => {
-      const t = epochMillisOf(scan.evidence.scannedAt)
-      return t < at && t >= at - 24 * 3_600_000
-    })
-    const peaks = day.flatMap((scan) => {
-      const usd = scan.evidence.liquidity.liquidityUsd ?? scan.evidence.market.liquidityUsd
-      return usd === null ? [] : [usd]
-    })
-    const price = prices.get(latest.id) ?? null
-    const before =
-      price === null ? null : (day.map((scan) => prices.get(scan.id) ?? null).find((p) => p !== null) ?? null)
-    return toStored({
-      id: latest.id,
-      mint,
-      evidence: latest.evidence,
-      peak: peaks.length === 0 ? null : Math.max(...peaks),
-      price,
-      price_before: before
-    })
-  }
-  const newestOf = (mints: ReadonlyArray<string>) => {
-    const found = new Map<string, StoredScan>()
-    for (const mint of mints) {
-      const scan = newest(mint)
-      if (scan !== undefined) found.set(mint, scan)
-    }
-    return found
-  }
-  return ScansRepo.make({
-    history: (mint, options) =>
-      Effect.sync(() => {
-        const all = ordered(mint)
-        const since = options.since === null ? null : epochMillisOf(options.since)
-        const atEntry =
-          since === null ? -1 : all.findLastIndex((scan) => epochMillisOf(scan.evidence.scannedAt) <= since)
-        const from =
-          since === null
-            ? 0
-            : atEntry === -1
-              ? all.findIndex((scan) => epochMillisOf(scan.evidence.scannedAt) >= since)
-              : atEntry
-        return (from === -1 ? [] : all.slice(from)).slice(-options.limit)
-      }),
-    latest: (mint) => Effect.sync(() => Option.fromNullable(newest(mint))),
-    latestMany: (mints) => Effect.sync(() => newestOf(mints)),
-    latestVerdicts: (mints, whole = []) => Effect.sync(() => newestOf([...mints, ...whole])),
-    record: (scans) =>
-      Effect.sync(() => {
-        let inserted = 0
-        for (const scan of scans) {
-          const prepared = prepare(scan)
-          if (hashes.has(prepared.hash)) continue
-          hashes.add(prepared.hash)
-          inserted++
-          const id = String(nextId++)
-          documents.set(id, isV2(scan) ? scan : upgradeV1(scan))
-          prices.set(id, prepared.priceUsd)
-          const list = byMint.get(scan.mint) ?? []
-          list.push({ id, evidence: prepared.view })
-          byMint.set(scan.mint, list)
-        }
-        return { inserted, duplicates: scans.length - inserted }
-      }),
-    latestDocument: (mint) =>
-      Effect.sync(() =>
-        Option.flatMap(Option.fromNullable(latestOf(mint)), (scan) => Option.fromNullable(documents.get(scan.id)))
-      )
-  })
-})

@@ -45,7 +45,6 @@ import {
   buyersNowOf,
   deployerNowOf,
   insiderAccountsOf,
-  insidersOf,
   readFundersHop2,
   readInsidersRound3,
   readInsidersRound4,
@@ -56,6 +55,7 @@ import {
   startInsiders,
   walletsOf
 } from "./stages/Insiders.ts"
+import { insidersOf } from "./stages/InsidersEvidence.ts"
 
 export { ScanFailed, type ScanSettings } from "./stages/Context.ts"
 

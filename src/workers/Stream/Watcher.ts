@@ -2,12 +2,12 @@ import type { Address, Signature } from "@solana/kit"
 import { Duration, Effect, Fiber, Schedule } from "effect"
 import type { Address as MintAddress } from "../../domain/Address.ts"
 import { ScanRequestsRepo } from "../../features/Scans/ScanRequestsRepo.ts"
-import { pumpCurveOf, pumpCurveReserve } from "../Scanner/Pools/Pump.ts"
-import { venueProgram } from "../Scanner/Programs.ts"
+import { pumpCurveReserve } from "../Scanner/Pools/Pump.ts"
 import type { RpcClient } from "../Scanner/Rpc.ts"
 import { type StreamConfig, watchedPrograms } from "./Config.ts"
 import { eventsOf, largestDropPct, soldBy, type StreamEvent, type TransactionView, tokenStateKindOf } from "./Decode.ts"
 import { StreamEventsRepo } from "./EventsRepo.ts"
+import { liveCurvesOf, mintStatesOf, PUMP, withoutSupply } from "./TrackedAccounts.ts"
 import {
   launchToVerdict,
   streamEvents,
@@ -36,14 +36,6 @@ const makeSeen = (capacity: number) => {
     return false
   }
 }
-
-// Token mint layout (SPL and Token-2022 base): supply is bytes 36..44; everything else that changes
-// (authorities, and Token-2022's extensions: fee, hook, pause...) is a state change worth a rescan.
-const SUPPLY = { from: 36, to: 44 }
-/** pump.fun's program: the owner of its bonding curves, and the program of their reserve drops. */
-const PUMP = venueProgram("pump-fun")
-const withoutSupply = (data: Uint8Array): string =>
-  Buffer.concat([data.subarray(0, SUPPLY.from), data.subarray(SUPPLY.to)]).toString("base64")
 
 export const makeWatcher = (config: StreamConfig, source: StreamSource, client: RpcClient) =>
   Effect.gen(function* () {
@@ -273,66 +265,6 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         }).pipe(skipAccountFailure("a curve"))
     }
 
-    /** These mints' accounts now, as onMintAccount compares them (supply left out): one getMultipleAccounts per 100. */
-    const mintStatesOf = (mints: ReadonlyArray<Address>) =>
-      Effect.tryPromise(async () => {
-        const states = new Map<string, string>()
-        for (let at = 0; at < mints.length; at += 100) {
-          const chunk = mints.slice(at, at + 100)
-          const answer = await client
-            .forScan(1)
-            .rpc.getMultipleAccounts(chunk, { encoding: "base64", commitment: "confirmed" })
-            .send()
-          chunk.forEach((mint, i) => {
-            const account = answer.value[i]
-            states.set(
-              mint,
-              account === null || account === undefined
-                ? "closed"
-                : withoutSupply(Uint8Array.from(Buffer.from(account.data[0], "base64")))
-            )
-          })
-        }
-        return states
-      }).pipe(
-        Effect.catchAllCause((cause) =>
-          Effect.as(
-            Effect.logWarning(
-              "stream: tracked mints' accounts not read; their first change starts the comparison",
-              cause
-            ),
-            new Map<string, string>()
-          )
-        )
-      )
-
-    /**
-     * Of these mints, the ones on a live pump.fun curve (its account exists, is the program's, decodes, and has
-     * not completed), with the curve's address and real quote reserve now: one getMultipleAccounts per 100.
-     */
-    const liveCurvesOf = (mints: ReadonlyArray<Address>) =>
-      Effect.tryPromise(async () => {
-        const curves = mints.map((mint) => ({ mint, curve: pumpCurveOf(mint) }))
-        const found: Array<{ readonly mint: Address; readonly curve: Address; readonly realQuote: bigint }> = []
-        for (let at = 0; at < curves.length; at += 100) {
-          const chunk = curves.slice(at, at + 100)
-          const answer = await client
-            .forScan(1)
-            .rpc.getMultipleAccounts(
-              chunk.map((entry) => entry.curve),
-              { encoding: "base64", commitment: "confirmed" }
-            )
-            .send()
-          chunk.forEach((entry, i) => {
-            const account = answer.value[i]
-            if (account === null || account === undefined || account.owner !== PUMP) return
-            const state = pumpCurveReserve(Uint8Array.from(Buffer.from(account.data[0], "base64")))
-            if (state !== undefined && !state.complete) found.push({ ...entry, realQuote: state.realQuote })
-          })
-        }
-        return found
-      })
-
     // Handlers run in their own fibers so a slow getTransaction does not hold up the next notification.
     const detached =
       <N>(handler: (notice: N) => Effect.Effect<void, unknown>) =>
@@ -364,7 +296,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
           yield* Fiber.interruptAll(fibers)
         }
         const added = [...wanted].filter((mint) => !running.has(mint)) as Array<Address>
-        const states = added.length > 0 ? yield* mintStatesOf(added) : new Map<string, string>()
+        const states = added.length > 0 ? yield* mintStatesOf(client, added) : new Map<string, string>()
         for (const address of added) {
           running.set(address, [
             yield* Effect.forkDaemon(source.logs(address, detached(onMintLogs(address)))),
@@ -391,7 +323,7 @@ export const makeWatcher = (config: StreamConfig, source: StreamSource, client: 
         }
         const unchecked = [...wanted].filter((mint) => !curves.has(mint)) as Array<Address>
         if (unchecked.length > 0) {
-          const live = yield* liveCurvesOf(unchecked)
+          const live = yield* liveCurvesOf(client, unchecked)
           for (const mint of unchecked) curves.set(mint, null)
           for (const { mint, curve, realQuote } of live)
             curves.set(mint, yield* Effect.forkDaemon(source.account(curve, onCurveAccount(mint, realQuote))))

@@ -4,12 +4,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import type { Address } from "../../../src/domain/Address.ts"
 import { LatestScanCache, latestScanCacheWith } from "../../../src/features/Scans/LatestScanCache.ts"
-import {
-  notificationPayloads,
-  parseNotification,
-  probePayload,
-  ScansRepo
-} from "../../../src/features/Scans/ScansRepo.ts"
+import { notificationPayloads, parseNotification, probePayload } from "../../../src/features/Scans/ScanNotifications.ts"
+import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { TestDatabase, testDatabaseUrl } from "../../support/database.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../../support/fixtures.ts"
 

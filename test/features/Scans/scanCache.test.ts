@@ -1,6 +1,7 @@
 import { describe, expect } from "bun:test"
 import { ScanRequestsMemory, ScanRequestsRepo } from "../../../src/features/Scans/ScanRequestsRepo.ts"
-import { latestScanStatement, ScansRepo, ScansRepoMemory } from "../../../src/features/Scans/ScansRepo.ts"
+import { latestScanStatement, ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
+import { ScansRepoMemory } from "../../../src/features/Scans/ScansRepoMemory.ts"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "@effect/sql"
 import { TestDatabase, databaseKind } from "../../support/database.ts"

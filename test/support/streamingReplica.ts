@@ -36,6 +36,10 @@ export const streamingReplicaUnavailable: string | undefined =
 export interface StreamingReplica {
   readonly primaryUrl: string
   readonly replicaUrl: string
+  /** Stops the replica (fast shutdown: its sessions are ended), as a replica that goes down. */
+  readonly stopReplica: () => Promise<void>
+  /** Starts the stopped replica again on the same port; it streams from the primary where it stopped. */
+  readonly startReplica: () => Promise<void>
   readonly stop: () => Promise<void>
 }
 
@@ -84,6 +88,25 @@ export const startStreamingReplica = async (): Promise<StreamingReplica> => {
     "-o",
     `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c shared_buffers=16MB -c max_wal_senders=4 -c wal_level=replica`
   ]
+  const startReplica = async () => {
+    await run([
+      join(bin, "pg_ctl"),
+      "-D",
+      replicaDir,
+      "-w",
+      "-t",
+      "60",
+      "-l",
+      join(dir, "replica.log"),
+      ...settings(ports.replica),
+      "start"
+    ])
+    started.push(replicaDir)
+  }
+  const stopReplica = async () => {
+    await run([join(bin, "pg_ctl"), "-D", replicaDir, "-m", "fast", "-w", "stop"])
+    started.splice(started.indexOf(replicaDir), 1)
+  }
   try {
     await run([join(bin, "initdb"), "-D", primaryDir, "-A", "trust", "-U", "postgres", "--no-sync"])
     await run([
@@ -114,19 +137,7 @@ export const startStreamingReplica = async (): Promise<StreamingReplica> => {
       "stream",
       "--no-sync"
     ])
-    await run([
-      join(bin, "pg_ctl"),
-      "-D",
-      replicaDir,
-      "-w",
-      "-t",
-      "60",
-      "-l",
-      join(dir, "replica.log"),
-      ...settings(ports.replica),
-      "start"
-    ])
-    started.push(replicaDir)
+    await startReplica()
   } catch (cause) {
     await stop()
     throw cause
@@ -135,6 +146,8 @@ export const startStreamingReplica = async (): Promise<StreamingReplica> => {
   return {
     primaryUrl: urlOf(ports.primary),
     replicaUrl: urlOf(ports.replica),
+    stopReplica,
+    startReplica,
     stop
   }
 }

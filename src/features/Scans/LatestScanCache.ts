@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Config, Effect, Exit, Layer, Option, Runtime, type Scope } from "effect"
+import { Config, type Duration, Effect, Exit, Layer, Option, Runtime, type Scope } from "effect"
 import type { Address } from "../../domain/Address.ts"
 import type { ServiceUnavailable } from "../../domain/Errors.ts"
 import { memoryPart } from "../../platform/Observability/Memory.ts"
@@ -100,6 +100,8 @@ export const makeLatestScans = (settings: {
    * (LatestScanReplica.ts); its reads stand in for ScansRepo's. Only with notifications.
    */
   readonly replica?: SqlClient.SqlClient
+  /** How long reads stay on the primary after a replica read fails (default 5 s: LatestScanReplica.ts). */
+  readonly replicaRetryAfter?: Duration.DurationInput
 }): Effect.Effect<LatestScans, never, ScansRepo | SqlClient.SqlClient | PgClient.PgClient | Scope.Scope> =>
   Effect.gen(function* () {
     const primary = yield* ScansRepo
@@ -110,7 +112,8 @@ export const makeLatestScans = (settings: {
             primary,
             replica: latestReadsOf(settings.replica),
             primarySql: yield* SqlClient.SqlClient,
-            replicaSql: settings.replica
+            replicaSql: settings.replica,
+            ...(settings.replicaRetryAfter === undefined ? {} : { retryAfter: settings.replicaRetryAfter })
           })
     const inner = replica?.reads ?? primary
     const counter = Option.getOrUndefined(yield* Effect.serviceOption(ReadCounter))
@@ -134,6 +137,7 @@ export const makeLatestScans = (settings: {
         )
       : yield* pollForScans(store, reads, generation, runtime)
     const refresh = makeRefresher(inner, store, generation, runtime)
+    if (replica !== undefined) yield* Effect.forkScoped(replica.watch)
     yield* Effect.acquireRelease(
       Effect.sync(() => memoryPart("scan_cache", store.bytes)),
       (release) => Effect.sync(release)

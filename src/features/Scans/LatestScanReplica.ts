@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
-import { Duration, Effect, Option, Schedule } from "effect"
+import { Cause, Duration, Effect, Option, Schedule } from "effect"
 import type { Address } from "../../domain/Address.ts"
+import { readReplicaFallbacks, readReplicaUp } from "../../platform/Observability/Metrics.ts"
 import type { LatestReads } from "./ScansRepo.ts"
 
 // The latest-scan cache's reads from a read replica (DATABASE_READ_URL), made safe against its lag.
@@ -16,8 +17,14 @@ import type { LatestReads } from "./ScansRepo.ts"
 //   lost, and their floors with them: until the listener's LISTEN is confirmed and the replica has replayed
 //   the primary's WAL up to then, every read goes to the primary (`distrust` / `resync`).
 // - A replica that is not in recovery (the primary itself under another URL) needs no catching up.
+// - A replica read that fails (unreachable, timed out, cancelled by a conflict with recovery, anything but an
+//   interruption) is answered by the primary instead, and every read goes to the primary for `retryAfter`
+//   (a circuit breaker: a dead replica costs its connect timeout to the reads in flight when it fails, not
+//   to every read). Then `watch` checks the replica again in the background, and reads go back to it once it
+//   answers and has replayed the primary's WAL as of then. A query that is wrong fails on the primary too.
 
 const FLOORS = 10_000
+const RETRY_AFTER = Duration.seconds(5)
 
 export interface ReplicaReads {
   /** Reads from the replica where it is known to be current, else from the primary. */
@@ -30,6 +37,8 @@ export interface ReplicaReads {
   readonly resync: Effect.Effect<void>
   /** Whether reads go to the replica now (tests and the log). */
   readonly trusted: () => boolean
+  /** Runs for good (forked by the cache): after a replica failure, tries the replica again (see above). */
+  readonly watch: Effect.Effect<never>
 }
 
 export const makeReplicaReads = (options: {
@@ -37,10 +46,54 @@ export const makeReplicaReads = (options: {
   readonly replica: LatestReads
   readonly primarySql: SqlClient.SqlClient
   readonly replicaSql: SqlClient.SqlClient
+  /** How long reads stay on the primary after a replica failure before the replica is tried again. */
+  readonly retryAfter?: Duration.DurationInput
 }): ReplicaReads => {
-  const { primary, replica } = options
+  const { primary } = options
+  const retryAfter = Duration.decode(options.retryAfter ?? RETRY_AFTER)
   const floors = new Map<string, bigint>()
-  let trusted = false
+  // Reads go to the replica while the listener is known to hear every notification (`listening`) and the
+  // replica has not failed since it was last found current (`down`).
+  let listening = false
+  let down = false
+  const failed = Effect.unsafeMakeLatch(false) // open while `down`: wakes `watch`
+  readReplicaUp.set(1)
+  const replicaFailed = (cause: Cause.Cause<unknown>) =>
+    Effect.suspend(() => {
+      if (down || Cause.isInterruptedOnly(cause)) return Effect.void
+      down = true
+      readReplicaUp.set(0)
+      failed.unsafeOpen()
+      const error = Cause.squash(cause)
+      return Effect.logWarning(
+        `read replica failed; reading the primary, trying the replica again in ${Duration.format(retryAfter)}`,
+        error instanceof Error ? error.message : String(error)
+      )
+    })
+  // A replica read, or the primary's answer to the same read when the replica fails.
+  const orPrimary =
+    <Args extends ReadonlyArray<unknown>, A, E>(read: (...args: Args) => Effect.Effect<A, E>) =>
+    (fallback: (...args: Args) => Effect.Effect<A, E>) =>
+    (...args: Args): Effect.Effect<A, E> =>
+      read(...args).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.zipRight(
+                Effect.zipRight(
+                  Effect.sync(() => readReplicaFallbacks.inc()),
+                  replicaFailed(cause)
+                ),
+                fallback(...args)
+              )
+        )
+      )
+  const replica: LatestReads = {
+    latest: orPrimary(options.replica.latest)(primary.latest),
+    latestMany: orPrimary(options.replica.latestMany)(primary.latestMany),
+    latestVerdicts: orPrimary(options.replica.latestVerdicts)(primary.latestVerdicts)
+  }
+  const isTrusted = () => listening && !down
 
   const setFloor = (mint: string, id: bigint): void => {
     floors.delete(mint) // the newest notification's id wins, and moves to the end (oldest out first)
@@ -58,7 +111,7 @@ export const makeReplicaReads = (options: {
   }
 
   const latest: LatestReads["latest"] = (mint) =>
-    trusted
+    isTrusted()
       ? Effect.flatMap(replica.latest(mint), (found) =>
           current(mint, Option.getOrUndefined(found)) ? Effect.succeed(found) : primary.latest(mint)
         )
@@ -80,7 +133,7 @@ export const makeReplicaReads = (options: {
   }
 
   const latestMany: LatestReads["latestMany"] = (mints) =>
-    trusted
+    isTrusted()
       ? Effect.flatMap(replica.latestMany(mints), (found) => {
           const behind = mints.filter((mint) => !current(mint, found.get(mint)))
           if (behind.length === 0) return Effect.succeed(found)
@@ -89,7 +142,7 @@ export const makeReplicaReads = (options: {
       : primary.latestMany(mints)
 
   const latestVerdicts: LatestReads["latestVerdicts"] = (mints, whole = []) =>
-    trusted
+    isTrusted()
       ? Effect.flatMap(replica.latestVerdicts(mints, whole), (found) => {
           const isBehind = (mint: Address) => !current(mint, found.get(mint))
           const behind = [mints.filter(isBehind), whole.filter(isBehind)] as const
@@ -107,28 +160,63 @@ export const makeReplicaReads = (options: {
       select (not pg_is_in_recovery()) or coalesce(pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn, false) as current`.pipe(
       Effect.map((rows) => rows[0]?.current === true)
     )
-  const resync = Effect.gen(function* () {
-    const lsn = yield* primaryPosition
-    yield* replayed(lsn).pipe(
-      Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (caughtUp) => caughtUp })
+  // Until the replica has replayed the primary's WAL as of now (fails when either cannot be asked).
+  const caughtUp = Effect.flatMap(primaryPosition, (lsn) =>
+    replayed(lsn).pipe(Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (current) => current }))
+  )
+  // The same, where a replica that cannot answer is down (`watch` then tells when it is back).
+  const replicaCaughtUp = Effect.flatMap(primaryPosition, (lsn) =>
+    replayed(lsn).pipe(
+      Effect.tapErrorCause(replicaFailed),
+      Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (current) => current })
     )
-    trusted = true
-  }).pipe(
+  )
+  let unsure = false // logged once per run of failures, not every second
+  const resync = replicaCaughtUp.pipe(
+    Effect.tap(() => {
+      listening = true
+      unsure = false
+    }),
     Effect.tapErrorCause((cause) =>
-      Effect.logWarning("could not compare the read replica with the primary; reading the primary meanwhile", cause)
+      unsure
+        ? Effect.void
+        : Effect.zipRight(
+            Effect.sync(() => {
+              unsure = true
+            }),
+            Effect.logWarning(
+              "could not compare the read replica with the primary; reading the primary meanwhile",
+              cause
+            )
+          )
     ),
     Effect.retry(Schedule.spaced(Duration.seconds(1))),
-    Effect.orDie
+    Effect.orDie,
+    Effect.asVoid
   )
+  const watch = Effect.gen(function* () {
+    yield* failed.await
+    yield* Effect.sleep(retryAfter)
+    const back = yield* caughtUp.pipe(
+      Effect.as(true),
+      Effect.catchAllCause(() => Effect.succeed(false))
+    )
+    if (!back) return
+    failed.unsafeClose()
+    down = false
+    readReplicaUp.set(1)
+    yield* Effect.logInfo("read replica answering again; reads go to it")
+  }).pipe(Effect.forever)
 
   return {
     reads: { latest, latestMany, latestVerdicts },
     floor: setFloor,
     distrust: () => {
-      trusted = false
+      listening = false
       floors.clear()
     },
     resync,
-    trusted: () => trusted
+    trusted: isTrusted,
+    watch
   }
 }

@@ -61,6 +61,20 @@ export const scanCacheEvents = new Counter({
   registers: [registry]
 })
 
+// The read replica (DATABASE_READ_URL): reads it failed that the primary answered instead, and whether
+// reads go to it now (0 while a failure keeps them on the primary: Scans/LatestScanReplica.ts).
+export const readReplicaFallbacks = new Counter({
+  name: "risk_api_read_replica_fallbacks_total",
+  help: "Reads the read replica failed (unreachable, timed out, cancelled) that the primary answered instead.",
+  registers: [registry]
+})
+
+export const readReplicaUp = new Gauge({
+  name: "risk_api_read_replica_up",
+  help: "1 while reads may go to the read replica, 0 while a failure sends them to the primary.",
+  registers: [registry]
+})
+
 export const inFlight = new Gauge({
   name: "risk_api_http_requests_in_flight",
   help: "Requests being handled now.",

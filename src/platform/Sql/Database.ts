@@ -48,7 +48,12 @@ const closeBusyOnRelease = (pool: Pg.Pool): Pg.Pool =>
 /** The pool PgClient.layer would build (same options), with closeBusyOnRelease; ended with the layer. */
 export const pooledClient = (
   connection: { readonly url: Redacted.Redacted<string> } | { readonly host: string; readonly port: number },
-  options: { readonly maxConnections: number; readonly connectTimeoutMs: number }
+  options: {
+    readonly maxConnections: number
+    readonly connectTimeoutMs: number
+    /** Connect once before the layer is built (default); false: connect on first use (a read replica's pool). */
+    readonly probe?: boolean
+  }
 ) =>
   PgClient.layerFromPool({
     applicationName: "risk-api",
@@ -68,6 +73,7 @@ export const pooledClient = (
             })
           )
           pool.on("error", () => undefined) // an idle client's lost connection: the pool drops it
+          if (options.probe === false) return pool
           try {
             await pool.query("SELECT 1") // reachable now, or the layer fails and is retried (connectRetries)
           } catch (cause) {

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { DatabaseConfig } from "./Config.ts"
-import { connectRetries, pooledClient, withStatementTimeout } from "./Database.ts"
+import { pooledClient, withStatementTimeout } from "./Database.ts"
 
 /**
  * Where the risk-check reads go: a streaming replica of the primary (DATABASE_READ_URL), or the primary
@@ -15,9 +15,10 @@ export class ReadDatabase extends Context.Tag("ReadDatabase")<
 >() {}
 
 /**
- * The replica's own pool (DATABASE_POOL_SIZE connections, the server's statement timeout), waited for as
- * the primary is; not migrated (a replica replays the primary's schema). Without DATABASE_READ_URL, the
- * primary's client.
+ * The replica's own pool (DATABASE_POOL_SIZE connections, the server's statement timeout), connecting on
+ * first use: a replica that is down when the server starts neither keeps it from starting nor fails a read
+ * (its reads fall back to the primary: Scans/LatestScanReplica.ts). Not migrated (a replica replays the
+ * primary's schema). Without DATABASE_READ_URL, the primary's client.
  */
 export const ReadDatabaseLive = Layer.unwrapEffect(
   Effect.map(DatabaseConfig, (settings) =>
@@ -32,12 +33,9 @@ export const ReadDatabaseLive = Layer.unwrapEffect(
           ReadDatabase,
           Effect.map(
             Layer.build(
-              Layer.retry(
-                pooledClient(
-                  { url: withStatementTimeout(url, settings.statementTimeoutMs) },
-                  { maxConnections: settings.poolSize, connectTimeoutMs: settings.connectTimeoutMs }
-                ),
-                connectRetries("forever")
+              pooledClient(
+                { url: withStatementTimeout(url, settings.statementTimeoutMs) },
+                { maxConnections: settings.poolSize, connectTimeoutMs: settings.connectTimeoutMs, probe: false }
               )
             ),
             (context) => ({ sql: Context.get(context, SqlClient.SqlClient), replica: true })

@@ -14,7 +14,8 @@ const NETWORK_CODES = new Set([
 // SQLSTATE: 08 connection exceptions; 57P01-03 shutdown / cannot connect now; 53300 too many connections;
 // 57014 a statement stopped by statement_timeout (or a cancel); 25P03 a transaction ended by
 // idle_in_transaction_session_timeout; 40001 on a read replica (DATABASE_READ_URL) a query cancelled by a
-// conflict with recovery (the standby replaying WAL that removes rows the query still needs). A database too
+// conflict with recovery (the standby replaying WAL that removes rows the query still needs; the latest-scan
+// reads then ask the primary: Scans/LatestScanReplica.ts). A database too
 // slow to answer in time, or a replica that must cancel a read, is an outage for the caller to retry, not a bug.
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "57014", "25P03", "40001"])
 

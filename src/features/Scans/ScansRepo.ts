@@ -108,27 +108,40 @@ const priceChangePct = (now: number | null, before: number | null): number | nul
  * 5-minute refresh that is 288 scans a lookup. Scans stored before the column are read from their
  * evidence, found through the partial index scans_without_liquidity.
  */
-export const PEAK_24H = `greatest(
+const peak24h = (floor: string) => `greatest(
   (select max(p.liquidity_usd) from scans p
-    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at),
+    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at${floor}),
   (select max(coalesce((p.evidence->'liquidity'->>'liquidityUsd')::float8, (p.evidence->'market'->>'liquidityUsd')::float8))
     from scans p where p.liquidity_usd is null
-    and p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at))`
+    and p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at${floor}))`
+export const PEAK_24H = peak24h("")
 
 /**
  * The price of the earliest priced scan in the 24 hours before scan `s`, which the 24 h price change is
  * read against: over the part of the day the history covers, as feeds give it for a young token. Read from
  * the latest-scan index (INCLUDE price_usd, sql/0010), and only when scan `s` has a price itself.
  */
-const PRICE_24H_BEFORE = `case when s.price_usd is null then null else (
+const price24hBefore = (floor: string) => `case when s.price_usd is null then null else (
   select p.price_usd from scans p
-    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at
+    where p.mint = s.mint and p.scanned_at >= s.scanned_at - interval '24 hours' and p.scanned_at < s.scanned_at${floor}
     and p.price_usd is not null
     order by p.scanned_at, p.id
     limit 1) end`
 
-/** The trends selected with a latest scan `s` (toStored reads them). */
-export const LATEST_TRENDS = `${PEAK_24H} as peak, s.price_usd as price, ${PRICE_24H_BEFORE} as price_before`
+/**
+ * The trends selected with a latest scan `s` (toStored reads them). `floor`, when given, is a time no scan `s`
+ * is older than; the windows then read no scan before it less 24 hours, a bound known when the statement is
+ * planned, so PostgreSQL plans and reads only the day partitions of `scans` that can hold them (sql/0018).
+ */
+const DAY_MS = 86_400_000
+const latestTrends = (floor?: Date) => {
+  const bound =
+    floor === undefined || !Number.isFinite(floor.getTime())
+      ? ""
+      : ` and p.scanned_at >= '${new Date(floor.getTime() - DAY_MS).toISOString()}'::timestamptz`
+  return `${peak24h(bound)} as peak, s.price_usd as price, ${price24hBefore(bound)} as price_before`
+}
+export const LATEST_TRENDS = latestTrends()
 
 // What a latest scan is read with from latest_scans (sql/0014): the row's columns under the names toStored takes.
 export const LATEST_COLUMNS = `scan_id as id, mint, evidence, peak_24h_usd as peak, price_usd as price, price_24h_before_usd as price_before, assessment`
@@ -181,15 +194,29 @@ const toVerdictOrStored = (row: Row): VerdictScan | StoredScan =>
  * row); an older scan recorded late leaves the row on the newer scan but refreshes its trends, which may
  * have gained that scan. Rows are taken in the mints' order, so two writers of overlapping mints wait for
  * each other rather than deadlock.
+ *
+ * Bounded in time so that it reads only the day partitions that can hold its rows (sql/0018): a mint's newest
+ * scan is no older than the scan just inserted (`since`: the newest inserted of the mint, less a millisecond
+ * for the driver's rounding), and its trends read the 24 hours before it; the oldest `since` of the batch is
+ * also given as a constant, which PostgreSQL prunes by when planning. Same rows as without the bounds.
  */
-const upsertLatestStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<string>) =>
-  sql<Row>`
+const upsertLatestStatement = (
+  sql: SqlClient.SqlClient,
+  inserted: ReadonlyArray<{ readonly mint: string; readonly scanned_at: Date }>
+) => {
+  const since = new Map<string, number>()
+  for (const row of inserted)
+    since.set(row.mint, Math.max(since.get(row.mint) ?? -Infinity, row.scanned_at.getTime() - 1))
+  const mints = [...since.keys()].sort()
+  const floor = new Date([...since.values()].reduce((a, b) => Math.min(a, b)))
+  return sql<Row>`
     insert into latest_scans as l (mint, scan_id, scanned_at, evidence, peak_24h_usd, price_usd, price_24h_before_usd)
-    select s.mint, s.id, s.scanned_at, s.evidence, ${sql.literal(LATEST_TRENDS)}
-    from unnest(${[...new Set(mints)].sort()}::text[]) with ordinality as m(mint, n)
+    select s.mint, s.id, s.scanned_at, s.evidence, ${sql.literal(latestTrends(floor))}
+    from unnest(${mints}::text[], ${mints.map((mint) => new Date(since.get(mint)!))}::timestamptz[])
+      with ordinality as m(mint, since, n)
     cross join lateral (
       select id, mint, evidence, scanned_at, price_usd from scans
-      where scans.mint = m.mint
+      where scans.mint = m.mint and scans.scanned_at >= m.since and scans.scanned_at >= ${floor}
       order by scanned_at desc, id desc
       limit 1
     ) s
@@ -201,6 +228,7 @@ const upsertLatestStatement = (sql: SqlClient.SqlClient, mints: ReadonlyArray<st
     where (l.scanned_at, l.scan_id) <= (excluded.scanned_at, excluded.scan_id)
     returning l.scan_id as id, l.mint, l.evidence, l.peak_24h_usd as peak, l.price_usd as price,
       l.price_24h_before_usd as price_before`
+}
 
 /**
  * Each written row's assessment (the scan as a read gives it, trends included) and the verdict a risk check
@@ -285,10 +313,7 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
         // The mints' latest rows, in this transaction: a failed write changes neither.
         const latestIds = new Map<string, string>()
         if (inserted.length > 0) {
-          const written = yield* upsertLatestStatement(
-            sql,
-            inserted.map((row) => row.mint)
-          )
+          const written = yield* upsertLatestStatement(sql, inserted)
           for (const row of written) latestIds.set(row.mint, String(row.id))
           if (written.length > 0) yield* storeAssessmentsStatement(sql, written)
         }
@@ -319,10 +344,13 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
         ) recent
         order by scanned_at, id`.pipe(Effect.map((rows) => rows.map(toStored)))
 
+    // Read from the time latest_scans gives the newest scan (the upsert keeps it so): the day partitions before
+    // it are not read (sql/0018). A mint absent from latest_scans is read unbounded, as before.
     const latestDocument = (mint: Address) =>
       sql<{ readonly evidence: unknown; readonly evidence_v2: unknown }>`
         select evidence, evidence_v2 from scans
         where mint = ${mint}
+          and scanned_at >= coalesce((select l.scanned_at from latest_scans l where l.mint = ${mint}), '-infinity')
         order by scanned_at desc, id desc
         limit 1`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), documentOf)))
 

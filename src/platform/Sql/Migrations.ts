@@ -51,8 +51,9 @@ const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.u
  * the statement timeout), and by retention (hourly from cron, README). A scan no day partition covers goes to
  * scans_default, so an insert never fails for want of one; this keeps the days it will be written in covered.
  * Not more ahead: every partition, empty or not, is planned and opened by each read of a mint's history that
- * no time bound prunes (the latest-scan upsert of every record), and 14 empty days ahead cost that read
- * tens of milliseconds in the history bench.
+ * no time bound prunes (the latest-scan upsert is bounded below by the inserted scans' time, so the days ahead
+ * and the default partition are what it still reads), and 14 empty days ahead cost such a read tens of
+ * milliseconds in the history bench.
  */
 export const ENSURE_SCAN_PARTITIONS = `select scans_ensure_partitions(
   (now() at time zone 'UTC')::date - 1, (now() at time zone 'UTC')::date + 2) as made`

@@ -7,6 +7,7 @@ import { ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
 import { testDatabaseUrl } from "../support/database.ts"
 import { cleanScan, decodeScan, minutesAgo, newAddress } from "../support/fixtures.ts"
 import { freePort, type RunningServer, startServer } from "../support/process.ts"
+import { tcpProxy } from "../support/tcpProxy.ts"
 import {
   type StreamingReplica,
   startStreamingReplica,
@@ -148,7 +149,8 @@ describe.skipIf(skip)("risk-check with a read replica that is down", () => {
     for (const mint of [...before, ...during]) expect(await check(server, mint)).toEqual({ status: 200, scanned: true })
     const batched = [await record("E1"), await record("E2"), newAddress()]
     expect(await batch(server, batched)).toEqual({ status: 200, scanned: 2 })
-    expect(await metric(server, "risk_api_read_replica_fallbacks_total")).toBeGreaterThan(0)
+    // One read found the replica down; the breaker sent every later one straight to the primary.
+    expect(await metric(server, "risk_api_read_replica_fallbacks_total")).toBe(1)
     expect(await metric(server, "risk_api_read_replica_up")).toBe(0)
 
     await cluster.startReplica()
@@ -159,5 +161,33 @@ describe.skipIf(skip)("risk-check with a read replica that is down", () => {
     expect(server.output()).toContain("read replica failed; reading the primary")
     expect(server.output()).toContain("read replica answering again")
     expect(server.output()).not.toContain(SECRET)
+  }, 120_000)
+
+  test("a replica that hangs (connections accepted, nothing answered): answered from the primary once the reads in flight give up", async () => {
+    const proxy = await tcpProxy({ host: "127.0.0.1", port: Number(new URL(cluster.replicaUrl).port) })
+    try {
+      const server = await startServer({
+        DATABASE_URL: cluster.primaryUrl,
+        DATABASE_READ_URL: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`
+      })
+      servers.push(server)
+      const template = await record("T")
+      expect(await untilReadsReplica(server, template)).toBe(true)
+      proxy.hang()
+      const [first, ...rest] = [await record("H1"), await record("H2"), await record("H3")]
+      // The reads in flight wait for the pool's connect or query timeout, past the request deadline (503).
+      let answer = await check(server, first!)
+      for (let i = 0; i < 60 && !(answer.status === 200 && answer.scanned); i++) {
+        await Bun.sleep(250)
+        answer = await check(server, first!)
+      }
+      expect(answer).toEqual({ status: 200, scanned: true })
+      for (const mint of rest) expect(await check(server, mint)).toEqual({ status: 200, scanned: true })
+      expect(await metric(server, "risk_api_read_replica_up")).toBe(0)
+      proxy.restore()
+      expect(await untilReadsReplica(server, template)).toBe(true)
+    } finally {
+      proxy.close()
+    }
   }, 120_000)
 })

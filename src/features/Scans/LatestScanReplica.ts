@@ -1,8 +1,8 @@
 import type { SqlClient } from "@effect/sql"
-import { Cause, Duration, Effect, Option, Schedule } from "effect"
+import { Cause, Duration, Effect, Option, Predicate, Schedule } from "effect"
 import type { Address } from "../../domain/Address.ts"
 import { readReplicaFallbacks, readReplicaUp } from "../../platform/Observability/Metrics.ts"
-import type { LatestReads } from "./ScansRepo.ts"
+import type { LatestReads, ReplicaLatestReads } from "./ScansRepo.ts"
 
 // The latest-scan cache's reads from a read replica (DATABASE_READ_URL), made safe against its lag.
 //
@@ -24,6 +24,14 @@ import type { LatestReads } from "./ScansRepo.ts"
 //   answers and has replayed the primary's WAL as of then. A query that is wrong fails on the primary too.
 
 const FLOORS = 10_000
+
+// What a replica failure logs: its SQLSTATE or network code and the driver's message (a URL is never in them).
+const failureOf = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  const inner: unknown = Predicate.hasProperty(error, "cause") ? error.cause : error
+  const code = Predicate.hasProperty(inner, "code") && typeof inner.code === "string" ? `${inner.code} ` : ""
+  return `${code}${inner instanceof Error ? inner.message : String(inner)}`
+}
 const RETRY_AFTER = Duration.seconds(5)
 
 export interface ReplicaReads {
@@ -43,7 +51,7 @@ export interface ReplicaReads {
 
 export const makeReplicaReads = (options: {
   readonly primary: LatestReads
-  readonly replica: LatestReads
+  readonly replica: ReplicaLatestReads
   readonly primarySql: SqlClient.SqlClient
   readonly replicaSql: SqlClient.SqlClient
   /** How long reads stay on the primary after a replica failure before the replica is tried again. */
@@ -64,21 +72,22 @@ export const makeReplicaReads = (options: {
       down = true
       readReplicaUp.set(0)
       failed.unsafeOpen()
-      const error = Cause.squash(cause)
       return Effect.logWarning(
         `read replica failed; reading the primary, trying the replica again in ${Duration.format(retryAfter)}`,
-        error instanceof Error ? error.message : String(error)
+        failureOf(cause)
       )
     })
   // A replica read, or the primary's answer to the same read when the replica fails.
   const orPrimary =
-    <Args extends ReadonlyArray<unknown>, A, E>(read: (...args: Args) => Effect.Effect<A, E>) =>
-    (fallback: (...args: Args) => Effect.Effect<A, E>) =>
+    <Args extends ReadonlyArray<unknown>, A, E, R>(
+      read: (...args: Args) => Effect.Effect<A, R>,
+      fallback: (...args: Args) => Effect.Effect<A, E>
+    ) =>
     (...args: Args): Effect.Effect<A, E> =>
       read(...args).pipe(
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
+            ? Effect.interrupt
             : Effect.zipRight(
                 Effect.zipRight(
                   Effect.sync(() => readReplicaFallbacks.inc()),
@@ -89,9 +98,9 @@ export const makeReplicaReads = (options: {
         )
       )
   const replica: LatestReads = {
-    latest: orPrimary(options.replica.latest)(primary.latest),
-    latestMany: orPrimary(options.replica.latestMany)(primary.latestMany),
-    latestVerdicts: orPrimary(options.replica.latestVerdicts)(primary.latestVerdicts)
+    latest: orPrimary(options.replica.latest, primary.latest),
+    latestMany: orPrimary(options.replica.latestMany, primary.latestMany),
+    latestVerdicts: orPrimary(options.replica.latestVerdicts, primary.latestVerdicts)
   }
   const isTrusted = () => listening && !down
 

@@ -269,9 +269,12 @@ const latestReadsOn = (sql: SqlClient.SqlClient) => ({
 })
 
 /** The latest-scan reads of ScansRepo over another connection (a read replica: Sql/ReadReplica.ts). */
-export const latestReadsOf = (sql: SqlClient.SqlClient): LatestReads => repository(latestReadsOn(sql))
+// Their SqlErrors as they are: a replica's failure is answered by the primary (Scans/LatestScanReplica.ts),
+// and logged there with its SQLSTATE.
+export const latestReadsOf = (sql: SqlClient.SqlClient): ReplicaLatestReads => latestReadsOn(sql)
+export type ReplicaLatestReads = ReturnType<typeof latestReadsOn>
 
-/** What the latest-scan cache reads: ScansRepo, or `latestReadsOf` a replica. */
+/** What the latest-scan cache reads: ScansRepo, or a replica's reads answered by the primary when they fail. */
 export type LatestReads = Pick<ScansRepo, "latest" | "latestMany" | "latestVerdicts">
 
 // The scan history: append-only, idempotent by hash; reads take the latest scan of a mint.

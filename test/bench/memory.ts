@@ -14,6 +14,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { Client } from "pg"
+import { buildBinary, SOURCES } from "../support/process.ts"
 import { benchAccounts, randomMint } from "./dataset.ts"
 import { breakdownOf, type Breakdown, mb, rssSampler } from "./memoryProbe.ts"
 import { pinned, planPinning } from "./pinning.ts"
@@ -54,7 +55,6 @@ const PEAK_LIMIT_MB = 300
 const IDLE_LIMIT_MB = 200
 const FIRST_START_LIMIT_S = 5
 const RESTART_LIMIT_S = 2
-const MAIN = new URL("../../src/main.ts", import.meta.url).pathname
 const load1 = () => loadavg()[0]!.toFixed(2)
 const pinning = planPinning({
   server: values["server-cores"],
@@ -296,25 +296,7 @@ for (const program of PROGRAMS) {
     console.log(
       `\n== ${current === "npm start" ? "npm start (bun src/main.ts serve)" : "the compiled binary (npm run build)"}`
     )
-    let argv: ReadonlyArray<string> = [process.execPath, MAIN]
-    if (program === "binary") {
-      const binary = join(dir, "risk-api")
-      const built = Bun.spawnSync(
-        [
-          process.execPath,
-          "build",
-          "--compile",
-          "--minify",
-          MAIN,
-          join(MAIN, "../platform/Sql/EmbeddedWorker.ts"),
-          "--outfile",
-          binary
-        ],
-        { stderr: "pipe" }
-      )
-      if (built.exitCode !== 0) throw new Error(`bun build failed: ${built.stderr.toString()}`)
-      argv = [binary]
-    }
+    const argv = program === "binary" ? buildBinary(join(dir, "risk-api")) : SOURCES
     readiness.set(current, await run(dir, argv))
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -1,6 +1,7 @@
 // npm run bench [-- --tokens N --scans N --small-scans N --accounts N --token-mints N --lookup-mints N
 //                   --duration S --connections C --pool N --server-cores LIST --load-cores LIST --db-cores LIST
-//                   --only warm,never,batch,token-risk,rss,lookup,history,scanner,memory --skip-postgres --skip-embedded --skip-10m]
+//                   --only warm,never,batch,token-risk,rss,lookup,history,scanner,memory --skip-postgres --skip-embedded --skip-10m
+//                   --server binary|sources]
 // Loads the service on the embedded database and on PostgreSQL, each next to a baseline that answers the
 // same bytes (raw Bun.serve, or raw Bun.serve + node-postgres doing the service's round trips), with wrk,
 // one run at a time, and prints a markdown table for the README. A benchmark, not a test: it asserts nothing.
@@ -20,7 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
-import { runCli } from "../support/process.ts"
+import { buildBinary, runCli, SOURCES } from "../support/process.ts"
 import { Client } from "pg"
 import { Effect } from "effect"
 import { ScanHistoryDays } from "../../src/features/Scans/ScanRetention.ts"
@@ -57,7 +58,8 @@ const { values } = parseArgs({
     only: { type: "string" },
     "skip-postgres": { type: "boolean", default: false },
     "skip-embedded": { type: "boolean", default: false },
-    "skip-10m": { type: "boolean", default: false }
+    "skip-10m": { type: "boolean", default: false },
+    server: { type: "string", default: "binary" }
   }
 })
 
@@ -253,6 +255,12 @@ const backendPid = async (url: string): Promise<number | undefined> => {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "risk-api-bench-"))
+if (values.server !== "binary" && values.server !== "sources")
+  throw new RangeError(`--server takes binary or sources, got ${values.server}`)
+// The service as operators deploy it, one compiled binary (npm run build), unless --server sources (npm start's
+// way: Bun loading the sources, about 50 MB more resident for the unbundled module graph).
+const program = values.server === "binary" ? buildBinary(join(dir, "risk-api")) : SOURCES
+console.log(`Service: ${values.server === "binary" ? "the compiled binary (npm run build)" : "the sources (bun src/main.ts)"}`)
 const bench: Bench = {
   wrk: {
     connections: positive("connections"),
@@ -263,6 +271,7 @@ const bench: Bench = {
   dir,
   poolSize: options.poolSize,
   serverCores: pinning.server,
+  program,
   only,
   serverLogs: []
 }

@@ -49,6 +49,8 @@ export interface Bench {
   readonly poolSize: number
   /** `taskset -c` list of the service and its baselines; undefined: unpinned. */
   readonly serverCores: string | undefined
+  /** The service as it is started (`--server`): the compiled binary (as operators run it) or the sources. */
+  readonly program: ReadonlyArray<string>
   /** Which scenarios run (--only); all when undefined. */
   readonly only: ReadonlySet<string> | undefined
   /** What the servers logged, summarized, for the end of the report. */
@@ -67,7 +69,7 @@ export const withServer = async <A>(
   env: Record<string, string>,
   use: (server: RunningServer) => Promise<A>
 ): Promise<A> => {
-  const server = await startServer({ PUBLIC_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warning", ...env })
+  const server = await startServer({ PUBLIC_RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warning", ...env }, bench.program)
   pinPid(server.process.pid, bench.serverCores)
   console.log(
     `\n${name}: service pid ${server.process.pid}${bench.serverCores === undefined ? "" : ` on core(s) ${bench.serverCores}`}, ` +

@@ -74,9 +74,35 @@ export interface RunningServer {
   readonly output: () => string
 }
 
-export const startServer = async (env: Record<string, string>): Promise<RunningServer> => {
+/** The program run from its sources, as `npm start` runs it. */
+export const SOURCES: ReadonlyArray<string> = [process.execPath, MAIN]
+
+/** Builds the program as `npm run build` does (one compiled binary) at `outfile`; its argv. */
+export const buildBinary = (outfile: string): ReadonlyArray<string> => {
+  const built = Bun.spawnSync(
+    [
+      process.execPath,
+      "build",
+      "--compile",
+      "--minify",
+      MAIN,
+      join(MAIN, "../platform/Sql/EmbeddedWorker.ts"),
+      "--outfile",
+      outfile
+    ],
+    { stderr: "pipe" }
+  )
+  if (built.exitCode !== 0) throw new Error(`bun build failed: ${built.stderr.toString()}`)
+  return [outfile]
+}
+
+/** `program serve` (the sources by default, or a binary of buildBinary) on a free port, once it answers. */
+export const startServer = async (
+  env: Record<string, string>,
+  program: ReadonlyArray<string> = SOURCES
+): Promise<RunningServer> => {
   const port = freePort()
-  const child = Bun.spawn([process.execPath, MAIN, "serve"], {
+  const child = Bun.spawn([...program, "serve"], {
     env: { ...baseEnv(), SEED_DEMO: "false", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdout: "pipe",
     stderr: "pipe"

@@ -156,8 +156,6 @@ export const batchOf = (
 export interface WireAnswer {
   readonly body: string
   readonly cacheControl: string
-  /** `body` as UTF-8, when it is kept to be written again (the fast path writes these bytes then). */
-  readonly bytes?: Uint8Array | undefined
 }
 
 // Pre-serialized answers. A scanned mint's verdict is the same bytes on every request except for

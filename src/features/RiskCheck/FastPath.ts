@@ -105,7 +105,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
         "x-request-id": requestId
       }
     }
-    const response = new Response(wire.bytes ?? wire.body, { status: refusal?.status ?? 200, headers })
+    const response = new Response(wire.body, { status: refusal?.status ?? 200, headers })
     return { response, route, accountId: caller.accountId, errorCode: refusal?.code }
   }
 

@@ -5,14 +5,13 @@ import { batchAddressesOf, batchBodyAt, countLookups, MAX_BATCH, type WireAnswer
 // list of mints) sends the same body text again and again: its distinct addresses are parsed once per text,
 // and its last answer is kept with the scan objects and latency it was made from, and reused while they
 // are the same and no entry's age has changed (batchBodyAt says until when): the same bytes as made anew.
-// Its bytes are kept too once it is written a second time (Bun then writes them as they are, as it does
-// a baseline's, instead of encoding 23 KB again). Bounded: the most recent KEPT_BODIES bodies of at most
-// KEPT_BODY_CHARS characters each (about 3 MB at most with their answers; a 50-mint body is about 2.4 KB,
-// its answer 23 KB as a string and again as bytes), and the scans of each last answer.
+// (Kept as a string: kept as bytes too, a Response copies them, which costs what encoding the string does.)
+// Bounded: the most recent KEPT_BODIES bodies of at most KEPT_BODY_CHARS characters each
+// (about 2 MB at most with their answers; a 50-mint body is about 2.4 KB, its answer 23 KB), and the scans
+// of each last answer.
 
 const KEPT_BODIES = 64
 const KEPT_BODY_CHARS = 8_192
-const utf8 = new TextEncoder()
 
 interface LastAnswer {
   readonly scans: ReadonlyArray<CheckedScan | null | undefined>
@@ -21,8 +20,6 @@ interface LastAnswer {
   readonly from: number
   readonly until: number
   readonly body: string
-  /** `body` as UTF-8, made when it is first written again. */
-  bytes: Uint8Array | undefined
 }
 
 /** A batch body's distinct addresses, in the order asked, and its last answer. */
@@ -99,11 +96,9 @@ export const keptBatchAnswer = (
     now >= last.from &&
     now < last.until &&
     sameScans(last.scans, scans)
-  ) {
-    last.bytes ??= utf8.encode(last.body)
-    return { body: last.body, cacheControl: "no-store", bytes: last.bytes }
-  }
+  )
+    return { body: last.body, cacheControl: "no-store" }
   const { body, until } = batchBodyAt(batch.distinct, scans, now, latencyMs)
-  batch.last = { scans, latencyMs, from: now, until, body, bytes: undefined }
+  batch.last = { scans, latencyMs, from: now, until, body }
   return { body, cacheControl: "no-store" }
 }

@@ -44,8 +44,8 @@ const internal = Option.getOrThrow(
   failureOf(new InternalError({ message: "An unexpected error occurred; quote the requestId to support." }))
 )
 
-// The headers every admitted answer of one Cache-Control carries, built once; each answer copies them and
-// adds its own (rate-limit standing, request id).
+// The headers every admitted answer of one Cache-Control carries, built once; each answer's Response copies
+// them and adds its own (rate-limit standing, request id).
 const answerHeaders = new Map<string, Headers>()
 const answerHeadersOf = (cacheControl: string): Headers => {
   let headers = answerHeaders.get(cacheControl)
@@ -87,25 +87,29 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
         ? answer()
         : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
     const standing = publicStandingOf(caller.decision)
-    let headers: Headers | Record<string, string>
+    let response: Response
     if (refusal === undefined) {
-      headers = new Headers(answerHeadersOf(wire.cacheControl))
+      // The Response copies the shared headers once; its own copy then gets this answer's.
+      response = new Response(wire.body, { status: 200, headers: answerHeadersOf(wire.cacheControl) })
+      const headers = response.headers
       if (standing !== undefined) {
         const rate = rateLimitHeadersOf(standing)
         for (const name in rate) headers.set(name, rate[name]!)
       }
       headers.set("x-request-id", requestId)
     } else {
-      headers = {
-        "content-type": "application/json",
-        "cache-control": wire.cacheControl,
-        ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
-        ...refusal.headers,
-        ...PUBLIC_CORS_HEADERS,
-        "x-request-id": requestId
-      }
+      response = new Response(wire.body, {
+        status: refusal.status,
+        headers: {
+          "content-type": "application/json",
+          "cache-control": wire.cacheControl,
+          ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
+          ...refusal.headers,
+          ...PUBLIC_CORS_HEADERS,
+          "x-request-id": requestId
+        }
+      })
     }
-    const response = new Response(wire.body, { status: refusal?.status ?? 200, headers })
     return { response, route, accountId: caller.accountId, errorCode: refusal?.code }
   }
 

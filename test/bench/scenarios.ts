@@ -18,6 +18,7 @@ import {
 import { type BenchAccount, latestScanPlan } from "./dataset.ts"
 import {
   batchTarget,
+  COLD_IN_BATCH,
   coldBatchTarget,
   lookupReferenceTarget,
   lookupTarget,
@@ -180,7 +181,7 @@ export interface RiskCheckData {
 }
 
 /** Mints of a batch that are cold: drawn per request from `coldPool`, beside 40 warm ones. */
-export const COLD_IN_BATCH = 10
+export { COLD_IN_BATCH }
 
 /** Single warm, single never-scanned (rotating) and batch of 50, each against raw Bun.serve with the same bytes. */
 export const riskCheckScenarios = async (

@@ -296,35 +296,68 @@ export const checkAnswer = (address: string, scan: CheckedScan | null, started: 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/
 const isArrayIndex = (key: string): boolean => ARRAY_INDEX.test(key) && Number(key) < 4_294_967_295
 
+/** Counts a batch's lookups: a scan is a hit, null (never scanned) a miss, undefined (not an address) neither. */
+export const countLookups = (scans: ReadonlyArray<CheckedScan | null | undefined>): void => {
+  let hits = 0
+  let misses = 0
+  for (const scan of scans) {
+    if (scan === null) misses++
+    else if (scan !== undefined) hits++
+  }
+  if (hits > 0) scanHits.inc(hits)
+  if (misses > 0) scanMisses.inc(misses)
+}
+
 /** The answer for the distinct addresses of a batch: `scanOf` as for batchOf. Never cached. */
 export const batchAnswer = (
   distinct: ReadonlyArray<string>,
   scanOf: (address: string) => CheckedScan | null | undefined,
   started: number
 ): WireAnswer => {
-  let hits = 0
-  let misses = 0
-  for (const address of distinct) {
-    const scan = scanOf(address)
-    if (scan === null) misses++
-    else if (scan !== undefined) hits++
+  const scans = distinct.map(scanOf)
+  countLookups(scans)
+  return {
+    body: batchBodyAt(distinct, scans, Date.now(), Math.round(performance.now() - started)).body,
+    cacheControl: "no-store"
   }
-  if (hits > 0) scanHits.inc(hits)
-  if (misses > 0) scanMisses.inc(misses)
-  const now = Date.now()
-  const latencyMs = Math.round(performance.now() - started)
-  if (distinct.some(isArrayIndex))
-    return { body: JSON.stringify(batchOf(distinct, scanOf, now, latencyMs)), cacheControl: "no-store" }
+}
+
+/**
+ * A batch's body, JSON.stringify(batchOf(distinct, …, now, latencyMs)) where `scans[i]` is `distinct[i]`'s
+ * scan (as for batchOf), and the instant (epoch ms) its first scanned entry changes age: until then, for
+ * the same scan objects and latency, the body is the same bytes.
+ */
+export const batchBodyAt = (
+  distinct: ReadonlyArray<string>,
+  scans: ReadonlyArray<CheckedScan | null | undefined>,
+  now: number,
+  latencyMs: number
+): { readonly body: string; readonly until: number } => {
+  let until = Number.POSITIVE_INFINITY
+  for (const scan of scans) {
+    if (scan === null || scan === undefined) continue
+    // The age is floor((now - taken) / 1000), at least 0: the same until `taken + (age + 1) s`.
+    const age = ageSecondsOf(scan, now) // first: it keeps the scan's time in scannedMillis
+    const changes = scannedMillis.get(scan)! + (age + 1) * 1000
+    if (!(changes >= until)) until = changes // NaN (an unreadable time) makes the body never reused
+  }
+  if (distinct.some(isArrayIndex)) {
+    const byAddress = new Map(distinct.map((address, i) => [address, scans[i]]))
+    return {
+      body: JSON.stringify(batchOf(distinct, (address) => byAddress.get(address), now, latencyMs)),
+      until
+    }
+  }
   // JSON.stringify(batchOf(...)), joined from each verdict's fragments in one join (a flat string, not a
   // rope for the response to flatten): the head goes on the first entry, the tail on the last.
   const head = '{"results":{'
   const tail = `},"count":${distinct.length},"latency_ms":${latencyMs}}`
-  if (distinct.length === 0) return { body: head + tail, cacheControl: "no-store" }
+  if (distinct.length === 0) return { body: head + tail, until }
   const entries = new Array<string>(distinct.length)
-  let i = 0
-  for (const address of distinct) {
-    const scan = scanOf(address)
-    entries[i++] =
+  for (let i = 0; i < distinct.length; i++) {
+    const address = distinct[i]!
+    const scan = scans[i]
+    entries[i] =
       scan === undefined
         ? `${JSON.stringify(address)}:${JSON.stringify({ address, error: { code: "invalid_address", message: invalidAddressMessage(address) } })}`
         : scan === null
@@ -332,6 +365,6 @@ export const batchAnswer = (
           : scannedEntry(address, scan, now, latencyMs)
   }
   entries[0] = head + entries[0]
-  entries[i - 1] += tail
-  return { body: entries.join(","), cacheControl: "no-store" }
+  entries[distinct.length - 1] += tail
+  return { body: entries.join(","), until }
 }

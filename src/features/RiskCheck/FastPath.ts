@@ -14,7 +14,8 @@ import {
 import { bound, scanCacheEvents } from "../../platform/Observability/Metrics.ts"
 import type { LatestScans } from "../Scans/LatestScanCache.ts"
 import type { CheckedScan } from "../Scans/ScansRepo.ts"
-import { batchAddressesOf, batchAnswer, checkAnswer, MAX_BATCH, type WireAnswer } from "./Answer.ts"
+import { checkAnswer, type WireAnswer } from "./Answer.ts"
+import { keptBatchAnswer, makeKeptBatches } from "./KeptBatch.ts"
 
 // The risk-check hot path, served straight from Bun: GET /api/risk-check/{address} for any valid address
 // (from memory, or read through the cache) and POST /api/risk-check/batch with a well-formed body (the
@@ -43,8 +44,8 @@ const internal = Option.getOrThrow(
   failureOf(new InternalError({ message: "An unexpected error occurred; quote the requestId to support." }))
 )
 
-// The headers every admitted answer of one Cache-Control carries, built once; each answer copies them and
-// adds its own (rate-limit standing, request id).
+// The headers every admitted answer of one Cache-Control carries, built once; each answer's Response copies
+// them and adds its own (rate-limit standing, request id).
 const answerHeaders = new Map<string, Headers>()
 const answerHeadersOf = (cacheControl: string): Headers => {
   let headers = answerHeaders.get(cacheControl)
@@ -59,21 +60,9 @@ const answerHeadersOf = (cacheControl: string): Headers => {
   return headers
 }
 
-/** The contract's batch body and nothing else (anything unusual goes to HttpApi for its exact error). */
-const batchAddressesIn = (body: unknown): ReadonlyArray<string> | undefined => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined
-  const keys = Object.keys(body)
-  if (keys.length !== 1 || keys[0] !== "addresses") return undefined
-  const addresses = (body as { readonly addresses: unknown }).addresses
-  if (!Array.isArray(addresses) || addresses.length === 0 || addresses.length > MAX_BATCH) return undefined
-  for (const address of addresses) {
-    if (typeof address !== "string" || address.length > 128) return undefined
-  }
-  return addresses as ReadonlyArray<string>
-}
-
 export const makeFastPath = (settings: FastPathSettings): FastPath => {
   const { scans, traffic } = settings
+  const batches = makeKeptBatches()
 
   // The caller and its admission, as PublicAccess admits it; undefined when its X-Api-Key must first be
   // looked up in the database, which HttpApi does.
@@ -98,25 +87,29 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
         ? answer()
         : { body: JSON.stringify(envelopeBodyOf(refusal, requestId)), cacheControl: "no-store" }
     const standing = publicStandingOf(caller.decision)
-    let headers: Headers | Record<string, string>
+    let response: Response
     if (refusal === undefined) {
-      headers = new Headers(answerHeadersOf(wire.cacheControl))
+      // The Response copies the shared headers once; its own copy then gets this answer's.
+      response = new Response(wire.body, { status: 200, headers: answerHeadersOf(wire.cacheControl) })
+      const headers = response.headers
       if (standing !== undefined) {
         const rate = rateLimitHeadersOf(standing)
         for (const name in rate) headers.set(name, rate[name]!)
       }
       headers.set("x-request-id", requestId)
     } else {
-      headers = {
-        "content-type": "application/json",
-        "cache-control": wire.cacheControl,
-        ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
-        ...refusal.headers,
-        ...PUBLIC_CORS_HEADERS,
-        "x-request-id": requestId
-      }
+      response = new Response(wire.body, {
+        status: refusal.status,
+        headers: {
+          "content-type": "application/json",
+          "cache-control": wire.cacheControl,
+          ...(standing === undefined ? {} : rateLimitHeadersOf(standing)),
+          ...refusal.headers,
+          ...PUBLIC_CORS_HEADERS,
+          "x-request-id": requestId
+        }
+      })
     }
-    const response = new Response(wire.body, { status: refusal?.status ?? 200, headers })
     return { response, route, accountId: caller.accountId, errorCode: refusal?.code }
   }
 
@@ -171,28 +164,31 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     const text = await request.text()
     const replay = () =>
       delegate(new Request(request.url, { method: request.method, headers: request.headers, body: text }))
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      return replay()
-    }
-    const addresses = batchAddressesIn(parsed)
-    if (addresses === undefined) return replay()
-    const distinct = batchAddressesOf(addresses)
-    const held = new Map<string, CheckedScan | null>()
+    const kept = batches.of(text)
+    if (kept === undefined) return replay()
+    const { distinct } = kept
+    // Each distinct address's scan (null: never scanned; undefined: not an address), as HttpApi's handler
+    // finds them: from memory, the others read below.
+    const found = new Array<CheckedScan | null | undefined>(distinct.length)
     const missing: Array<Address> = []
-    for (const address of distinct) {
+    const missingAt: Array<number> = []
+    let hits = 0
+    for (let i = 0; i < distinct.length; i++) {
+      const address = distinct[i]!
       const scan = scans.peek(address) // a hit is a valid address: only those are cached
-      if (scan !== undefined) held.set(address, scan)
-      else if (isSolanaAddress(address)) missing.push(address as Address)
+      if (scan !== undefined) {
+        found[i] = scan
+        hits++
+      } else if (isSolanaAddress(address)) {
+        missing.push(address as Address)
+        missingAt.push(i)
+      }
     }
     const caller = admit(edge)
     if (caller === undefined) return replay()
-    const hits = held.size
     const answer = () => {
       if (hits > 0) cacheHits.inc(hits)
-      return batchAnswer(distinct, (address) => held.get(address), started)
+      return keptBatchAnswer(kept, found, started)
     }
     // The mints memory does not hold: read by the cache's shared batch read (one statement for all of them,
     // joined with the reads in flight; a never-scanned mint is remembered as such), as HttpApi's handler
@@ -200,7 +196,7 @@ export const makeFastPath = (settings: FastPathSettings): FastPath => {
     if (missing.length === 0 || !caller.decision.admitted) return respond(edge, BATCH_PATH, caller, answer)
     const loaded = await scans.loadMany(missing)
     if (Exit.isSuccess(loaded)) {
-      for (const mint of missing) held.set(mint, loaded.value.get(mint) ?? null)
+      for (let j = 0; j < missing.length; j++) found[missingAt[j]!] = loaded.value.get(missing[j]!) ?? null
       return respond(edge, BATCH_PATH, caller, answer)
     }
     return failed(edge, BATCH_PATH, caller, loaded.cause)

@@ -47,6 +47,7 @@ export class RequestLifecycle extends Context.Tag("RequestLifecycle")<
 
 /** The exact media type the API takes: `application/json`, with at most a UTF-8 charset parameter. */
 export const isJsonMediaType = (contentType: string): boolean => {
+  if (contentType === "application/json") return true // what nearly every client sends: no split
   const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase())
   return (
     type === "application/json" &&

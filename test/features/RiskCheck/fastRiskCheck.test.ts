@@ -150,8 +150,27 @@ const both = async (request: () => Request, client = newClient(), paths: Paths =
   }
 }
 
+/** The body with every age in seconds (`age_seconds`, `evidence_age_seconds`, `age`) left out. */
+const withoutAges = (value: Json): Json => {
+  if (Array.isArray(value)) return value.map(withoutAges)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(
+    Object.entries(value as Record<string, Json>)
+      .filter(([key]) => key !== "age" && !key.endsWith("age_seconds"))
+      .map(([key, inner]): [string, Json] => [key, withoutAges(inner)])
+  )
+}
+
 const expectSame = async (request: () => Request, paths: Paths = {}) => {
-  const { fast, slow } = await both(request, newClient(), paths)
+  let { fast, slow } = await both(request, newClient(), paths)
+  // Ages are whole seconds since the scan: two answers made either side of a second's boundary differ by one
+  // there and nowhere else. Asked again (at most twice), both fall within one second; anything else differing
+  // fails below.
+  for (let again = 0; again < 2; again++) {
+    const differ = JSON.stringify(fast.body) !== JSON.stringify(slow.body)
+    if (!differ || JSON.stringify(withoutAges(fast.body)) !== JSON.stringify(withoutAges(slow.body))) break
+    ;({ fast, slow } = await both(request, newClient(), paths))
+  }
   expect(fast.status).toBe(slow.status)
   expect(fast.headers).toEqual(slow.headers)
   expect(fast.body).toEqual(slow.body)

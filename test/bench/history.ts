@@ -1,7 +1,10 @@
 // Scan history at scanner rate (issue 16, item 6): 10,000 mints refreshed every 5 minutes write about 2.9M
 // scans a day. Prints the service's latest-scan lookup on 1M and on 10M scans of that shape, and the storage
-// growth per day of scanner-like rows. Run alone (`bun test/bench/history.ts [--skip-10m] [--lookups N]`) or
-// as `npm run bench -- --only history`. A benchmark, not a test: it asserts nothing.
+// growth per day of scanner-like rows. Run alone (`bun test/bench/history.ts [--skip-10m] [--lookups N]
+// [--sizes N,M] [--documents FILE]`) or as `npm run bench -- --only history`. A benchmark, not a test: it
+// asserts nothing. `--sizes` builds (or reuses) histories of other sizes instead of 1M and 10M; `--documents`
+// takes the v2 documents the writes and the storage sample are made of from FILE (a scanner's, written by
+// test/bench/scannerDocuments.ts) instead of the demo evidence upgraded to v2.
 //
 // The databases (risk_api_bench_rate_<scans>_p, day partitions, kept for the next run) are written by one set-based
 // INSERT ... SELECT over generate_series per million rows, in arrival order (oldest first, every mint once
@@ -13,6 +16,7 @@
 // `--layouts N` compares the partitioned history with the one table before sql/0018 on N generated scans each
 // (risk_api_bench_rate_<N> built through migration 0017, measured, converted by sql/0018 and measured again;
 // then risk_api_bench_rate_<N>_p): lookup p50, set-based insert rate, bytes a scan, the conversion's time.
+import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { generateDemoDataset } from "../../src/features/Demo/generate.ts"
@@ -23,7 +27,8 @@ import { ScanHistoryDays } from "../../src/features/Scans/ScanRetention.ts"
 import { MigrationsLive, migratorThrough } from "../../src/platform/Sql/Migrations.ts"
 import { databaseUrlOf, isReachable, randomMint, withClient } from "./dataset.ts"
 import { PgClient } from "@effect/sql-pg"
-import { LATEST_TRENDS, ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
+import { LATEST_TRENDS, prepare, ScansRepo } from "../../src/features/Scans/ScansRepo.ts"
+import { compressDocument } from "../../src/features/Scans/ScanDocument.ts"
 import { fillLatestScans, LATEST_SCAN } from "./serviceSql.ts"
 
 export const RATE_MINTS = 10_000
@@ -51,15 +56,44 @@ export interface LookupFigures {
 
 export interface StorageFigures {
   readonly bytesPerScan: number
+  /** The same rows with the document stored as before sql/0020 (jsonb), measured in the same run. */
+  readonly beforeBytesPerScan: number
   readonly perDayBytes: number
   readonly breakdown: string
 }
 
 const decodeScan = Schema.decodeUnknownSync(ScanEvidence)
 const encodeScan = Schema.encodeSync(ScanEvidence)
-const encodeV2 = Schema.encodeSync(ScanEvidenceV2)
 
 const demoScans = () => generateDemoDataset({ now: new Date(), tokens: 300 }).scans.map((scan) => decodeScan(scan))
+const decodeV2 = Schema.decodeUnknownSync(ScanEvidenceV2)
+
+/**
+ * What the scanner-like rows of the bench are made from: the v2 documents of a scanner's scans read from `file`
+ * (test/bench/scannerDocuments.ts writes them), else the demo scans upgraded to v2 (a third of a scanner's size).
+ */
+export const scannerDocuments = (file: string | undefined): ReadonlyArray<ScanEvidenceV2> =>
+  file === undefined
+    ? demoScans().map((scan) => ({
+        ...upgradeV1(scan),
+        provenance: { scanner: "risk-api-scanner/bench", slot: 300_000_000, rpcCalls: 40, durationMs: 300, partial: [] }
+      }))
+    : (JSON.parse(readFileSync(file, "utf8")) as ReadonlyArray<unknown>).map((document) => decodeV2(document))
+
+/** Row `i` of a sample: document `i` of `documents` for a new mint at `at`, as ScansRepo.record stores it. */
+const storedRow = (documents: ReadonlyArray<ScanEvidenceV2>, i: number, at: string, mint = randomMint()) => {
+  const prepared = prepare({ ...documents[i % documents.length]!, mint: mint as never, scannedAt: at })
+  const json = JSON.stringify(prepared.document)
+  return {
+    mint,
+    at,
+    view: JSON.stringify(encodeScan(prepared.view)),
+    liquidity: prepared.view.liquidity.liquidityUsd ?? prepared.view.market.liquidityUsd,
+    json,
+    compressed: compressDocument(json),
+    hash: prepared.hash
+  }
+}
 
 // Row n of the history: round k = n / 10,000 (oldest first), mint n % 10,000. Scan times step back 5
 // minutes per round from each mint's latest, which is spread over the last 5 minutes.
@@ -240,23 +274,25 @@ const measureLookup = (url: string, lookups: number) =>
 /**
  * The service's own write, ScansRepo.record, one scan at a time as the scanner writes them (each its own
  * transaction: the insert, the latest_scans upsert with its 24 h trends, the notification), `scans` fresh
- * scans of mints of the history with full demo evidence. They stay in the database (a few more rows).
+ * scans of mints of the history, scanner v2 documents (stored compressed, sql/0020). They stay in the database.
  */
-const measureInsert = async (url: string, scans: number) => {
+const measureInsert = async (url: string, scans: number, documents: ReadonlyArray<ScanEvidenceV2>) => {
   const mints = await withClient(url, async (client) =>
     (
       await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [scans])
     ).rows.map((row) => row.mint)
   )
-  const templates = demoScans()
   const stamp = Date.now()
   const times = await Effect.runPromise(
     Effect.gen(function* () {
       const repo = yield* ScansRepo
       const times: Array<number> = []
       for (const [i, mint] of mints.entries()) {
-        const template = templates[i % templates.length]!
-        const scan = { ...template, mint, scannedAt: new Date(stamp + i).toISOString() } as typeof template
+        const scan = {
+          ...documents[i % documents.length]!,
+          mint: mint as never,
+          scannedAt: new Date(stamp + i).toISOString()
+        }
         const at = performance.now()
         yield* repo.record([scan])
         times.push(performance.now() - at)
@@ -279,60 +315,72 @@ const measureInsert = async (url: string, scans: number) => {
   }
 }
 
+const SAMPLE_BATCH = 1_000
+
 /**
- * Bytes per scan as the scanner stores them (full evidence, its v2 document, the five indexes, TOAST), from
- * pg_total_relation_size of a table like scans holding SAMPLE_ROWS such rows.
+ * Bytes per scan as the scanner stores them (its scoring view, its v2 document, every index, TOAST), from
+ * pg_total_relation_size of a table like scans holding SAMPLE_ROWS rows of `documents`, twice in the same run:
+ * the document as ScansRepo.record stores it now (zstd, evidence_v2_zstd, sql/0020) and as it did before
+ * (jsonb, evidence_v2). The hash is the real one (sha256 hex of the document).
  */
-const measureStorage = (url: string): Promise<StorageFigures> =>
+const measureStorage = (url: string, documents: ReadonlyArray<ScanEvidenceV2>): Promise<StorageFigures> =>
   withClient(url, async (client) => {
-    const scans = demoScans()
-    const rows = Array.from({ length: SAMPLE_ROWS }, (_, i) => {
-      const scan = scans[i % scans.length]!
-      return {
-        mint: randomMint(),
-        at: new Date(Date.now() - i * 30).toISOString(),
-        view: encodeScan(scan),
-        document: encodeV2(upgradeV1(scan))
+    const rows = Array.from({ length: SAMPLE_ROWS }, (_, i) =>
+      storedRow(documents, i, new Date(Date.now() - i * 30).toISOString())
+    )
+    const sample = async (compressed: boolean) => {
+      await client.query("drop table if exists bench_storage_sample")
+      await client.query("create table bench_storage_sample (like scans including all)")
+      for (let from = 0; from < rows.length; from += SAMPLE_BATCH) {
+        const batch = rows.slice(from, from + SAMPLE_BATCH)
+        await client.query(
+          `insert into bench_storage_sample (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_v2_zstd, evidence_hash)
+           select mint, at::timestamptz, liquidity, view::jsonb, case when $6 then null else json::jsonb end,
+             case when $6 then decode(compressed, 'base64') end, hash
+           from unnest($1::text[], $2::text[], $3::float8[], $4::text[], $5::text[], $7::text[], $8::text[])
+             as t(mint, at, liquidity, view, json, compressed, hash)`,
+          [
+            batch.map((r) => r.mint),
+            batch.map((r) => r.at),
+            batch.map((r) => r.liquidity),
+            batch.map((r) => r.view),
+            batch.map((r) => (compressed ? null : r.json)),
+            compressed,
+            batch.map((r) => (compressed ? r.compressed : null)),
+            batch.map((r) => r.hash)
+          ]
+        )
       }
-    })
-    await client.query("drop table if exists bench_storage_sample")
-    await client.query("create table bench_storage_sample (like scans including all)")
-    await client.query(
-      `insert into bench_storage_sample (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_hash)
-       select mint, at::timestamptz, (view->'liquidity'->>'liquidityUsd')::float8,
-         jsonb_set(jsonb_set(view, '{mint}', to_jsonb(mint)), '{scannedAt}', to_jsonb(at)),
-         jsonb_set(document, '{mint}', to_jsonb(mint)), md5(mint || at)
-       from unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[]) as t(mint, at, view, document)`,
-      [
-        rows.map((r) => r.mint),
-        rows.map((r) => r.at),
-        rows.map((r) => JSON.stringify(r.view)),
-        rows.map((r) => JSON.stringify(r.document))
-      ]
-    )
-    await client.query("vacuum analyze bench_storage_sample")
-    const size = await client.query<{
-      total: string
-      heap: string
-      indexes: string
-      evidence: string
-      document: string
-    }>(
-      `select pg_total_relation_size('bench_storage_sample') as total, pg_table_size('bench_storage_sample') as heap,
-         pg_indexes_size('bench_storage_sample') as indexes,
-         (select avg(pg_column_size(evidence)) from bench_storage_sample) as evidence,
-         (select avg(pg_column_size(evidence_v2)) from bench_storage_sample) as document`
-    )
-    await client.query("drop table bench_storage_sample")
-    const row = size.rows[0]!
+      await client.query("vacuum analyze bench_storage_sample")
+      const size = await client.query<{
+        total: string
+        heap: string
+        indexes: string
+        evidence: string
+        document: string
+      }>(
+        `select pg_total_relation_size('bench_storage_sample') as total, pg_table_size('bench_storage_sample') as heap,
+           pg_indexes_size('bench_storage_sample') as indexes,
+           (select avg(pg_column_size(evidence)) from bench_storage_sample) as evidence,
+           (select avg(coalesce(pg_column_size(evidence_v2_zstd), pg_column_size(evidence_v2))) from bench_storage_sample) as document`
+      )
+      await client.query("drop table bench_storage_sample")
+      return size.rows[0]!
+    }
+    const before = await sample(false)
+    const row = await sample(true)
     const bytesPerScan = Number(row.total) / SAMPLE_ROWS
     const per = (value: string) => count(Math.round(Number(value) / SAMPLE_ROWS))
+    const raw = Math.round(rows.reduce((total, r) => total + r.json.length, 0) / rows.length)
     return {
       bytesPerScan,
+      beforeBytesPerScan: Number(before.total) / SAMPLE_ROWS,
       perDayBytes: bytesPerScan * SCANS_PER_DAY,
       breakdown:
         `table with TOAST ${per(row.heap)} B, indexes ${per(row.indexes)} B a scan; ` +
-        `stored evidence ${count(Math.round(Number(row.evidence)))} B, v2 document ${count(Math.round(Number(row.document)))} B (compressed)`
+        `stored view ${count(Math.round(Number(row.evidence)))} B, v2 document ${count(Math.round(Number(row.document)))} B ` +
+        `(zstd; ${count(raw)} B of JSON); before sql/0020 ${per(before.total)} B a scan, its document ` +
+        `${count(Math.round(Number(before.document)))} B (jsonb, pglz)`
     }
   })
 
@@ -352,15 +400,15 @@ const INSERT_BATCH = 1_000
 
 /**
  * Set-based insert rate into the history, the layout's own cost (routing, unique keys, indexes, TOAST): 20
- * statements of 1,000 scanner-like rows (full evidence and v2 document, dated now) with ON CONFLICT DO NOTHING,
+ * statements of 1,000 scanner-like rows (view and compressed v2 document, dated now) with ON CONFLICT DO NOTHING,
  * synchronous_commit off so the commit's flush does not hide it. Rows stay (20,000 more).
  */
-const measureBulkInsert = (url: string) =>
+const measureBulkInsert = (url: string, templates: ReadonlyArray<ScanEvidenceV2>) =>
   withClient(url, async (client) => {
     await client.query("set synchronous_commit = off")
-    const scans = demoScans()
-    const views = scans.map((scan) => JSON.stringify(encodeScan(scan)))
-    const documents = scans.map((scan) => JSON.stringify(encodeV2(upgradeV1(scan))))
+    const stored = templates.map((_, i) => storedRow(templates, i, new Date().toISOString()))
+    const views = stored.map((row) => row.view)
+    const documents = stored.map((row) => row.compressed)
     const mints = (
       await client.query<{ mint: string }>("select mint from bench_rate_mints order by random() limit $1", [
         INSERT_BATCH
@@ -369,9 +417,9 @@ const measureBulkInsert = (url: string) =>
     const started = performance.now()
     for (let batch = 0; batch < INSERT_BATCHES; batch++) {
       await client.query(
-        `insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2, evidence_hash)
+        `insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2_zstd, evidence_hash)
          select mint, now() + (($4::int * 1000 + n) * interval '1 millisecond'), 100000, 1,
-           jsonb_set($2::jsonb, '{mint}', to_jsonb(mint)), jsonb_set($3::jsonb, '{mint}', to_jsonb(mint)),
+           jsonb_set($2::jsonb, '{mint}', to_jsonb(mint)), decode($3, 'base64'),
            md5(mint || $4::text || clock_timestamp()::text)
          from unnest($1::text[]) with ordinality as t(mint, n)
          on conflict do nothing`,
@@ -389,6 +437,7 @@ const measureBulkInsert = (url: string) =>
 const measurePartitionStorage = (url: string, document: boolean) =>
   withClient(url, async (client) => {
     const scans = demoScans()
+    const documents = scannerDocuments(undefined)
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
     const partition = `scans_p${day.replaceAll("-", "")}`
     await client.query("select scans_ensure_partitions($1::date, $1::date)", [day])
@@ -397,16 +446,16 @@ const measurePartitionStorage = (url: string, document: boolean) =>
       return { mint: randomMint(), at: new Date(Date.parse(`${day}T12:00:00Z`) - i * 30).toISOString(), scan }
     })
     await client.query(
-      `insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_v2, evidence_hash)
+      `insert into scans (mint, scanned_at, liquidity_usd, evidence, evidence_v2_zstd, evidence_hash)
        select mint, at::timestamptz, (view->'liquidity'->>'liquidityUsd')::float8,
          jsonb_set(jsonb_set(view, '{mint}', to_jsonb(mint)), '{scannedAt}', to_jsonb(at)),
-         case when document is null then null else jsonb_set(document, '{mint}', to_jsonb(mint)) end, md5(mint || at)
-       from unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[]) as t(mint, at, view, document)`,
+         decode(document, 'base64'), md5(mint || at)
+       from unnest($1::text[], $2::text[], $3::jsonb[], $4::text[]) as t(mint, at, view, document)`,
       [
         rows.map((r) => r.mint),
         rows.map((r) => r.at),
         rows.map((r) => JSON.stringify(encodeScan(r.scan))),
-        rows.map((r) => (document ? JSON.stringify(encodeV2(upgradeV1(r.scan))) : null))
+        rows.map((r, i) => (document ? storedRow(documents, i, r.at, r.mint).compressed : null))
       ]
     )
     await client.query(`vacuum analyze ${partition}`)
@@ -440,8 +489,8 @@ export const layoutBench = async (adminUrl: string, scans: number, lookups: numb
   const rows: Array<LayoutFigures> = []
   const measure = async (layout: string, url: string, seconds: number | null, record: boolean) => {
     const lookup = await measureLookup(url, lookups)
-    const bulkPerSecond = await measureBulkInsert(url)
-    const recordPerSecond = record ? (await measureInsert(url, 500)).insertPerSecond : null
+    const bulkPerSecond = await measureBulkInsert(url, scannerDocuments(undefined))
+    const recordPerSecond = record ? (await measureInsert(url, 500, scannerDocuments(undefined))).insertPerSecond : null
     const size = await historySize(url)
     const figures = {
       layout,
@@ -460,7 +509,7 @@ export const layoutBench = async (adminUrl: string, scans: number, lookups: numb
     `  ${count(scans)} scans, one table: ${old.reused ? "reused" : "built"} (${old.buildSeconds.toFixed(0)} s)`
   )
   await measure("one table (before sql/0018)", old.url, old.buildSeconds, false)
-  const storageBefore = await measureStorage(old.url)
+  const storageBefore = await measureStorage(old.url, scannerDocuments(undefined))
   const converting = performance.now()
   await migrate(old.url)
   const converted = (performance.now() - converting) / 1000
@@ -513,7 +562,7 @@ export const historyTable = (
         `${row.perSecond.toFixed(0)} | ${reference === undefined || row === reference ? "reference" : `${(row.p50Ms / reference.p50Ms).toFixed(2)}× p50`} | ` +
         `${row.probeP50Ms.toFixed(2)} ms | ${row.insertPerSecond.toFixed(0)} scans/s (p50 ${row.insertP50Ms.toFixed(2)} ms) | ${row.trendRows} | ${mib(row.tableBytes)} | ${row.plan} |`
     ),
-    `| storage per scan (evidence + v2 document + indexes, ${count(SAMPLE_ROWS)} scanner-like rows) | ${count(Math.round(storage.bytesPerScan))} bytes | | | | | | | | ${storage.breakdown} |`,
+    `| storage per scan (scoring view + zstd v2 document + indexes, ${count(SAMPLE_ROWS)} scanner-like rows) | ${count(Math.round(storage.bytesPerScan))} bytes | | | | | | | | ${storage.breakdown} |`,
     `| storage growth per day at ${count(SCANS_PER_DAY)} scans | ${gib(storage.perDayBytes)} | | | | | | | ${gib(storage.perDayBytes * historyDays)} held at SCAN_HISTORY_DAYS=${historyDays} | |`
   ]
   return lines.join("\n")
@@ -522,9 +571,17 @@ export const historyTable = (
 /** Builds or reuses the rate databases, then measures. */
 export const historyBench = async (
   adminUrl: string,
-  options: { readonly tenMillion: boolean; readonly lookups: number }
+  options: {
+    readonly tenMillion: boolean
+    readonly lookups: number
+    /** The history sizes to build or reuse and measure, instead of 1M and 10M (`--sizes`). */
+    readonly sizes?: ReadonlyArray<number>
+    /** Scanner v2 documents (test/bench/scannerDocuments.ts) for the writes and the storage figures. */
+    readonly documents?: string
+  }
 ) => {
-  const sizes = options.tenMillion ? [1_000_000, 10_000_000] : [1_000_000]
+  const sizes = options.sizes ?? (options.tenMillion ? [1_000_000, 10_000_000] : [1_000_000])
+  const documents = scannerDocuments(options.documents)
   const lookups: Array<LookupFigures> = []
   let storage: StorageFigures | undefined
   for (const scans of sizes) {
@@ -532,13 +589,16 @@ export const historyBench = async (
     console.log(
       `  ${count(scans)} scans: ${db.reused ? "reused; its build took" : "built in"} ${db.buildSeconds.toFixed(1)} s`
     )
-    const figures = { ...(await measureLookup(db.url, options.lookups)), ...(await measureInsert(db.url, 1_000)) }
+    const figures = {
+      ...(await measureLookup(db.url, options.lookups)),
+      ...(await measureInsert(db.url, 1_000, documents))
+    }
     console.log(
       `    lookup p50 ${figures.p50Ms.toFixed(2)} ms, p99 ${figures.p99Ms.toFixed(2)} ms (before latest_scans p50 ${figures.probeP50Ms.toFixed(2)} ms); ` +
         `record ${figures.insertPerSecond.toFixed(0)} scans/s one at a time (p50 ${figures.insertP50Ms.toFixed(2)} ms); plan: ${figures.plan}`
     )
     lookups.push({ scans, buildSeconds: db.buildSeconds, reused: db.reused, ...figures })
-    storage ??= await measureStorage(db.url)
+    storage ??= await measureStorage(db.url, documents)
   }
   return { lookups, storage: storage! }
 }
@@ -548,7 +608,9 @@ if (import.meta.main) {
     options: {
       "skip-10m": { type: "boolean", default: false },
       lookups: { type: "string", default: "2000" },
-      layouts: { type: "string" }
+      layouts: { type: "string" },
+      documents: { type: "string" },
+      sizes: { type: "string" }
     }
   })
   const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
@@ -567,7 +629,9 @@ if (import.meta.main) {
   }
   const { lookups, storage } = await historyBench(adminUrl, {
     tenMillion: !values["skip-10m"],
-    lookups: Number(values.lookups)
+    lookups: Number(values.lookups),
+    ...(values.documents === undefined ? {} : { documents: values.documents }),
+    ...(values.sizes === undefined ? {} : { sizes: values.sizes.split(",").map(Number) })
   })
   console.log(`\n${historyTable(lookups, storage, Effect.runSync(ScanHistoryDays))}\n`)
   console.log(`whole history bench ${((performance.now() - started) / 1000).toFixed(0)} s`)

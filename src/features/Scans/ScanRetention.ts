@@ -216,9 +216,11 @@ export class ScanRetention extends Effect.Service<ScanRetention>()("ScanRetentio
           where r.completed_by_scan = k.id and not k.kept`
         yield* sql`drop table ${sql(partition)}`
         yield* sql`
-          insert into scans (id, mint, scanned_at, evidence, evidence_hash, imported_at, evidence_v2, liquidity_usd, price_usd)
+          insert into scans (id, mint, scanned_at, evidence, evidence_hash, imported_at, evidence_v2, liquidity_usd, price_usd,
+            evidence_v2_zstd)
           overriding system value
-          select id, mint, scanned_at, evidence, evidence_hash, imported_at, evidence_v2, liquidity_usd, price_usd
+          select id, mint, scanned_at, evidence, evidence_hash, imported_at, evidence_v2, liquidity_usd, price_usd,
+            evidence_v2_zstd
           from scans_kept where kept`
         return row!
       }).pipe(sql.withTransaction)

@@ -15,6 +15,7 @@ import {
 import { ScanEvidence } from "../../domain/ScanEvidence.ts"
 import { notificationPayloads, SCANS_CHANNEL } from "./ScanNotifications.ts"
 import { isCurrentVerdict, type StoredVerdict, storedVerdictOf, type VerdictScan } from "./ScanVerdict.ts"
+import { compressDocument, documentJson } from "./ScanDocument.ts"
 
 export interface StoredScan {
   readonly id: string
@@ -41,9 +42,9 @@ interface Prepared {
   readonly priceUsd: number | null
 }
 
-// `evidence` is the scoring view the routes read as stored (no decode on the hot path), `evidence_v2` the
-// full document of a v2 scan. A v1 scan keeps its own view exactly and is hashed as before, so re-importing
-// a v1 file stays a no-op; its document is not stored, being its view upgraded (documentOf does it on read:
+// `evidence` is the scoring view the routes read as stored (no decode on the hot path), `evidence_v2_zstd` the
+// full document of a v2 scan, compressed (ScanDocument.ts; `evidence_v2`, jsonb, holds those written before
+// sql/0020). A v1 scan keeps its own view exactly and is hashed as before, so re-importing a v1 file stays a no-op; its document is not stored, being its view upgraded (documentOf does it on read:
 // storing it doubled such a row for nothing). A v2 document's view is derived and it is hashed whole.
 export const prepare = (scan: RecordedScan): Prepared => {
   if (isV2(scan)) {
@@ -295,13 +296,13 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
             liquidity_usd: prepared.view.liquidity.liquidityUsd ?? prepared.view.market.liquidityUsd,
             price_usd: prepared.priceUsd,
             evidence: JSON.stringify(encodeEvidence(prepared.view)),
-            document: prepared.document === null ? null : JSON.stringify(prepared.document),
+            document: prepared.document === null ? null : compressDocument(JSON.stringify(prepared.document)),
             evidence_hash: prepared.hash
           }
         })
         const inserted = yield* sql<{ id: string; mint: string; scanned_at: Date }>`
-          insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2, evidence_hash)
-          select mint, scanned_at, liquidity_usd, price_usd, evidence::jsonb, document::jsonb, evidence_hash
+          insert into scans (mint, scanned_at, liquidity_usd, price_usd, evidence, evidence_v2_zstd, evidence_hash)
+          select mint, scanned_at, liquidity_usd, price_usd, evidence::jsonb, decode(document, 'base64'), evidence_hash
           from unnest(
             ${rows.map((r) => r.mint)}::text[],
             ${rows.map((r) => r.scanned_at)}::timestamptz[],
@@ -350,8 +351,8 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
     // Read from the time latest_scans gives the newest scan (the upsert keeps it so): the day partitions before
     // it are not read (sql/0018). A mint absent from latest_scans is read unbounded, as before.
     const latestDocument = (mint: Address) =>
-      sql<{ readonly evidence: unknown; readonly evidence_v2: unknown }>`
-        select evidence, evidence_v2 from scans
+      sql<DocumentRow>`
+        select evidence, evidence_v2, evidence_v2_zstd from scans
         where mint = ${mint}
           and scanned_at >= coalesce((select l.scanned_at from latest_scans l where l.mint = ${mint}), '-infinity')
         order by scanned_at desc, id desc
@@ -380,7 +381,18 @@ export class ScansRepo extends Effect.Service<ScansRepo>()("ScansRepo", {
 
 const decodeV2 = Schema.decodeUnknownSync(ScanEvidenceV2Schema)
 
-const documentOf = (row: { readonly evidence: unknown; readonly evidence_v2: unknown }): ScanEvidenceV2 =>
-  row.evidence_v2 === null || row.evidence_v2 === undefined
-    ? upgradeV1(row.evidence as ScanEvidence)
-    : decodeV2(row.evidence_v2)
+interface DocumentRow {
+  readonly evidence: unknown
+  /** A v2 document written before sql/0020, as jsonb. */
+  readonly evidence_v2: unknown
+  /** A v2 document written since, compressed (ScanDocument.ts). */
+  readonly evidence_v2_zstd: Uint8Array | null
+}
+
+// A v1 scan's document is its view upgraded (none is stored for it).
+const documentOf = (row: DocumentRow): ScanEvidenceV2 =>
+  row.evidence_v2_zstd !== null && row.evidence_v2_zstd !== undefined
+    ? decodeV2(JSON.parse(documentJson(row.evidence_v2_zstd)))
+    : row.evidence_v2 === null || row.evidence_v2 === undefined
+      ? upgradeV1(row.evidence as ScanEvidence)
+      : decodeV2(row.evidence_v2)

@@ -20,6 +20,7 @@ import streamRetention from "../../../sql/0016_stream_retention.sql" with { type
 import writeCharges from "../../../sql/0017_write_charges.sql" with { type: "text" }
 import scansPartitioned from "../../../sql/0018_scans_partitioned.sql" with { type: "text" }
 import latestVerdicts from "../../../sql/0019_latest_verdicts.sql" with { type: "text" }
+import scanDocumentZstd from "../../../sql/0020_scan_document_zstd.sql" with { type: "text" }
 
 // Embedded as text so the compiled binary carries them; fromRecord keys are `<id>_<name>`.
 const migrations: Record<string, string> = {
@@ -40,7 +41,8 @@ const migrations: Record<string, string> = {
   "0016_stream_retention": streamRetention,
   "0017_write_charges": writeCharges,
   "0018_scans_partitioned": scansPartitioned,
-  "0019_latest_verdicts": latestVerdicts
+  "0019_latest_verdicts": latestVerdicts,
+  "0020_scan_document_zstd": scanDocumentZstd
 }
 
 const run = (text: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text).raw)

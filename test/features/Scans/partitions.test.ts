@@ -2,6 +2,7 @@ import { describe, expect } from "bun:test"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import type { Address } from "../../../src/domain/Address.ts"
+import { upgradeV1 } from "../../../src/domain/EvidenceUpgrade.ts"
 import { ScanEvidence } from "../../../src/domain/ScanEvidence.ts"
 import { LaunchesRepo } from "../../../src/features/Deployer/LaunchesRepo.ts"
 import { ScanRetention } from "../../../src/features/Scans/ScanRetention.ts"
@@ -132,12 +133,23 @@ describe(`scan history partitions on ${databaseKind}`, () => {
         // Not scanned for 10 days: its latest scan and the 4 hours before it (its liquidity trend) stay.
         scanAt(stale, -12 * DAY_MS, { deployer, liquidityUsd: 700_000 }),
         scanAt(stale, -10 * DAY_MS - 4 * 3_600_000, { deployer, liquidityUsd: 800_000 }),
-        scanAt(stale, -10 * DAY_MS, { deployer, liquidityUsd: 200_000 })
+        // A scanner's scan (its v2 document stored, sql/0020): the document moves with the scan too.
+        {
+          ...upgradeV1(scanAt(stale, -10 * DAY_MS, { deployer, liquidityUsd: 200_000 })),
+          provenance: {
+            scanner: "risk-api-scanner/test",
+            slot: 300_000_000,
+            rpcCalls: 41,
+            durationMs: 250,
+            partial: []
+          }
+        }
       ])
       yield* evaluated
       const staleBefore = yield* answersAbout(stale, deployer)
       expect(staleBefore.latest.evidence.liquidity.peak24hUsd).toBe(800_000)
       expect(staleBefore.history.length).toBe(3)
+      expect(staleBefore.document.provenance.scanner).toBe("risk-api-scanner/test")
       expect(staleBefore.launches.map((launch) => launch.mint).sort()).toEqual([active, stale].sort())
       const activeLatest = Option.getOrThrow(yield* ScansRepo.latest(active))
 

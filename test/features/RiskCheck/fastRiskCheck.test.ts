@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test"
 import { Accounts } from "../../../src/features/Accounts/Accounts.ts"
 import { PublicTraffic } from "../../../src/features/Accounts/PublicTraffic.ts"
-import { ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
+import { type CheckedScan, ScansRepo } from "../../../src/features/Scans/ScansRepo.ts"
 import { ConfigProvider, Context, Effect, Exit, Logger, LogLevel, Scope } from "effect"
 import type { AppServices } from "../../../src/platform/Http/App.ts"
 import { makeServerFetch } from "../../../src/platform/Http/Server.ts"
@@ -240,8 +240,11 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
     expect([answer.status, ((await answer.json()) as { verdict: string }).verdict]).toEqual([200, "ok"])
   })
 
-  const failingWith = (load: () => Promise<Exit.Exit<null, ServiceUnavailable>>, handler: ApiHandler = never) =>
-    edgeWith(fastPath({ ...cache, peek: () => undefined, load }), handler)
+  // A single check's cold read is the cache's shared batch read (loadMany), as a batch's cold mints are.
+  const failingWith = (
+    loadMany: () => Promise<Exit.Exit<ReadonlyMap<string, CheckedScan>, ServiceUnavailable>>,
+    handler: ApiHandler = never
+  ) => edgeWith(fastPath({ ...cache, peek: () => undefined, loadMany }), handler)
 
   test("when the database cannot answer, the fast path gives HttpApi's 503 envelope itself, counted once", async () => {
     const client = newClient()
@@ -270,7 +273,7 @@ describe(`risk-check fast path = HttpApi, on ${databaseKind}`, () => {
 
   test("a read through the cache that does not answer by REQUEST_TIMEOUT_MS is the 503 envelope", async () => {
     const hanging = edgeWith(
-      fastPath({ ...cache, peek: () => undefined, load: () => new Promise(() => {}) }),
+      fastPath({ ...cache, peek: () => undefined, loadMany: () => new Promise(() => {}) }),
       never,
       100
     )

@@ -1,13 +1,8 @@
 import { writeFileSync } from "node:fs"
 import { Schema } from "effect"
 import { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
-import { makeRpcClient } from "../../src/workers/Scanner/Rpc.ts"
-import { scanMint, type ScanSettings } from "../../src/workers/Scanner/Scan.ts"
-import {
-  defaultInsiderSettings,
-  memoryFunderBook,
-  memoryLaunches
-} from "../../src/workers/Scanner/stages/FunderBook.ts"
+import { scanMint } from "../../src/workers/Scanner/Scan.ts"
+import { benchScanner } from "./benchScanner.ts"
 
 // Scanner-shaped v2 documents for the history bench's storage figures (`bun test/bench/history.ts --documents
 // FILE`): `bun test/bench/scannerDocuments.ts FILE [MINTS]` scans every mint of the scanner bench's LiteSVM world
@@ -22,26 +17,7 @@ const scanAll = async (file: string) => {
     url: string
     referencePool: string
   }
-  const client = makeRpcClient({
-    urls: [url],
-    timeoutMs: 5_000,
-    retries: 2,
-    requestsPerSecond: 1_000_000,
-    breakerFailures: 5,
-    breakerCooldownMs: 30_000,
-    maxRetryAfterMs: 5_000,
-    batch: true
-  })
-  const settings: ScanSettings = {
-    signaturePages: 3,
-    scannerVersion: "bench",
-    issuers: new Map(),
-    exchangeLabels: new Map(),
-    referencePool: referencePool as never,
-    maxPools: 30,
-    maxLpPools: 4,
-    insiders: { ...defaultInsiderSettings, book: memoryFunderBook(), launches: memoryLaunches(2_000) }
-  }
+  const { client, settings } = benchScanner({ url, referencePool, insiders: true })
   const documents = []
   for (const mint of mints) {
     const { counter, rpc } = client.forScan(128)

@@ -1,13 +1,8 @@
 import { readFileSync } from "node:fs"
 import { createSolanaRpc } from "@solana/kit"
 import type { ScanEvidenceV2 } from "../../src/domain/EvidenceV2.ts"
-import { makeRpcClient } from "../../src/workers/Scanner/Rpc.ts"
-import { ScanFailed, scanMint, type ScanSettings } from "../../src/workers/Scanner/Scan.ts"
-import {
-  defaultInsiderSettings,
-  memoryFunderBook,
-  memoryLaunches
-} from "../../src/workers/Scanner/stages/FunderBook.ts"
+import { ScanFailed, scanMint } from "../../src/workers/Scanner/Scan.ts"
+import { benchScanner } from "./benchScanner.ts"
 
 // The scanning side of the scanner bench: what one full scan costs in calls and round trips (and
 // whether it really was full), scans per second on one core, and the same server answering raw
@@ -26,30 +21,7 @@ const concurrency = Number(process.env.CONCURRENCY ?? 16)
 const budget = Number(process.env.SCANNER_CALL_BUDGET ?? 128)
 // BENCH_INSIDERS=1 turns the insiders stage on, with its funder book in memory: the first scan of each mint
 // is cold, the loop's scans warm, as the worker's with wallet_funders and its launch memory.
-const insiders =
-  process.env.BENCH_INSIDERS === "1"
-    ? { ...defaultInsiderSettings, book: memoryFunderBook(), launches: memoryLaunches(2_000) }
-    : undefined
-const client = makeRpcClient({
-  urls: [url],
-  timeoutMs: 5_000,
-  retries: 2,
-  requestsPerSecond: 1_000_000,
-  breakerFailures: 5,
-  breakerCooldownMs: 30_000,
-  maxRetryAfterMs: 5_000,
-  batch: true
-})
-const settings: ScanSettings = {
-  signaturePages: 3,
-  scannerVersion: "bench",
-  issuers: new Map(),
-  exchangeLabels: new Map(),
-  referencePool: referencePool as never,
-  maxPools: 30,
-  maxLpPools: 4,
-  ...(insiders === undefined ? {} : { insiders })
-}
+const { client, settings } = benchScanner({ url, referencePool, insiders: process.env.BENCH_INSIDERS === "1" })
 const scanOnce = (mint: string): Promise<ScanEvidenceV2> => {
   const { counter, rpc } = client.forScan(budget)
   return scanMint(rpc, counter, mint as never, settings)

@@ -260,7 +260,9 @@ if (values.server !== "binary" && values.server !== "sources")
 // The service as operators deploy it, one compiled binary (npm run build), unless --server sources (npm start's
 // way: Bun loading the sources, about 50 MB more resident for the unbundled module graph).
 const program = values.server === "binary" ? buildBinary(join(dir, "risk-api")) : SOURCES
-console.log(`Service: ${values.server === "binary" ? "the compiled binary (npm run build)" : "the sources (bun src/main.ts)"}`)
+console.log(
+  `Service: ${values.server === "binary" ? "the compiled binary (npm run build)" : "the sources (bun src/main.ts)"}`
+)
 const bench: Bench = {
   wrk: {
     connections: positive("connections"),

@@ -120,7 +120,7 @@ const clientLayer = (settings: Settings, patience: "forever" | "brief") =>
 
 // A database that is not up yet is waited for with backoff (0.5 s doubling to 10 s), each failure logged
 // without the URL. The server waits as long as it takes; a CLI command gives up after about 20 s.
-export const connectRetries = (patience: "forever" | "brief") =>
+const connectRetries = (patience: "forever" | "brief") =>
   Schedule.exponential(Duration.millis(500)).pipe(
     Schedule.either(Schedule.spaced(Duration.seconds(10))),
     Schedule.intersect(patience === "forever" ? Schedule.forever : Schedule.recurs(5)),

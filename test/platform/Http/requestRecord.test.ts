@@ -12,25 +12,27 @@ import { memoryServices } from "../../support/layers.ts"
 
 const DEADLINE_MS = 200
 // A read that ends well after the deadline: with a defect (500) or a typed refusal of its own.
-const lateWith = (failure: "defect" | "unavailable") =>
-  Layer.succeed(
+// (A single check's cold read is the cache's batch read, latestVerdicts; latest is the whole scan's.)
+const lateWith = (failure: "defect" | "unavailable") => {
+  const late = Effect.sleep(DEADLINE_MS * 3).pipe(
+    Effect.zipRight(
+      failure === "defect"
+        ? Effect.die(new Error("late bug"))
+        : Effect.fail(new ServiceUnavailable({ message: "late" }))
+    )
+  )
+  return Layer.succeed(
     ScansRepo,
     ScansRepo.make({
-      latest: () =>
-        Effect.sleep(DEADLINE_MS * 3).pipe(
-          Effect.zipRight(
-            failure === "defect"
-              ? Effect.die(new Error("late bug"))
-              : Effect.fail(new ServiceUnavailable({ message: "late" }))
-          )
-        ),
+      latest: () => late,
       latestMany: () => Effect.die(new Error("not used")),
-      latestVerdicts: () => Effect.die(new Error("not used")),
+      latestVerdicts: () => late,
       record: () => Effect.die(new Error("not used")),
       history: () => Effect.die(new Error("not used")),
       latestDocument: () => Effect.die(new Error("not used"))
     })
   )
+}
 
 type Line = Record<string, unknown>
 const serverLogging = (lines: Array<Line>) =>

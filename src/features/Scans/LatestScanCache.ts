@@ -23,12 +23,10 @@ export interface LatestScans {
   /**
    * What memory holds for a mint right now, without waiting: its latest scan; null when it is cached as
    * never scanned; undefined when not in memory. Counts nothing: whoever answers from it counts the hit.
-   * The risk-check fast path answers from this; `load` and `latest` start from it too.
+   * The risk-check fast path answers from this; `latest` and `loadMany` start from it too.
    */
   readonly peek: (mint: string) => StoredScan | null | undefined
-  /** `peek`, or one read through the cache shared by concurrent callers (null: never scanned). */
-  readonly load: (mint: Address) => Promise<Exit.Exit<StoredScan | null, ServiceUnavailable>>
-  /** `load` as an Effect: the latest scan of a mint, from memory or read through. */
+  /** The latest scan of a mint (whole): `peek`, or one read through the cache shared by concurrent callers. */
   readonly latest: (mint: Address) => Effect.Effect<Option.Option<StoredScan>, ServiceUnavailable>
   /**
    * What risk-check answers need of many mints (absent: never scanned): those in memory; the rest in one
@@ -68,10 +66,6 @@ const passThrough = (
   countRead: (mint: string) => void = () => {}
 ): LatestScans => ({
   peek: () => undefined,
-  load: (mint) => {
-    countRead(mint)
-    return runPromiseExit(Effect.map(inner.latest(mint), Option.getOrNull))
-  },
   latest: (mint) =>
     Effect.zipRight(
       Effect.sync(() => countRead(mint)),
@@ -200,15 +194,11 @@ const facesOf = (
     })
   }
   return {
-    // A hit is a read answered here; a miss is counted by the `load` that follows it.
+    // A hit is a read answered here; a miss is counted by the read that follows it.
     peek: (mint) => {
       const found = held(mint)
       if (found !== undefined) countRead(mint)
       return found
-    },
-    load: (mint) => {
-      const found = lookup(mint)
-      return found instanceof Promise ? found.then(Exit.map(Option.getOrNull)) : Promise.resolve(Exit.succeed(found))
     },
     latest: (mint) =>
       Effect.suspend(() => {

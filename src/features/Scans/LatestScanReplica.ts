@@ -169,17 +169,17 @@ export const makeReplicaReads = (options: {
       select (not pg_is_in_recovery()) or coalesce(pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn, false) as current`.pipe(
       Effect.map((rows) => rows[0]?.current === true)
     )
-  // Until the replica has replayed the primary's WAL as of now (fails when either cannot be asked).
-  const caughtUp = Effect.flatMap(primaryPosition, (lsn) =>
-    replayed(lsn).pipe(Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (current) => current }))
-  )
-  // The same, where a replica that cannot answer is down (`watch` then tells when it is back).
-  const replicaCaughtUp = Effect.flatMap(primaryPosition, (lsn) =>
-    replayed(lsn).pipe(
-      Effect.tapErrorCause(replicaFailed),
-      Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (current) => current })
+  // Until the replica has replayed the primary's WAL as of now (fails when either cannot be asked); with
+  // `onReplicaError`, a replica that cannot answer is also marked down (`watch` then tells when it is back).
+  const caughtUpWith = (onReplicaError: (cause: Cause.Cause<unknown>) => Effect.Effect<void>) =>
+    Effect.flatMap(primaryPosition, (lsn) =>
+      replayed(lsn).pipe(
+        Effect.tapErrorCause(onReplicaError),
+        Effect.repeat({ schedule: Schedule.spaced(Duration.millis(100)), until: (current) => current })
+      )
     )
-  )
+  const caughtUp = caughtUpWith(() => Effect.void)
+  const replicaCaughtUp = caughtUpWith(replicaFailed)
   let unsure = false // logged once per run of failures, not every second
   const resync = replicaCaughtUp.pipe(
     Effect.tap(() => {
